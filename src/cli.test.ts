@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineCommand, flag } from "./cli/command.ts";
+import { main } from "./cli.ts";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: {} } };
+}
+
+const seen: unknown[] = [];
+const echo = defineCommand({
+  name: "echo",
+  summary: "prints its options",
+  flags: {
+    port: { type: "string", description: "a port", default: "9292" },
+    verbose: { type: "boolean", description: "talk more" },
+  },
+  schema: z.object({ port: flag.port(9292), verbose: z.boolean().default(false) }).strict(),
+  async run(options) {
+    seen.push(options);
+    return 0;
+  },
+});
+
+describe("cli", () => {
+  it("validates flags into typed options with defaults", async () => {
+    const c = capture();
+    expect(await main(["echo", "--port", "1234"], c.io, [echo])).toBe(0);
+    expect(seen.at(-1)).toEqual({ port: 1234, verbose: false });
+  });
+
+  it("names the flag and the rule on a bad value, exit 2", async () => {
+    const c = capture();
+    expect(await main(["echo", "--port", "70000"], c.io, [echo])).toBe(2);
+    expect(c.err.join("\n")).toContain("--port: must be between 0 and 65535");
+  });
+
+  it("rejects an unknown flag with exit 2", async () => {
+    const c = capture();
+    expect(await main(["echo", "--nope"], c.io, [echo])).toBe(2);
+    expect(c.err.join("\n")).toMatch(/Unknown option '--nope'/);
+  });
+
+  it("rejects an unknown command with exit 2 and lists the commands", async () => {
+    const c = capture();
+    expect(await main(["frobnicate"], c.io, [echo])).toBe(2);
+    expect(c.err.join("\n")).toContain("unknown command 'frobnicate'. Commands: echo");
+  });
+
+  it("prints help for a command, listing flags and defaults", async () => {
+    const c = capture();
+    expect(await main(["echo", "--help"], c.io, [echo])).toBe(0);
+    const help = c.out.join("\n");
+    expect(help).toContain("Usage: svc-operator echo [flags]");
+    expect(help).toMatch(/--port <value>\s+a port \(default 9292\)/);
+    expect(help).toMatch(/--verbose\s+talk more/);
+  });
+
+  it("prints the command list for --help", async () => {
+    const c = capture();
+    expect(await main(["--help"], c.io, [echo])).toBe(0);
+    expect(c.out.join("\n")).toMatch(/echo\s+prints its options/);
+  });
+});

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+import { pathToFileURL } from "node:url";
+import { type Command, type CommandIo, commandHelp, parseFlags, UsageError } from "./cli/command.ts";
+import { commands } from "./cli/commands.ts";
+
+function mainHelp(list: Command[]): string {
+  const width = Math.max(...list.map((c) => c.name.length)) + 2;
+  return [
+    "Usage: svc-operator <command> [flags]",
+    "",
+    "Kubernetes operator for the cloud-management service.",
+    "",
+    "Commands:",
+    ...list.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    "",
+    "Run 'svc-operator <command> --help' for a command's flags.",
+  ].join("\n");
+}
+
+export async function main(argv: string[], io: CommandIo, list: Command[] = commands): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(mainHelp(list));
+    return name === undefined ? 2 : 0;
+  }
+  const command = list.find((c) => c.name === name);
+  if (!command) {
+    io.err(`svc-operator: unknown command '${name}'. Commands: ${list.map((c) => c.name).join(", ")}`);
+    return 2;
+  }
+  let options: unknown;
+  try {
+    options = parseFlags(command, rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`svc-operator ${command.name}: ${error.message}`);
+      io.err(`Run 'svc-operator ${command.name} --help' for usage.`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === "help") {
+    io.out(commandHelp(command));
+    return 0;
+  }
+  try {
+    return await command.run(options, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`svc-operator ${command.name}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const io: CommandIo = {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    env: process.env,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `svc-operator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,107 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+/** One CLI flag: how it is parsed (node's parseArgs) and what it means (help text). */
+export interface FlagSpec {
+  type: "string" | "boolean";
+  description: string;
+  /** Shown in help; the real default lives in the zod schema. */
+  default?: string;
+  multiple?: boolean;
+}
+
+/**
+ * A subcommand. Each part of the product (simulator, devcluster, operator, dev loop)
+ * exports one of these from its own folder and `src/cli.ts` lists them.
+ */
+export interface Command<S extends z.ZodType = z.ZodType> {
+  name: string;
+  summary: string;
+  flags: Record<string, FlagSpec>;
+  /** Validates the raw parsed flags (strings and booleans) into typed options. */
+  schema: S;
+  /** Resolves with the process exit code once the command is finished. */
+  run(options: z.output<S>, io: CommandIo): Promise<number>;
+}
+
+export interface CommandIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+export function defineCommand<S extends z.ZodType>(command: Command<S>): Command<S> {
+  return command;
+}
+
+/** A bad flag: the CLI prints the message and exits with code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export function commandHelp(command: Command): string {
+  const lines = [`Usage: svc-operator ${command.name} [flags]`, "", command.summary, "", "Flags:"];
+  const entries = Object.entries(command.flags).map(([name, spec]) => {
+    const left = spec.type === "boolean" ? `--${name}` : `--${name} <value>`;
+    const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
+    return [left, `${spec.description}${def}`] as const;
+  });
+  entries.push(["--help", "show this help"]);
+  const width = Math.max(...entries.map(([left]) => left.length)) + 2;
+  for (const [left, right] of entries) lines.push(`  ${left.padEnd(width)}${right}`);
+  return lines.join("\n");
+}
+
+/** Formats zod issues as `--flag: message` lines, naming the flag and the rule. */
+export function formatFlagIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const flag = issue.path.length > 0 ? `--${issue.path.join(".")}` : "flags";
+      return `${flag}: ${issue.message}`;
+    })
+    .join("\n");
+}
+
+/** Parses argv for one command; throws UsageError with a message naming the bad flag. */
+export function parseFlags<S extends z.ZodType>(command: Command<S>, argv: string[]): z.output<S> | "help" {
+  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {
+    help: { type: "boolean" },
+  };
+  for (const [name, spec] of Object.entries(command.flags)) {
+    options[name] = spec.multiple ? { type: spec.type, multiple: true } : { type: spec.type };
+  }
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return "help";
+  const result = command.schema.safeParse(values);
+  if (!result.success) throw new UsageError(formatFlagIssues(result.error));
+  return result.data;
+}
+
+/** zod helpers shared by commands: flags arrive as strings. */
+export const flag = {
+  port: (fallback: number) =>
+    z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be between 0 and 65535")
+      .max(65535, "must be between 0 and 65535")
+      .default(fallback),
+  nonNegativeInt: (fallback: number) =>
+    z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be 0 or more")
+      .default(fallback),
+  logLevel: () =>
+    z
+      .enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], {
+        error: "must be one of trace, debug, info, warn, error, fatal, silent",
+      })
+      .default("info"),
+  host: (fallback = "127.0.0.1") => z.string().min(1, "must not be empty").default(fallback),
+};

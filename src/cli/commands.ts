@@ -1,0 +1,5 @@
+import type { Command } from "./command.ts";
+
+// Every subcommand of the product, in the order `svc-operator --help` lists them.
+// biome-ignore lint/suspicious/noExplicitAny: commands carry their own option types
+export const commands: Command<any>[] = [];
