@@ -152,7 +152,7 @@ describe("SessionAuthenticator", () => {
     await Promise.all(hs.map((h) => auth.authorize(h)));
     expect(s.calls).toEqual([{ email: "e", password: "p", account_href: "/api/accounts/1" }]);
     expect(hs.map((h) => h.cookie)).toEqual(Array(3).fill("global=g; _session_id=s1"));
-    auth.observe({ status: 200, headers: { "set-cookie": "_session_id=s9" }, body: "" });
+    auth.observe({ status: 200, headers: { "set-cookie": ["_session_id=s9"] }, body: "" });
     const h: Record<string, string> = {};
     auth.authorize(h);
     expect(h.cookie).toBe("global=g; _session_id=s9");
