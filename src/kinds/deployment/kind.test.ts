@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { InvalidSpecError } from "../../runtime/result.ts";
+import {
+  createParams,
+  type DeploymentDesired,
+  type DeploymentObserved,
+  deploymentKind,
+  desiredDeployment,
+  diffDeployment,
+  normalizeInput,
+  updateParams,
+} from "./kind.ts";
+import { deploymentSpecSchema } from "./schema.ts";
+
+const observed: DeploymentObserved = {
+  href: "/api/deployments/7",
+  name: "web",
+  description: "Web tier",
+  locked: false,
+  server_tag_scope: "deployment",
+  inputs: [
+    { name: "APP_ENV", value: "text:production" },
+    { name: "EMPTY", value: "blank" },
+    { name: "SKIP", value: "ignore" },
+  ],
+};
+
+function desired(over: Partial<DeploymentDesired> = {}): DeploymentDesired {
+  return { name: "web", description: "Web tier", serverTagScope: "deployment", locked: false, ...over };
+}
+
+describe("deployment spec", () => {
+  it("defaults name to metadata.name, policies and accountRef", () => {
+    const spec = deploymentSpecSchema.parse({});
+    expect(spec).toMatchObject({
+      locked: false,
+      deletionPolicy: "Delete",
+      managementPolicy: "Manage",
+      accountRef: { name: "default" },
+    });
+    expect(desiredDeployment(spec, { name: "meta-name" }).name).toBe("meta-name");
+  });
+
+  it("rejects unknown fields and bad enums, naming the field", () => {
+    const r = deploymentSpecSchema.safeParse({ serverTagScope: "global", colour: 1 });
+    expect(r.success).toBe(false);
+    const paths = r.error?.issues.map((i) => i.path.join(".") || i.message);
+    expect(paths?.join(" ")).toContain("serverTagScope");
+  });
+
+  it("validate() names a malformed input value", () => {
+    const spec = deploymentSpecSchema.parse({ inputs: { BAD: "array:[oops]" } });
+    expect(() => deploymentKind.validate?.(spec, { name: "x", namespace: "n" })).toThrow(InvalidSpecError);
+    expect(() => deploymentKind.validate?.(spec, { name: "x", namespace: "n" })).toThrow(/spec\.inputs\.BAD/);
+  });
+});
+
+describe("diffDeployment", () => {
+  const cases: { reason: string; desired: DeploymentDesired; want: string[] }[] = [
+    { reason: "in sync", desired: desired(), want: [] },
+    { reason: "renamed", desired: desired({ name: "web2" }), want: ["name"] },
+    { reason: "description changed", desired: desired({ description: "x" }), want: ["description"] },
+    { reason: "description unmanaged when unset", desired: desired({ description: undefined }), want: [] },
+    { reason: "tag scope", desired: desired({ serverTagScope: "account" }), want: ["serverTagScope"] },
+    { reason: "lock", desired: desired({ locked: true }), want: ["locked"] },
+    {
+      reason: "input value changed",
+      desired: desired({ inputs: { APP_ENV: "text:staging" } }),
+      want: ["inputs"],
+    },
+    { reason: "blank spelled text: is equal", desired: desired({ inputs: { EMPTY: "text:" } }), want: [] },
+    {
+      reason: "ignore spellings are equal",
+      desired: desired({ inputs: { SKIP: "ignore:$ignore" } }),
+      want: [],
+    },
+    { reason: "inherit reads back as ignore", desired: desired({ inputs: { SKIP: "inherit" } }), want: [] },
+    {
+      reason: "unknown input names are not managed",
+      desired: desired({ inputs: { NOPE: "text:x" } }),
+      want: [],
+    },
+  ];
+  it.each(cases)("$reason", ({ desired, want }) => {
+    expect(diffDeployment(desired, observed).map((d) => d.field)).toEqual(want);
+  });
+
+  it("null description equals an empty desired one", () => {
+    expect(diffDeployment(desired({ description: "" }), { ...observed, description: null })).toEqual([]);
+  });
+});
+
+describe("parameters", () => {
+  it("update sends only the fields that differ", () => {
+    const d = desired({ name: "web2", locked: true });
+    expect(updateParams(diffDeployment(d, observed), d)).toEqual({ name: "web2" });
+  });
+
+  it("create sends the create fields", () => {
+    expect(createParams(desired({ resourceGroupHref: "/api/resource_groups/1" }))).toEqual({
+      name: "web",
+      description: "Web tier",
+      server_tag_scope: "deployment",
+      resource_group_href: "/api/resource_groups/1",
+    });
+  });
+
+  it("normalizes input spellings", () => {
+    expect(normalizeInput("a", "text:")).toBe("blank");
+    expect(normalizeInput("a", "$ignore")).toBe("ignore");
+    expect(normalizeInput("a", "text:x")).toBe("text:x");
+  });
+
+  it("atProvider shows what the service reports", () => {
+    expect(deploymentKind.atProvider(observed)).toEqual({
+      name: "web",
+      description: "Web tier",
+      locked: false,
+      serverTagScope: "deployment",
+      inputs: { APP_ENV: "text:production", EMPTY: "blank", SKIP: "ignore" },
+    });
+  });
+});

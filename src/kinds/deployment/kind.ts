@@ -1,0 +1,202 @@
+import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
+import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
+import { InvalidSpecError } from "../../runtime/result.ts";
+import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";
+
+/** The deployment as the service shows it (view inputs_2_0). */
+export interface DeploymentObserved {
+  href: string;
+  name: string;
+  description: string | null;
+  locked: boolean;
+  server_tag_scope?: string | null;
+  inputs?: { name: string; value: string }[];
+  links?: { rel: string; href: string }[];
+  actions?: { rel: string }[];
+}
+
+/** Desired API state: the create/update fields, the lock state and the inputs. */
+export interface DeploymentDesired {
+  name: string;
+  description?: string;
+  serverTagScope?: "deployment" | "account";
+  resourceGroupHref?: string;
+  locked: boolean;
+  inputs?: Record<string, string>;
+}
+
+/** The calls this kind makes; `deploymentApi()` adapts the service client to it. */
+export interface DeploymentApi {
+  show(href: string): Promise<DeploymentObserved | undefined>;
+  index(filters?: Record<string, string>): Promise<DeploymentObserved[]>;
+  create(params: Record<string, string>): Promise<string>;
+  update(href: string, params: Record<string, string>): Promise<void>;
+  lock(href: string): Promise<void>;
+  unlock(href: string): Promise<void>;
+  multiUpdateInputs(href: string, inputs: Record<string, string>): Promise<void>;
+  destroy(href: string): Promise<void>;
+}
+
+export interface DeploymentClient {
+  deployments: DeploymentApi;
+}
+
+/** One spelling per value so that `blank`/`text:` and the ignore spellings compare equal. */
+export function normalizeInput(name: string, value: string): string {
+  const parsed = parseInputValue(name, value, "2.0");
+  if (!parsed.ok) return value;
+  const v = parsed.value;
+  if (v.type === "inherit") return "ignore";
+  if (v.type === "text" && v.value === "") return "blank";
+  return formatInputValue(v);
+}
+
+export function desiredDeployment(spec: DeploymentSpec, meta: Pick<ObjectMeta, "name">): DeploymentDesired {
+  const d: DeploymentDesired = { name: spec.name ?? meta.name, locked: spec.locked };
+  if (spec.description !== undefined) d.description = spec.description;
+  if (spec.serverTagScope !== undefined) d.serverTagScope = spec.serverTagScope;
+  if (spec.resourceGroupHref !== undefined) d.resourceGroupHref = spec.resourceGroupHref;
+  if (spec.inputs !== undefined) d.inputs = spec.inputs;
+  return d;
+}
+
+/**
+ * Pure diff by spec field. Unset optional fields are not managed. The resource group is
+ * create-only and not shown by the service, so it is never compared. Inputs are compared
+ * only for names the deployment has (multi_update ignores unknown names).
+ */
+export function diffDeployment(desired: DeploymentDesired, observed: DeploymentObserved): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  if (desired.name !== observed.name)
+    out.push({ field: "name", desired: desired.name, observed: observed.name });
+  if (desired.description !== undefined && desired.description !== (observed.description ?? "")) {
+    out.push({ field: "description", desired: desired.description, observed: observed.description });
+  }
+  if (desired.serverTagScope !== undefined && desired.serverTagScope !== observed.server_tag_scope) {
+    out.push({
+      field: "serverTagScope",
+      desired: desired.serverTagScope,
+      observed: observed.server_tag_scope,
+    });
+  }
+  if (desired.locked !== observed.locked)
+    out.push({ field: "locked", desired: desired.locked, observed: observed.locked });
+  const changed = inputChanges(desired, observed);
+  if (Object.keys(changed).length > 0) {
+    const before: Record<string, string> = {};
+    for (const i of observed.inputs ?? []) if (i.name in changed) before[i.name] = i.value;
+    out.push({ field: "inputs", desired: changed, observed: before });
+  }
+  return out;
+}
+
+/** The desired inputs whose value differs from what the deployment holds. */
+export function inputChanges(
+  desired: DeploymentDesired,
+  observed: DeploymentObserved,
+): Record<string, string> {
+  const changed: Record<string, string> = {};
+  if (!desired.inputs) return changed;
+  const current = new Map((observed.inputs ?? []).map((i) => [i.name, normalizeInput(i.name, i.value)]));
+  for (const [name, value] of Object.entries(desired.inputs)) {
+    const have = current.get(name);
+    if (have !== undefined && have !== normalizeInput(name, value)) changed[name] = value;
+  }
+  return changed;
+}
+
+export function deploymentAtProvider(o: DeploymentObserved): Record<string, unknown> {
+  const at: Record<string, unknown> = {
+    name: o.name,
+    description: o.description,
+    locked: o.locked,
+    serverTagScope: o.server_tag_scope ?? null,
+  };
+  if (o.inputs) at.inputs = Object.fromEntries(o.inputs.map((i) => [i.name, i.value]));
+  return at;
+}
+
+/** The PUT parameters for the fields that differ (one call, only changed fields). */
+export function updateParams(diff: FieldDiff[], desired: DeploymentDesired): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const d of diff) {
+    if (d.field === "name") params.name = desired.name;
+    if (d.field === "description") params.description = desired.description ?? "";
+    if (d.field === "serverTagScope" && desired.serverTagScope)
+      params.server_tag_scope = desired.serverTagScope;
+  }
+  return params;
+}
+
+export function createParams(desired: DeploymentDesired): Record<string, string> {
+  const params: Record<string, string> = { name: desired.name };
+  if (desired.description !== undefined) params.description = desired.description;
+  if (desired.serverTagScope !== undefined) params.server_tag_scope = desired.serverTagScope;
+  if (desired.resourceGroupHref !== undefined) params.resource_group_href = desired.resourceGroupHref;
+  return params;
+}
+
+export const deploymentKind: ManagedKind<
+  DeploymentSpec,
+  DeploymentDesired,
+  DeploymentObserved,
+  DeploymentClient
+> = {
+  kind: "Deployment",
+  plural: "deployments",
+  singular: "deployment",
+  shortNames: ["svcdep"],
+  description:
+    "A deployment of the cloud-management service: a logical grouping of servers and server arrays, with its lock state and inputs.",
+  schema: deploymentSpecSchema,
+  printerColumns: [
+    {
+      name: "Locked",
+      type: "boolean",
+      jsonPath: ".status.atProvider.locked",
+      description: "Lock state the service reports",
+    },
+  ],
+  references: () => [],
+  validate(spec) {
+    for (const [name, value] of Object.entries(spec.inputs ?? {})) {
+      const parsed = parseInputValue(name, value, "2.0");
+      if (!parsed.ok) throw new InvalidSpecError(`inputs.${name}`, parsed.error.message);
+    }
+  },
+  desired: (spec, ctx) => desiredDeployment(spec, ctx.meta),
+  observe: (client, href) => client.deployments.show(href),
+  async lookup(client, desired) {
+    const found = await client.deployments.index({ name: desired.name });
+    // The name filter is a substring match; the service keeps names unique per account.
+    return found.filter((d) => d.name === desired.name);
+  },
+  hrefOf: (o) => o.href,
+  async create(client, desired) {
+    const href = await client.deployments.create(createParams(desired));
+    // Lock state and inputs are applied by the update that follows the first observation.
+    return href;
+  },
+  async update(client, href, desired, observed, diff) {
+    const fields = new Set(diff.map((d) => d.field));
+    const params = updateParams(diff, desired);
+    if (Object.keys(params).length > 0) await client.deployments.update(href, params);
+    if (fields.has("inputs"))
+      await client.deployments.multiUpdateInputs(href, inputChanges(desired, observed));
+    if (fields.has("locked")) {
+      if (desired.locked) await client.deployments.lock(href);
+      else await client.deployments.unlock(href);
+    }
+  },
+  async delete(client, href, observed) {
+    // A locked deployment cannot be destroyed (422 ActionNotAllowed).
+    if (observed.locked) await client.deployments.unlock(href);
+    await client.deployments.destroy(href);
+  },
+  diff: diffDeployment,
+  atProvider: deploymentAtProvider,
+  index: {
+    scope: () => "",
+    list: (client) => client.deployments.index(),
+  },
+};

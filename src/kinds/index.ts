@@ -1,0 +1,25 @@
+import type { CrdSource } from "../runtime/crd.ts";
+import { managedStatusSchema } from "../runtime/crd.ts";
+import type { AnyManagedKind } from "../runtime/kind.ts";
+import { accountDefinition } from "./account/schema.ts";
+import { deploymentKind } from "./deployment/kind.ts";
+
+/** Every managed kind, in dependency order (parents first). Adding a kind = one line here. */
+export const managedKinds: AnyManagedKind[] = [deploymentKind];
+
+/** Every CRD the operator serves: Account plus the managed kinds. */
+export function crdSources(kinds: AnyManagedKind[] = managedKinds): CrdSource[] {
+  return [
+    accountDefinition,
+    ...kinds.map((k) => ({
+      kind: k.kind,
+      plural: k.plural,
+      singular: k.singular,
+      shortNames: k.shortNames,
+      description: k.description,
+      spec: k.schema,
+      status: managedStatusSchema,
+      printerColumns: k.printerColumns,
+    })),
+  ];
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseDuration } from "./config.ts";
+
+describe("parseDuration", () => {
+  it.each([
+    ["10m", 600_000],
+    ["30s", 30_000],
+    ["1.5h", 5_400_000],
+    ["250ms", 250],
+    ["45", 45_000],
+  ])("%s -> %d ms", (text, ms) => expect(parseDuration(text)).toBe(ms));
+  it("rejects junk", () => expect(parseDuration("ten minutes")).toBeUndefined());
+});
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({}, {});
+    expect(c).toMatchObject({
+      inCluster: false,
+      namespaces: [],
+      concurrency: 8,
+      resync: 600_000,
+      apiRate: 20,
+      metricsAddress: { host: "127.0.0.1", port: 8080 },
+      logLevel: "info",
+      leaderElect: false,
+      leaseName: "svc-operator-leader",
+      leaseDuration: 15_000,
+    });
+    expect(c.labelSelector).toBeUndefined();
+  });
+
+  it("reads the environment and lets flags win", () => {
+    const c = loadConfig(
+      { concurrency: "4", "leader-elect": true },
+      {
+        SVC_OPERATOR_CONCURRENCY: "16",
+        SVC_OPERATOR_NAMESPACES: "team-a, team-b",
+        SVC_OPERATOR_RESYNC: "2m",
+        SVC_OPERATOR_LABEL_SELECTOR: "shard=a",
+        SVC_OPERATOR_METRICS_ADDRESS: "0.0.0.0:9090",
+        KUBECONFIG: "/tmp/kc",
+      },
+    );
+    expect(c.concurrency).toBe(4);
+    expect(c.leaderElect).toBe(true);
+    expect(c.namespaces).toEqual(["team-a", "team-b"]);
+    expect(c.resync).toBe(120_000);
+    expect(c.labelSelector).toBe("shard=a");
+    expect(c.metricsAddress).toEqual({ host: "0.0.0.0", port: 9090 });
+    expect(c.kubeconfig).toBe("/tmp/kc");
+  });
+
+  it.each([
+    [{ concurrency: "0" }, "--concurrency (SVC_OPERATOR_CONCURRENCY): must be 1 or more"],
+    [{ resync: "soon" }, "--resync (SVC_OPERATOR_RESYNC): must be a duration"],
+    [{ "api-rate": "-1" }, "--api-rate (SVC_OPERATOR_API_RATE): must be more than 0"],
+    [{ "metrics-address": "8080" }, "--metrics-address (SVC_OPERATOR_METRICS_ADDRESS): must be host:port"],
+    [{ "log-level": "loud" }, "--log-level (SVC_OPERATOR_LOG_LEVEL): must be one of"],
+    [{ namespaces: "Team_A" }, "--namespaces (SVC_OPERATOR_NAMESPACES): each namespace must be a DNS label"],
+    [
+      { "label-selector": "a b c" },
+      "--label-selector (SVC_OPERATOR_LABEL_SELECTOR): must be a Kubernetes label selector",
+    ],
+  ])("names the flag and the rule: %j", (flags, message) => {
+    expect(() => loadConfig(flags, {})).toThrow(ConfigError);
+    expect(() => loadConfig(flags, {})).toThrow(message);
+  });
+
+  it("names the environment variable when the bad value came from it", () => {
+    expect(() => loadConfig({}, { SVC_OPERATOR_LEADER_ELECT: "maybe" })).toThrow("SVC_OPERATOR_LEADER_ELECT");
+  });
+
+  it("accepts selector forms the apiserver accepts", () => {
+    for (const s of ["shard=a", "shard!=b,tier in (web, api)", "!legacy", "app"]) {
+      expect(loadConfig({ "label-selector": s }, {}).labelSelector).toBe(s);
+    }
+  });
+});

@@ -1,0 +1,131 @@
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { Condition } from "./conditions.ts";
+
+/**
+ * What a managed kind module provides (Crossplane's ExternalClient, ACK's
+ * per-kind files). Every operation is idempotent; the generic reconciler owns
+ * finalizers, conditions, events, retries, metrics and logging.
+ *
+ * S: parsed spec, D: desired API state, O: observed API representation, C: API client.
+ */
+export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown> {
+  kind: string;
+  plural: string;
+  singular: string;
+  /** Must not clash with built-in short names (svc, deploy, netpol, pv, ...). */
+  shortNames: string[];
+  /** CRD description (kubectl explain). */
+  description: string;
+  /** The full spec schema, including accountRef and the policies (see runtime/spec.ts). */
+  schema: z.ZodType<S>;
+  /** Extra printer columns shown between Synced and Href. */
+  printerColumns?: PrinterColumn[];
+
+  /** The custom resources this spec references (dependency order, DependencyNotReady, DeletionBlocked). */
+  references(spec: S): Reference[];
+  /** Rules the schema cannot express; throw InvalidSpecError naming the field. Pure. */
+  validate?(spec: S, meta: ObjectMeta): void;
+  /** Desired API state from the spec and the resolved references. May look names up (cached). */
+  desired(spec: S, ctx: DesiredContext<C>): D | Promise<D>;
+
+  /** Reads the object by href; undefined when it does not exist. */
+  observe(client: C, href: string, desired: D): Promise<O | undefined>;
+  /** After a create whose outcome is unknown: objects matching the desired identity. */
+  lookup(client: C, desired: D): Promise<O[]>;
+  hrefOf(observed: O): string;
+  create(client: C, desired: D): Promise<string>;
+  /** Applies exactly the differing fields. */
+  update(client: C, href: string, desired: D, observed: O, diff: FieldDiff[]): Promise<void>;
+  /** Deletes the object (doing what deletion needs first, such as unlocking). */
+  delete(client: C, href: string, observed: O): Promise<void>;
+
+  /** Pure: what differs between desired and observed, by spec field name. */
+  diff(desired: D, observed: O): FieldDiff[];
+  /** Spec fields that cannot be updated in place. */
+  immutable?: readonly string[];
+  /** When set, a change of an immutable field replaces the object ("createBeforeDelete" or "deleteBeforeCreate"). */
+  replace?: "createBeforeDelete" | "deleteBeforeCreate";
+  /** Pure: the representation as shown in status.atProvider. */
+  atProvider(observed: O): Record<string, unknown>;
+  /** Pure: undefined when the external object is usable, else a message saying what it waits for. */
+  notReady?(observed: O): string | undefined;
+  /**
+   * Drift detection through the collection index: objects are grouped by `scope(desired)`
+   * and each group is read with one `list` call per resync.
+   */
+  index?: {
+    scope(desired: D): string;
+    list(client: C, scope: string): Promise<O[]>;
+  };
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: "string" | "integer" | "number" | "boolean" | "date";
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+}
+
+export interface Reference {
+  /** Spec field, e.g. "networkRef". */
+  field: string;
+  kind: string;
+  name: string;
+}
+
+export interface FieldDiff {
+  field: string;
+  desired: unknown;
+  observed: unknown;
+}
+
+export interface ResolvedReference {
+  kind: string;
+  name: string;
+  href: string;
+  atProvider: Record<string, unknown>;
+}
+
+export interface DesiredContext<C> {
+  meta: ObjectMeta;
+  client: C;
+  /** Resolved references by spec field. */
+  refs: Record<string, ResolvedReference>;
+  log: Logger;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace: string;
+  uid?: string;
+  generation?: number;
+  resourceVersion?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  deletionTimestamp?: string | Date;
+  creationTimestamp?: string | Date;
+}
+
+export interface ManagedStatus {
+  href?: string;
+  atProvider?: Record<string, unknown>;
+  observedGeneration?: number;
+  conditions?: Condition[];
+  lastHandledReconcileAt?: string;
+  [extra: string]: unknown;
+}
+
+/** A custom resource as the reconciler sees it. */
+export interface ManagedObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: unknown;
+  status?: ManagedStatus;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registration list holds kinds of every type
+export type AnyManagedKind = ManagedKind<any, any, any, any>;

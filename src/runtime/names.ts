@@ -1,0 +1,25 @@
+/** Names fixed by DESIGN.md: tools and checks outside the code rely on them. */
+export const GROUP = "cloud.svc.io";
+export const VERSION = "v1alpha1";
+export const API_VERSION = `${GROUP}/${VERSION}`;
+export const CATEGORY = "svccloud";
+export const FINALIZER = "cloud.svc.io/finalizer";
+
+export const Annotation = {
+  href: "cloud.svc.io/href",
+  createPending: "cloud.svc.io/create-pending",
+  reconcileRequestedAt: "cloud.svc.io/reconcile-requested-at",
+  paused: "cloud.svc.io/paused",
+} as const;
+
+export const FIELD_MANAGER = "svc-operator";
+
+/** Queue key of one custom resource. */
+export function objectKey(kind: string, namespace: string, name: string): string {
+  return `${kind}/${namespace}/${name}`;
+}
+
+export function parseKey(key: string): { kind: string; namespace: string; name: string } {
+  const [kind = "", namespace = "", name = ""] = key.split("/");
+  return { kind, namespace, name };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { FakeClock } from "./fake-clock.ts";
+import { WorkQueue } from "./queue.ts";
+
+describe("WorkQueue", () => {
+  it("deduplicates waiting keys", async () => {
+    const q = new WorkQueue();
+    q.add("a");
+    q.add("b");
+    q.add("a");
+    expect(q.length).toBe(2);
+    expect(await q.get()).toBe("a");
+    expect(await q.get()).toBe("b");
+  });
+
+  it("never hands one key to two workers; a key added while processing comes back after done", async () => {
+    const q = new WorkQueue();
+    q.add("a");
+    const key = await q.get();
+    q.add("a");
+    expect(q.length).toBe(0);
+    const second = q.get();
+    let got: string | undefined;
+    second.then((k) => {
+      got = k;
+    });
+    await Promise.resolve();
+    expect(got).toBeUndefined();
+    q.done(key!);
+    expect(await second).toBe("a");
+  });
+
+  it("wakes a waiting worker on add", async () => {
+    const q = new WorkQueue();
+    const p = q.get();
+    q.add("x");
+    expect(await p).toBe("x");
+    expect(q.isProcessing("x")).toBe(true);
+  });
+
+  it("backs off exponentially per key up to the cap and resets on forget", () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock, backoff: { baseMs: 5, maxMs: 1000 } });
+    const delays = Array.from({ length: 10 }, () => q.addRateLimited("k"));
+    expect(delays).toEqual([5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+    expect(q.addRateLimited("other")).toBe(5);
+    q.forget("k");
+    expect(q.addRateLimited("k")).toBe(5);
+  });
+
+  it("adds after a delay; the earliest pending delay wins", () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock });
+    q.addAfter("k", 1000);
+    q.addAfter("k", 100);
+    q.addAfter("k", 5000);
+    expect(clock.pending).toBe(1);
+    clock.advance(99);
+    expect(q.length).toBe(0);
+    clock.advance(1);
+    expect(q.length).toBe(1);
+  });
+
+  it("reports depth and retries to hooks", () => {
+    const depths: number[] = [];
+    const retries: string[] = [];
+    const q = new WorkQueue({
+      clock: new FakeClock(),
+      hooks: { depth: (d) => depths.push(d), retry: (k) => retries.push(k) },
+    });
+    q.add("a");
+    q.add("b");
+    q.addRateLimited("c");
+    expect(depths).toEqual([1, 2]);
+    expect(retries).toEqual(["c"]);
+  });
+
+  it("shutdown releases waiting workers and drops new keys", async () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock });
+    const p = q.get();
+    q.addAfter("late", 10);
+    q.shutdown();
+    expect(await p).toBeUndefined();
+    q.add("x");
+    clock.advance(100);
+    expect(q.length).toBe(0);
+    expect(await q.get()).toBeUndefined();
+  });
+});

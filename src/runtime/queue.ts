@@ -1,0 +1,146 @@
+import { type Clock, systemClock } from "./clock.ts";
+
+export interface BackoffOptions {
+  /** First retry delay. */
+  baseMs: number;
+  /** Longest retry delay. */
+  maxMs: number;
+}
+
+export const defaultBackoff: BackoffOptions = { baseMs: 5, maxMs: 5 * 60_000 };
+
+export interface WorkQueueHooks {
+  /** Called whenever the number of waiting keys changes. */
+  depth?(depth: number): void;
+  /** Called when a key is re-queued after a failure. */
+  retry?(key: string): void;
+}
+
+/**
+ * A work queue with client-go's guarantees: a key waits at most once (dedup), a key
+ * is never handed to two workers at once (a key added while processing is queued
+ * again after `done`), per-key exponential backoff for failures, reset by `forget`.
+ */
+export class WorkQueue {
+  private readonly items: string[] = [];
+  private head = 0;
+  private readonly waiting = new Set<string>();
+  private readonly processing = new Set<string>();
+  /** Keys added while being processed: queued again on done(). */
+  private readonly dirty = new Set<string>();
+  private readonly failures = new Map<string, number>();
+  private readonly delayed = new Map<string, { at: number; handle: unknown }>();
+  private readonly getters: ((key: string | undefined) => void)[] = [];
+  private shuttingDown = false;
+  private readonly clock: Clock;
+  private readonly backoff: BackoffOptions;
+  private readonly hooks: WorkQueueHooks;
+
+  constructor(options: { clock?: Clock; backoff?: BackoffOptions; hooks?: WorkQueueHooks } = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.backoff = options.backoff ?? defaultBackoff;
+    this.hooks = options.hooks ?? {};
+  }
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  add(key: string): void {
+    if (this.shuttingDown) return;
+    if (this.processing.has(key)) {
+      this.dirty.add(key);
+      return;
+    }
+    if (this.waiting.has(key)) return;
+    this.waiting.add(key);
+    const getter = this.getters.shift();
+    if (getter) {
+      this.waiting.delete(key);
+      this.processing.add(key);
+      getter(key);
+      return;
+    }
+    this.items.push(key);
+    this.hooks.depth?.(this.length);
+  }
+
+  /** Adds the key after a delay; an earlier pending delay for the same key wins. */
+  addAfter(key: string, ms: number): void {
+    if (this.shuttingDown) return;
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
+    const at = this.clock.now() + ms;
+    const existing = this.delayed.get(key);
+    if (existing && existing.at <= at) return;
+    if (existing) this.clock.clearTimeout(existing.handle);
+    const handle = this.clock.setTimeout(() => {
+      this.delayed.delete(key);
+      this.add(key);
+    }, ms);
+    this.delayed.set(key, { at, handle });
+  }
+
+  /** Re-queues a failed key after its next backoff delay. */
+  addRateLimited(key: string): number {
+    const n = this.failures.get(key) ?? 0;
+    this.failures.set(key, n + 1);
+    const delay = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** n);
+    this.hooks.retry?.(key);
+    this.addAfter(key, delay);
+    return delay;
+  }
+
+  /** Resets the key's backoff (after a success). */
+  forget(key: string): void {
+    this.failures.delete(key);
+  }
+
+  retries(key: string): number {
+    return this.failures.get(key) ?? 0;
+  }
+
+  /** Waits for the next key; undefined once the queue is shut down. */
+  get(): Promise<string | undefined> {
+    if (this.length > 0) {
+      const key = this.items[this.head++]!;
+      if (this.head > 1024 && this.head * 2 > this.items.length) {
+        this.items.splice(0, this.head);
+        this.head = 0;
+      }
+      this.waiting.delete(key);
+      this.processing.add(key);
+      this.hooks.depth?.(this.length);
+      return Promise.resolve(key);
+    }
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.getters.push(resolve));
+  }
+
+  /** Marks the key finished; if it was added meanwhile it is queued again. */
+  done(key: string): void {
+    this.processing.delete(key);
+    if (this.dirty.delete(key)) this.add(key);
+  }
+
+  isProcessing(key: string): boolean {
+    return this.processing.has(key);
+  }
+
+  get inFlight(): number {
+    return this.processing.size;
+  }
+
+  /** Stops handing out keys; waiting getters resolve with undefined. Pending delays are dropped. */
+  shutdown(): void {
+    this.shuttingDown = true;
+    for (const { handle } of this.delayed.values()) this.clock.clearTimeout(handle);
+    this.delayed.clear();
+    this.items.length = 0;
+    this.head = 0;
+    this.waiting.clear();
+    for (const getter of this.getters.splice(0)) getter(undefined);
+  }
+}
