@@ -1,5 +1,6 @@
+import { simulatorCommand } from "../simulator/command.ts";
 import type { Command } from "./command.ts";
 
 // Every subcommand of the product, in the order `svc-operator --help` lists them.
 // biome-ignore lint/suspicious/noExplicitAny: commands carry their own option types
-export const commands: Command<any>[] = [];
+export const commands: Command<any>[] = [simulatorCommand];

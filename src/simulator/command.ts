@@ -1,0 +1,105 @@
+import { pino } from "pino";
+import { z } from "zod";
+import { type CommandIo, defineCommand, flag, UsageError } from "../cli/command.ts";
+import { resources } from "./resources/index.ts";
+import { readSeedFile, SeedError } from "./seed.ts";
+import { SEED_CREDENTIALS } from "./seed-data.ts";
+import { createSimulator, type Simulator } from "./server.ts";
+
+const schema = z
+  .object({
+    host: flag.host(),
+    port: flag.port(9292),
+    "region-port": flag.port(9293),
+    "latency-ms": flag.nonNegativeInt(0).refine((n) => n <= 600_000, "must be at most 600000"),
+    seed: z.string().min(1, "must name a YAML file").optional(),
+    "log-level": flag.logLevel(),
+  })
+  .strict();
+
+export type SimulatorCommandOptions = z.output<typeof schema>;
+
+/** Waits for SIGINT or SIGTERM (once), then resolves with the signal's name. */
+export function waitForStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(signal);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+/** Starts the simulator from CLI options and prints where it listens and how to log in. */
+export async function startFromOptions(options: SimulatorCommandOptions, io: CommandIo): Promise<Simulator> {
+  let seed: Awaited<ReturnType<typeof readSeedFile>> | undefined;
+  if (options.seed !== undefined) {
+    try {
+      seed = await readSeedFile(options.seed, resources);
+    } catch (error) {
+      if (error instanceof SeedError) throw new UsageError(`--seed: ${error.message}`);
+      throw error;
+    }
+  }
+  const logger = pino({ level: options["log-level"], base: { component: "simulator" } }, pino.destination(1));
+  let sim: Simulator;
+  try {
+    sim = await createSimulator({
+      host: options.host,
+      port: options.port,
+      regionPort: options["region-port"],
+      latencyMs: options["latency-ms"],
+      seed,
+      logger,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EADDRNOTAVAIL" || code === "EACCES") {
+      throw new UsageError(`cannot listen on ${options.host}: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  io.out(`svc-operator simulator: service API 1.5 at ${sim.url}`);
+  io.out(`  wrong-region host (answers 302 to the account's host): ${sim.regionUrl}`);
+  io.out(`  account: /api/accounts/${SEED_CREDENTIALS.accountId}`);
+  if (seed === undefined) {
+    io.out(`  user 1 (every role): ${SEED_CREDENTIALS.admin.email} / ${SEED_CREDENTIALS.admin.password}`);
+    io.out(`  user 2 (no roles):   ${SEED_CREDENTIALS.user2.email} / ${SEED_CREDENTIALS.user2.password}`);
+    io.out(`  OAuth refresh token of user 1: ${SEED_CREDENTIALS.refreshToken}`);
+  } else {
+    io.out(`  seed: ${options.seed} (credentials as that file defines them)`);
+  }
+  io.out(`  test hooks: ${sim.url}/__sim/{state,stats,faults,clock,reset}`);
+  return sim;
+}
+
+export const simulatorCommand = defineCommand({
+  name: "simulator",
+  summary: "run the service API 1.5 simulator (embedded default cloud, with fault injection)",
+  flags: {
+    host: { type: "string", description: "address to bind", default: "127.0.0.1" },
+    port: { type: "string", description: "port of the account's host (0 = any free port)", default: "9292" },
+    "region-port": {
+      type: "string",
+      description: "port of the wrong-region host that answers 302 (0 = any free port)",
+      default: "9293",
+    },
+    "latency-ms": { type: "string", description: "latency added to every API call, in ms", default: "0" },
+    seed: { type: "string", description: "YAML seed file replacing the default seed" },
+    "log-level": {
+      type: "string",
+      description: "trace, debug, info, warn, error, fatal or silent",
+      default: "info",
+    },
+  },
+  schema,
+  async run(options, io) {
+    const sim = await startFromOptions(options, io);
+    const signal = await waitForStopSignal();
+    io.out(`svc-operator simulator: ${signal}, stopping`);
+    await sim.close();
+    return 0;
+  },
+});

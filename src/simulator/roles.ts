@@ -1,0 +1,80 @@
+import { permissionDenied } from "./errors.ts";
+import type { Store } from "./store.ts";
+
+/** Role titles accepted by `permission[role_title]` (spec 5.3). */
+export const ROLE_TITLES = [
+  "admin",
+  "actor",
+  "observer",
+  "aws_architect",
+  "publisher",
+  "designer",
+  "signup_wiz",
+  "enterprise_manager",
+  "server_login",
+  "library",
+  "security_manager",
+  "instance",
+  "server_superuser",
+  "infrastructure",
+  "ss_end_user",
+  "ss_designer",
+  "ss_observer",
+] as const;
+
+/** Account settings some operations need (spec 5.3 "extra setting"). */
+export const SETTINGS = ["premium_deployments", "monitoring_api"] as const;
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  password: string;
+  first_name: string;
+  last_name: string;
+  company: string;
+  /** The OAuth refresh token enabled by this user, if any (acts with this user's roles). */
+  refresh_token: string | null;
+  /** Settings in force for this user's calls (the seed gives user 1 both). */
+  settings: string[];
+}
+
+export interface PermissionRecord {
+  /** `<user_id>-<role_title>`, the tail of the permission href. */
+  id: string;
+  user_id: string;
+  role_title: string;
+  created_at: number | null;
+}
+
+/**
+ * What an operation needs: any one of `roles` (the spec's `a||b`) and every one of `settings`.
+ * `public` routes need no login at all (session, oauth2, signed downloads).
+ */
+export type Access = "public" | { roles: readonly string[]; settings?: readonly string[] };
+
+export const access = {
+  public: "public" as Access,
+  anyOf: (...roles: string[]): Access => ({ roles }),
+  withSettings: (roles: string[], settings: string[]): Access => ({ roles, settings }),
+};
+
+export function hasRole(store: Store, userId: string, role: string): boolean {
+  return store.collection<PermissionRecord>("permissions").get(`${userId}-${role}`) !== undefined;
+}
+
+/** Throws 403 `PermissionDenied: ...` naming the missing role(s) or setting. */
+export function checkAccess(store: Store, userId: string, needed: Access): void {
+  if (needed === "public") return;
+  if (needed.roles.length > 0 && !needed.roles.some((role) => hasRole(store, userId, role))) {
+    const names = needed.roles.join(" or ");
+    throw permissionDenied(`this operation requires the ${names} role (user ${userId} has none of them)`);
+  }
+  if (needed.settings && needed.settings.length > 0) {
+    const user = store.collection<UserRecord>("users").get(userId);
+    for (const setting of needed.settings) {
+      if (!user?.settings.includes(setting)) {
+        throw permissionDenied(`this operation requires the ${setting} setting to be enabled`);
+      }
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Logger, pino } from "pino";
+import { type Clock, systemClock } from "./clock.ts";
+import { SimulatorCore } from "./core.ts";
+import type { ResourceModule, SeedData } from "./resource.ts";
+import { resources as allResources } from "./resources/index.ts";
+import { defaultSeed, validateSeed } from "./seed.ts";
+import type { Store } from "./store.ts";
+
+export interface SimulatorOptions {
+  host?: string;
+  /** Primary port (the account's host); 0 picks a free one. */
+  port?: number;
+  /** The "wrong region" port that answers 302 to the primary; 0 picks a free one. */
+  regionPort?: number;
+  /** Latency added to every /api call, in ms (on top of injected faults). */
+  latencyMs?: number;
+  /** Validated seed data replacing the default seed (see readSeedFile). */
+  seed?: SeedData;
+  logger?: Logger;
+  clock?: Clock;
+  /** Randomness of fault decisions (tests pass a fixed one). */
+  random?: () => number;
+  /** Domain attribute of the global session cookie (none by default: loopback hosts). */
+  cookieDomain?: string;
+  /** The resource modules to serve (default: every module in resources/index.ts). */
+  resources?: ResourceModule[];
+}
+
+export interface Simulator {
+  /** Base URL of the account's host, e.g. `http://127.0.0.1:9292`. */
+  url: string;
+  /** Base URL of the wrong-region host (every call answers 302 to `url`). */
+  regionUrl: string;
+  store: Store;
+  clock: Clock;
+  core: SimulatorCore;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Starts the simulator: the primary port and the wrong-region port. */
+export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const host = options.host ?? "127.0.0.1";
+  const resources = options.resources ?? allResources;
+  const clock = options.clock ?? systemClock();
+  const logger = options.logger ?? pino({ level: "silent" });
+  const seed = options.seed ?? validateSeed(defaultSeed(resources), resources, "default seed");
+  const core = new SimulatorCore({
+    clock,
+    logger,
+    resources,
+    seed,
+    secret: randomBytes(32),
+    random: options.random,
+    cookieDomain: options.cookieDomain,
+    baseLatencyMs: options.latencyMs,
+  });
+
+  const primary = createServer({ keepAliveTimeout: 65_000 }, core.handle);
+  const region = createServer((req, res) => {
+    req.resume();
+    // Every method, every path: the account lives on the primary host.
+    const location = `${core.api.urls.primary}${req.url ?? "/"}`;
+    res.writeHead(302, { location, "content-type": "text/plain; charset=utf-8" });
+    res.end(`Redirecting to the account's host: ${location}`);
+    logger.info(
+      { method: req.method, path: (req.url ?? "/").split("?")[0], status: 302, region: true },
+      "request",
+    );
+  });
+  try {
+    const port = await listen(primary, options.port ?? 0, host);
+    const regionPort = await listen(region, options.regionPort ?? 0, host);
+    core.api.urls.primary = urlOf(host, port);
+    core.api.urls.region = urlOf(host, regionPort);
+  } catch (error) {
+    await Promise.all([closeServer(primary), closeServer(region)]);
+    throw error;
+  }
+  return {
+    url: core.api.urls.primary,
+    regionUrl: core.api.urls.region,
+    store: core.store,
+    clock,
+    core,
+    close: async () => {
+      await Promise.all([closeServer(primary), closeServer(region)]);
+    },
+  };
+}
