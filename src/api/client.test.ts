@@ -1,0 +1,236 @@
+import { MockAgent } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
+import { ApiError } from "./errors.ts";
+
+/**
+ * The pipeline's decisions against undici's MockAgent (the dispatcher is injected):
+ * no sockets, no real waiting (sleep is recorded). Behaviour against the real
+ * simulator is covered in test/api/.
+ */
+const ORIGIN = "http://us-3.svc.test";
+const TOKEN = JSON.stringify({ access_token: "a1", expires_in: 7200, token_type: "bearer" });
+
+let agent: MockAgent;
+afterEach(async () => {
+  await agent?.close();
+});
+
+function setup(overrides: Partial<ApiClientOptions> = {}) {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  const sleeps: number[] = [];
+  const events: CallEvent[] = [];
+  const client = new ApiClient({
+    endpoint: ORIGIN,
+    accountId: 1,
+    auth: { type: "oauth", refreshToken: "rt" },
+    dispatcher: agent,
+    rateLimit: false,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    onCall: (e) => events.push(e),
+    ...overrides,
+  });
+  const pool = agent.get(ORIGIN);
+  pool.intercept({ path: "/api/oauth2/", method: "POST" }).reply(200, TOKEN).persist();
+  return { client, pool, sleeps, events };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("ApiClient pipeline", () => {
+  it("sends the version, account and bearer headers", async () => {
+    const { client, pool } = setup();
+    let seen: Record<string, string> = {};
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(200, (opts) => {
+      seen = opts.headers as Record<string, string>;
+      return "[]";
+    });
+    await client.call({ method: "GET", path: "/api/clouds" });
+    expect(seen).toMatchObject({ "x-api-version": "1.5", "x-account": "1", authorization: "Bearer a1" });
+  });
+
+  it("retries an idempotent call on 503 and honours Retry-After as a floor", async () => {
+    const { client, pool, sleeps, events } = setup();
+    pool
+      .intercept({ path: "/api/clouds", method: "GET" })
+      .reply(503, "", { headers: { "retry-after": "2" } });
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(500, "");
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(200, "[]");
+    await client.call({ method: "GET", path: "/api/clouds" });
+    expect(sleeps[0]).toBe(2000);
+    expect(sleeps[1]).toBe(250); // full jitter: 0.5 * min(8000, 250 * 2)
+    expect(events.filter((e) => e.route === "/api/clouds").map((e) => [e.status, e.attempt])).toEqual([
+      [503, 1],
+      [500, 2],
+      [200, 3],
+    ]);
+  });
+
+  it("gives up after maxAttempts with the last error and its attempt count", async () => {
+    const { client, pool } = setup({ retry: { maxAttempts: 3 } });
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(502, "").times(3);
+    const error = await failure(client.call({ method: "GET", path: "/api/clouds" }));
+    expect(error).toMatchObject({ kind: "retryable", status: 502, attempts: 3 });
+  });
+
+  it("retries a network error on GET", async () => {
+    const { client, pool } = setup();
+    pool
+      .intercept({ path: "/api/clouds/1", method: "GET" })
+      .replyWithError(Object.assign(new Error("reset"), { code: "ECONNRESET" }));
+    pool.intercept({ path: "/api/clouds/1", method: "GET" }).reply(200, "{}");
+    await expect(client.call({ method: "GET", path: "/api/clouds/1" })).resolves.toMatchObject({
+      status: 200,
+    });
+  });
+
+  it("never retries a create: a lost answer is outcomeUnknown, a 500 too", async () => {
+    const { client, pool, events } = setup();
+    pool
+      .intercept({ path: "/api/deployments", method: "POST" })
+      .replyWithError(Object.assign(new Error("socket hang up"), { code: "UND_ERR_SOCKET" }));
+    const lost = await failure(
+      client.call({ method: "POST", path: "/api/deployments", form: {}, create: true }),
+    );
+    expect(lost).toMatchObject({ kind: "outcomeUnknown", code: "SVC_OUTCOME_UNKNOWN", attempts: 1 });
+    pool.intercept({ path: "/api/deployments", method: "POST" }).reply(500, "");
+    const failed = await failure(
+      client.call({ method: "POST", path: "/api/deployments", form: {}, create: true }),
+    );
+    expect(failed.kind).toBe("outcomeUnknown");
+    pool
+      .intercept({ path: "/api/deployments", method: "POST" })
+      .reply(429, "", { headers: { "retry-after": "1" } });
+    const throttled = await failure(
+      client.call({ method: "POST", path: "/api/deployments", form: {}, create: true }),
+    );
+    expect(throttled.kind).toBe("throttled");
+    expect(events.filter((e) => e.route === "/api/deployments")).toHaveLength(3);
+  });
+
+  it("retries a create whose connection was refused (never sent)", async () => {
+    const { client, pool } = setup();
+    pool
+      .intercept({ path: "/api/deployments", method: "POST" })
+      .replyWithError(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }));
+    pool
+      .intercept({ path: "/api/deployments", method: "POST" })
+      .reply(201, "", { headers: { location: "/api/deployments/9" } });
+    const result = await client.call({ method: "POST", path: "/api/deployments", form: {}, create: true });
+    expect(result.headers.location).toBe("/api/deployments/9");
+  });
+
+  it("does not retry a non-idempotent action, retries an idempotent one", async () => {
+    const { client, pool } = setup();
+    pool.intercept({ path: "/api/audit_entries/1/append", method: "POST" }).reply(503, "");
+    await expect(client.call({ method: "POST", path: "/api/audit_entries/1/append" })).rejects.toMatchObject({
+      attempts: 1,
+    });
+    pool.intercept({ path: "/api/deployments/1/lock", method: "POST" }).reply(503, "");
+    pool.intercept({ path: "/api/deployments/1/lock", method: "POST" }).reply(204, "");
+    await expect(
+      client.call({ method: "POST", path: "/api/deployments/1/lock", idempotent: true }),
+    ).resolves.toMatchObject({ status: 204 });
+  });
+
+  it("renews the token once after a 401 and retries once", async () => {
+    const { client, pool, events } = setup();
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(401, "").times(3);
+    const error = await failure(client.call({ method: "GET", path: "/api/clouds" }));
+    expect(error.kind).toBe("unauthorized");
+    expect(events.filter((e) => e.route === "/api/oauth2/")).toHaveLength(2);
+    expect(events.filter((e) => e.route === "/api/clouds")).toHaveLength(2);
+  });
+
+  it("classifies 422 ResourceNotFound as notFound", async () => {
+    const { client, pool } = setup();
+    pool
+      .intercept({ path: "/api/clouds/0", method: "GET" })
+      .reply(422, "ResourceNotFound: Couldn't find Cloud with ID=0");
+    const error = await failure(client.call({ method: "GET", path: "/api/clouds/0" }));
+    expect(error).toMatchObject({ kind: "notFound", errorType: "ResourceNotFound", href: "/api/clouds/0" });
+  });
+
+  it("follows a 302 for a PUT with method and body, and remembers the host", async () => {
+    const { client, pool } = setup();
+    const other = agent.get("http://us-4.svc.test");
+    other.intercept({ path: "/api/oauth2/", method: "POST" }).reply(200, TOKEN).persist();
+    pool
+      .intercept({ path: "/api/deployments/1", method: "PUT" })
+      .reply(302, "", { headers: { location: "http://us-4.svc.test/api/deployments/1" } });
+    let body = "";
+    other.intercept({ path: "/api/deployments/1", method: "PUT" }).reply(204, (opts) => {
+      body = String(opts.body);
+      return "";
+    });
+    other.intercept({ path: "/api/deployments/2", method: "GET" }).reply(200, "{}");
+    await client.call({ method: "PUT", path: "/api/deployments/1", form: { deployment: { name: "x" } } });
+    expect(decodeURIComponent(body)).toBe("deployment[name]=x");
+    expect(client.currentOrigin).toBe("http://us-4.svc.test");
+    await client.call({ method: "GET", path: "/api/deployments/2" });
+  });
+
+  it("refuses a redirect outside the service domain, naming the host", async () => {
+    const { client, pool } = setup();
+    pool
+      .intercept({ path: "/api/clouds", method: "GET" })
+      .reply(302, "", { headers: { location: "http://collector.evil.test/api/clouds" } });
+    const error = await failure(client.call({ method: "GET", path: "/api/clouds" }));
+    expect(error.code).toBe("SVC_REDIRECT_REFUSED");
+    expect(error.message).toContain("collector.evil.test");
+    expect(client.currentOrigin).toBe(ORIGIN);
+  });
+});
+
+describe("session authentication", () => {
+  function sessionSetup() {
+    const ctx = setup({ auth: { type: "session", email: "a@example.com", password: "pw" } });
+    let logins = 0;
+    ctx.pool
+      .intercept({ path: "/api/session", method: "POST" })
+      .reply(
+        204,
+        () => {
+          logins++;
+          return "";
+        },
+        { headers: { "set-cookie": ["_session_id=s; Secure; HttpOnly"] } },
+      )
+      .persist();
+    return { ...ctx, logins: () => logins };
+  }
+
+  it("logs in again once on the expired-session 403", async () => {
+    const { client, pool, logins } = sessionSetup();
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(200, "[]");
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(403, "Session cookie is expired or invalid");
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(200, "[]");
+    await client.call({ method: "GET", path: "/api/clouds" });
+    await client.call({ method: "GET", path: "/api/clouds" });
+    expect(logins()).toBe(2);
+  });
+
+  it("never logs in again for a missing-role 403", async () => {
+    const { client, pool, logins } = sessionSetup();
+    pool
+      .intercept({ path: "/api/networks", method: "POST" })
+      .reply(403, "PermissionDenied: the security_manager role is required");
+    const error = await failure(
+      client.call({ method: "POST", path: "/api/networks", form: {}, create: true }),
+    );
+    expect(error.kind).toBe("unauthorized");
+    expect(logins()).toBe(1);
+  });
+});
