@@ -2,10 +2,18 @@ import type { Format } from "./representation.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 
+interface Entry<H> {
+  template: string;
+  handler: H;
+  /** The route's own parameter names, in path order. */
+  names: string[];
+}
+
 interface Node<H> {
   fixed: Map<string, Node<H>>;
-  param: { name: string; node: Node<H> } | null;
-  handlers: Map<string, { template: string; handler: H }>;
+  /** The child for a parameter segment; each route names its parameters itself (`:id`, `:instance_id`). */
+  param: Node<H> | null;
+  handlers: Map<string, Entry<H>>;
 }
 
 export type RouteMatch<H> =
@@ -22,9 +30,10 @@ function segmentsOf(path: string): string[] {
 }
 
 /**
- * Routes by path template (`/api/deployments/:id/clone`) in a segment trie, so matching costs
- * one Map lookup per segment whatever the number of routes. Every path also answers with a
- * `.json` / `.xml` suffix; a trailing slash is ignored (`/api/oauth2/`).
+ * Routes by path template (`/api/deployments/:id/clone`) in a segment trie: matching costs
+ * one Map lookup per segment whatever the number of routes (a fixed segment is tried before
+ * a parameter, with backtracking). Every path also answers with a `.json` / `.xml` suffix;
+ * a trailing slash is ignored (`/api/oauth2/`).
  */
 export class Router<H> {
   private readonly root: Node<H> = newNode();
@@ -32,16 +41,12 @@ export class Router<H> {
 
   add(method: Method, template: string, handler: H): void {
     let node = this.root;
+    const names: string[] = [];
     for (const segment of segmentsOf(template)) {
       if (segment.startsWith(":")) {
-        const name = segment.slice(1);
-        if (!node.param) node.param = { name, node: newNode() };
-        else if (node.param.name !== name) {
-          throw new Error(
-            `route ${template}: parameter :${name} clashes with :${node.param.name} at the same place`,
-          );
-        }
-        node = node.param.node;
+        names.push(segment.slice(1));
+        node.param ??= newNode();
+        node = node.param;
       } else {
         let next = node.fixed.get(segment);
         if (!next) {
@@ -52,7 +57,7 @@ export class Router<H> {
       }
     }
     if (node.handlers.has(method)) throw new Error(`route ${method} ${template} is registered twice`);
-    node.handlers.set(method, { template, handler });
+    node.handlers.set(method, { template, handler, names });
     this.templates.push({ method, template });
   }
 
@@ -66,29 +71,25 @@ export class Router<H> {
       suffix = "xml";
       bare = path.slice(0, -4);
     }
-    const found = this.walk(bare);
+    const found = this.find(bare);
     if (found) return this.pick(found, method, suffix);
     const ext = /\.([A-Za-z0-9]+)$/.exec(path);
-    if (ext && suffix === null && this.walk(path.slice(0, -ext[0].length))) {
+    if (ext && suffix === null && this.find(path.slice(0, -ext[0].length))) {
       return { kind: "unknown-format", extension: ext[1]! };
     }
     return { kind: "not-found" };
   }
 
   private pick(
-    found: { node: Node<H>; params: Record<string, string> },
+    found: { node: Node<H>; values: string[] },
     method: string,
     suffix: Format | null,
   ): RouteMatch<H> {
     const entry = found.node.handlers.get(method);
     if (entry) {
-      return {
-        kind: "found",
-        handler: entry.handler,
-        template: entry.template,
-        params: found.params,
-        suffix,
-      };
+      const params: Record<string, string> = {};
+      for (let i = 0; i < entry.names.length; i++) params[entry.names[i]!] = found.values[i]!;
+      return { kind: "found", handler: entry.handler, template: entry.template, params, suffix };
     }
     const first = found.node.handlers.values().next().value;
     return {
@@ -98,23 +99,31 @@ export class Router<H> {
     };
   }
 
-  private walk(path: string): { node: Node<H>; params: Record<string, string> } | null {
-    let node = this.root;
-    const params: Record<string, string> = {};
-    for (const segment of segmentsOf(path)) {
-      const next = node.fixed.get(segment);
-      if (next) {
-        node = next;
-        continue;
-      }
-      if (!node.param || segment === "") return null;
-      try {
-        params[node.param.name] = decodeURIComponent(segment);
-      } catch {
-        return null;
-      }
-      node = node.param.node;
+  private find(path: string): { node: Node<H>; values: string[] } | null {
+    const segments = segmentsOf(path);
+    const values: string[] = [];
+    const node = this.walk(this.root, segments, 0, values);
+    return node ? { node, values } : null;
+  }
+
+  private walk(node: Node<H>, segments: string[], index: number, values: string[]): Node<H> | null {
+    if (index === segments.length) return node.handlers.size > 0 ? node : null;
+    const segment = segments[index]!;
+    const fixed = node.fixed.get(segment);
+    if (fixed) {
+      const found = this.walk(fixed, segments, index + 1, values);
+      if (found) return found;
     }
-    return node.handlers.size > 0 ? { node, params } : null;
+    if (!node.param || segment === "") return null;
+    let value: string;
+    try {
+      value = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    values.push(value);
+    const found = this.walk(node.param, segments, index + 1, values);
+    if (!found) values.pop();
+    return found;
   }
 }

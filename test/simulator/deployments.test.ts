@@ -26,7 +26,13 @@ describe("deployments", () => {
     );
     const list = res.json<DeploymentRep[]>();
     expect(list.map((d) => d.name)).toEqual(["Production", "Staging"]);
-    expect(list[0]!.links.map((l) => l.rel)).toEqual(["self", "inputs", "servers", "server_arrays", "alerts"]);
+    expect(list[0]!.links.map((l) => l.rel)).toEqual([
+      "self",
+      "inputs",
+      "servers",
+      "server_arrays",
+      "alerts",
+    ]);
     expect(list[0]).not.toHaveProperty("inputs");
   });
 
