@@ -1,14 +1,32 @@
 import { describe, expect, it } from "vitest";
+import { SimError } from "../errors.ts";
+import { type ParamRule, validateParams } from "../validate.ts";
 import {
   checkAllowedInstances,
   checkBinding,
   checkNextHop,
+  checkSettings,
   checkVolumeCreate,
+  ipAddressBindingRules,
   type Members,
+  recurringVolumeAttachmentRules,
   routeRules,
   volumeRules,
 } from "./params.ts";
-import { checkWrapper } from "./rules.ts";
+
+/** The 400 message a call throws, or undefined when it passes. */
+function rejection(call: () => unknown): string | undefined {
+  try {
+    call();
+    return undefined;
+  } catch (error) {
+    if (error instanceof SimError && error.status === 400) return error.message;
+    throw error;
+  }
+}
+
+const check = (wrapper: string, rule: ParamRule, members: unknown) =>
+  rejection(() => validateParams({ [wrapper]: members }, { [wrapper]: rule }));
 
 describe("route create rules", () => {
   const base = { destination_cidr_block: "0.0.0.0/0", route_table_href: "/api/route_tables/1" };
@@ -52,37 +70,65 @@ describe("route create rules", () => {
     ],
   ])("%s", (_reason, hop, expected) => {
     const route = { ...base, ...hop };
-    expect(checkWrapper({ route }, "route", routeRules.create)).toBeUndefined();
-    expect(checkNextHop(route)?.message).toBe(expected);
+    expect(check("route", routeRules.create, route)).toBeUndefined();
+    expect(rejection(() => checkNextHop(route))).toBe(expected);
   });
 
-  it("checks formats before conditions", () => {
-    const route = { ...base, next_hop_type: "ip_string", next_hop_ip: "10.0.0.256" };
-    expect(checkWrapper({ route }, "route", routeRules.create)?.param).toBe("route[next_hop_ip]");
-    const bad = { ...base, destination_cidr_block: "10.0.0.0/123", next_hop_type: "url", next_hop_url: "x" };
-    expect(checkWrapper({ route: bad }, "route", routeRules.create)?.param).toBe(
-      "route[destination_cidr_block]",
+  it.each<[string, Members, string]>([
+    ["octet over 255", { next_hop_ip: "10.0.0.256" }, "route[next_hop_ip]"],
+    ["prefix over 32", { destination_cidr_block: "10.0.0.0/33" }, "route[destination_cidr_block]"],
+    ["three digit prefix", { destination_cidr_block: "10.0.0.0/008" }, "route[destination_cidr_block]"],
+    ["no prefix", { destination_cidr_block: "10.0.0.0" }, "route[destination_cidr_block]"],
+    ["three octets", { destination_cidr_block: "10.0.0/8" }, "route[destination_cidr_block]"],
+    ["unknown type", { next_hop_type: "vpn" }, "route[next_hop_type]"],
+    ["blank table", { route_table_href: "" }, "route[route_table_href]"],
+    [
+      "priority text",
+      { cloud_specific_attributes: { priority: "high" } },
+      "route[cloud_specific_attributes][priority]",
+    ],
+    [
+      "tags not array",
+      { cloud_specific_attributes: { instance_tags: "web" } },
+      "route[cloud_specific_attributes][instance_tags]",
+    ],
+    [
+      "unknown attribute",
+      { cloud_specific_attributes: { zone: "a" } },
+      "route[cloud_specific_attributes][zone]",
+    ],
+  ])("format: %s", (_reason, change, param) => {
+    const route = { ...base, next_hop_type: "ip_string", next_hop_ip: "10.0.0.1", ...change };
+    expect(check("route", routeRules.create, route)).toMatch(
+      new RegExp(`^${param.replace(/[[\]]/g, "\\$&")} `),
     );
   });
 });
 
 describe("route update rules", () => {
   it("refuses next_hop_url and the url type", () => {
-    expect(checkWrapper({ route: { next_hop_url: "http://x" } }, "route", routeRules.update)?.message).toBe(
+    expect(check("route", routeRules.update, { next_hop_url: "http://x" })).toBe(
       "route[next_hop_url] is not allowed",
     );
-    expect(checkWrapper({ route: { next_hop_type: "url" } }, "route", routeRules.update)?.param).toBe(
-      "route[next_hop_type]",
+    expect(check("route", routeRules.update, { next_hop_type: "url" })).toMatch(
+      /^route\[next_hop_type\] must be one of/,
     );
+    expect(check("route", routeRules.update, {})).toBe("route must not be blank");
   });
   it("uses the current type when the request names none", () => {
-    expect(checkNextHop({ next_hop_ip: "10.0.0.2" }, "ip_string")).toBeUndefined();
-    expect(checkNextHop({ next_hop_href: "/x" }, "ip_string")?.param).toBe("route[next_hop_href]");
-    expect(checkNextHop({ description: "d" }, "url")).toBeUndefined();
+    expect(rejection(() => checkNextHop({ next_hop_ip: "10.0.0.2" }, "ip_string"))).toBeUndefined();
+    expect(rejection(() => checkNextHop({ next_hop_href: "/x" }, "ip_string"))).toMatch(
+      /^route\[next_hop_href\]/,
+    );
+    expect(rejection(() => checkNextHop({ description: "d" }, "url"))).toBeUndefined();
   });
   it("requires the matching member when the request names a type", () => {
-    expect(checkNextHop({ next_hop_type: "ip_string" }, "network_gateway")?.param).toBe("route[next_hop_ip]");
-    expect(checkNextHop({ next_hop_type: "instance", next_hop_href: "/i" }, "ip_string")).toBeUndefined();
+    expect(rejection(() => checkNextHop({ next_hop_type: "ip_string" }, "network_gateway"))).toMatch(
+      /^route\[next_hop_ip\] is required/,
+    );
+    expect(
+      rejection(() => checkNextHop({ next_hop_type: "instance", next_hop_href: "/i" }, "ip_string")),
+    ).toBeUndefined();
   });
 });
 
@@ -127,36 +173,92 @@ describe("IP address binding rules", () => {
       "ip_address_binding[public_port] is required when ip_address_binding[private_port] is passed",
     ],
   ])("%s", (_reason, binding, nested, expected) => {
-    expect(checkBinding(binding, nested)?.message).toBe(expected);
+    expect(rejection(() => checkBinding(binding, nested))).toBe(expected);
+  });
+
+  it.each(["0", "65536", "80a", "-1"])("refuses port %s", (port) => {
+    expect(
+      check("ip_address_binding", ipAddressBindingRules.create, { instance_href: "/i", public_port: port }),
+    ).toMatch(/^ip_address_binding\[public_port\] must be a port number/);
+  });
+  it("refuses a lower-case protocol", () => {
+    expect(check("ip_address_binding", ipAddressBindingRules.create, { protocol: "tcp" })).toMatch(
+      /^ip_address_binding\[protocol\] must be one of UDP, TCP/,
+    );
   });
 });
 
 describe("volume rules", () => {
   const everything = { datacenterRequired: true, supportsEncryption: true, supportsIops: true };
   it("refuses placement group with a snapshot", () => {
-    expect(
-      checkVolumeCreate(
-        { name: "v", datacenter_href: "/d", placement_group_href: "/pg", parent_volume_snapshot_href: "/s" },
-        everything,
-      )?.message,
-    ).toBe("volume[placement_group_href] cannot be combined with volume[parent_volume_snapshot_href]");
+    const volume = {
+      name: "v",
+      datacenter_href: "/d",
+      placement_group_href: "/pg",
+      parent_volume_snapshot_href: "/s",
+    };
+    expect(rejection(() => checkVolumeCreate(volume, everything))).toBe(
+      "volume[placement_group_href] cannot be combined with volume[parent_volume_snapshot_href]",
+    );
   });
   it("applies the cloud's capabilities", () => {
-    expect(checkVolumeCreate({ name: "v" }, everything)?.param).toBe("volume[datacenter_href]");
-    expect(checkVolumeCreate({ name: "v" }, { ...everything, datacenterRequired: false })).toBeUndefined();
-    const none = { datacenterRequired: false, supportsEncryption: false, supportsIops: false };
-    expect(checkVolumeCreate({ name: "v", encrypted: "true" }, none)?.param).toBe("volume[encrypted]");
-    expect(checkVolumeCreate({ name: "v", iops: "100" }, none)?.param).toBe("volume[iops]");
-  });
-  it("checks size digits and allowed instance sets", () => {
-    expect(checkWrapper({ volume: { name: "v", size: "1.5" } }, "volume", volumeRules.create)?.param).toBe(
-      "volume[size]",
+    expect(rejection(() => checkVolumeCreate({ name: "v" }, everything))).toMatch(
+      /^volume\[datacenter_href\]/,
     );
     expect(
-      checkAllowedInstances({ allowed_instance_hrefs: { add: ["/a", "/b"], remove: ["/b"] } })?.message,
+      rejection(() => checkVolumeCreate({ name: "v" }, { ...everything, datacenterRequired: false })),
+    ).toBeUndefined();
+    const none = { datacenterRequired: false, supportsEncryption: false, supportsIops: false };
+    expect(rejection(() => checkVolumeCreate({ name: "v", encrypted: "true" }, none))).toMatch(
+      /^volume\[encrypted\]/,
+    );
+    expect(rejection(() => checkVolumeCreate({ name: "v", iops: "100" }, none))).toMatch(/^volume\[iops\]/);
+  });
+  it("checks size digits, encrypted values and allowed instance sets", () => {
+    expect(check("volume", volumeRules.create, { name: "v", size: "1.5" })).toMatch(
+      /^volume\[size\] must be digits only/,
+    );
+    expect(check("volume", volumeRules.create, { name: "v", size: 10 })).toBeUndefined();
+    expect(check("volume", volumeRules.create, { name: "v", encrypted: "yes" })).toMatch(
+      /^volume\[encrypted\]/,
+    );
+    expect(check("volume", volumeRules.create, { size: "1" })).toBe("volume[name] is required");
+    expect(check("volume", volumeRules.update, { allowed_instance_hrefs: { add: "/i" } })).toBe(
+      "volume[allowed_instance_hrefs][add] must be an Array",
+    );
+    expect(
+      rejection(() =>
+        checkAllowedInstances({ allowed_instance_hrefs: { add: ["/a", "/b"], remove: ["/b"] } }),
+      ),
     ).toBe("volume[allowed_instance_hrefs] names /b in both [add] and [remove]");
     expect(
-      checkAllowedInstances({ allowed_instance_hrefs: { add: ["/a"], remove: ["/b"] } }),
-    ).toBeUndefined();
+      rejection(() => checkAllowedInstances({ allowed_instance_hrefs: { add: ["/a"], remove: ["/b"] } })),
+    ).toBe(undefined);
+  });
+});
+
+describe("recurring volume attachment rules", () => {
+  const base = { runnable_href: "/api/servers/1", storage_href: "/api/clouds/1/volumes/1" };
+  it.each(["/dev/xvdb", "/dev/xvdj", "/dev/xvde"])("accepts device %s", (device) => {
+    expect(
+      check("recurring_volume_attachment", recurringVolumeAttachmentRules.create, { ...base, device }),
+    ).toBe(undefined);
+  });
+  it.each(["/dev/xvda", "/dev/xvdd", "/dev/xvdk", "/dev/sdb", "/dev/xvdbb", "xvdb"])(
+    "refuses device %s",
+    (device) => {
+      expect(
+        check("recurring_volume_attachment", recurringVolumeAttachmentRules.create, { ...base, device }),
+      ).toMatch(/^recurring_volume_attachment\[device\] must be \/dev\/xvd followed by/);
+    },
+  );
+  it("keeps settings as strings", () => {
+    expect(checkSettings({ settings: { delete_on_termination: true, a: "b" } })).toEqual({
+      delete_on_termination: "true",
+      a: "b",
+    });
+    expect(rejection(() => checkSettings({ settings: { a: { b: "c" } } }))).toBe(
+      "recurring_volume_attachment[settings][a] must be a String",
+    );
   });
 });
