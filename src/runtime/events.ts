@@ -1,0 +1,142 @@
+import {
+  type ConfigurationOptions,
+  type CoreV1Api,
+  type CoreV1Event,
+  type ObservableMiddleware,
+  setHeaderOptions,
+} from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { type Clock, systemClock } from "./clock.ts";
+import type { ManagedObject } from "./kind.ts";
+import { API_VERSION } from "./names.ts";
+
+export type EventType = "Normal" | "Warning";
+
+/** Where the reconciler reports events; fire and forget. */
+export interface EventSink {
+  emit(object: ManagedObject, kind: string, type: EventType, reason: string, message: string): void;
+}
+
+export const discardEvents: EventSink = { emit() {} };
+
+interface Aggregate {
+  name: string;
+  count: number;
+  firstTimestamp: string;
+}
+
+/**
+ * A small client-go style event recorder on CoreV1Api: a repeat of the same
+ * (object, type, reason, message) patches `count` and `lastTimestamp` of the
+ * existing Event instead of creating a new one, and a per-object token bucket
+ * (burst 25, one token per 5 minutes, as client-go's spam filter) drops floods.
+ */
+export class EventRecorder implements EventSink {
+  private readonly seen = new Map<string, Aggregate>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly api: Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent">;
+  private readonly clock: Clock;
+  private readonly log: Logger | undefined;
+  private readonly component: string;
+  private readonly burst: number;
+  private readonly refillMs: number;
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(options: {
+    api: Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent">;
+    clock?: Clock;
+    log?: Logger;
+    component?: string;
+    burst?: number;
+    refillMs?: number;
+  }) {
+    this.api = options.api;
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log;
+    this.component = options.component ?? "svc-operator";
+    this.burst = options.burst ?? 25;
+    this.refillMs = options.refillMs ?? 5 * 60_000;
+  }
+
+  emit(object: ManagedObject, kind: string, type: EventType, reason: string, message: string): void {
+    const { namespace, name, uid } = object.metadata;
+    const objectId = `${kind}/${namespace}/${name}/${uid ?? ""}`;
+    if (!this.take(objectId)) return;
+    const key = `${objectId}/${type}/${reason}/${message}`;
+    const work = this.record(key, object, kind, type, reason, message).catch((error: unknown) => {
+      this.log?.warn({ err: error, reason }, "could not record event");
+    });
+    this.pending = this.pending.then(() => work);
+  }
+
+  /** Resolves when every event emitted so far has been written (tests, shutdown). */
+  flush(): Promise<unknown> {
+    return this.pending;
+  }
+
+  private take(objectId: string): boolean {
+    const now = this.clock.now();
+    const b = this.buckets.get(objectId) ?? { tokens: this.burst, at: now };
+    const refill = Math.floor((now - b.at) / this.refillMs);
+    if (refill > 0) {
+      b.tokens = Math.min(this.burst, b.tokens + refill);
+      b.at = now;
+    }
+    if (b.tokens <= 0) {
+      this.buckets.set(objectId, b);
+      return false;
+    }
+    b.tokens--;
+    this.buckets.set(objectId, b);
+    return true;
+  }
+
+  private async record(
+    key: string,
+    object: ManagedObject,
+    kind: string,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const namespace = object.metadata.namespace;
+    const now = new Date(this.clock.now()).toISOString();
+    const existing = this.seen.get(key);
+    if (existing) {
+      existing.count++;
+      await this.api.patchNamespacedEvent(
+        { name: existing.name, namespace, body: { count: existing.count, lastTimestamp: now } },
+        mergePatchOptions(),
+      );
+      return;
+    }
+    const name = `${object.metadata.name}.${(this.clock.now() * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`;
+    const body: CoreV1Event = {
+      metadata: { name, namespace },
+      involvedObject: {
+        apiVersion: API_VERSION,
+        kind,
+        name: object.metadata.name,
+        namespace,
+        uid: object.metadata.uid,
+        resourceVersion: object.metadata.resourceVersion,
+      },
+      type,
+      reason,
+      message: message.slice(0, 1024),
+      count: 1,
+      firstTimestamp: new Date(now),
+      lastTimestamp: new Date(now),
+      source: { component: this.component },
+      reportingComponent: this.component,
+    };
+    this.seen.set(key, { name, count: 1, firstTimestamp: now });
+    if (this.seen.size > 10_000) this.seen.delete(this.seen.keys().next().value as string);
+    await this.api.createNamespacedEvent({ namespace, body });
+  }
+}
+
+/** client-node sends strategic merge by default, which custom resources and some servers reject. */
+export function mergePatchOptions(): ConfigurationOptions<ObservableMiddleware> {
+  return setHeaderOptions("Content-Type", "application/merge-patch+json");
+}

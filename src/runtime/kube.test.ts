@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { deepEqual, mergePatch } from "./kube.ts";
+
+describe("mergePatch", () => {
+  it("is undefined when nothing changes", () => {
+    expect(mergePatch({ a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } })).toBeUndefined();
+  });
+  it("nulls removed keys, recurses into objects, replaces arrays", () => {
+    expect(mergePatch({ a: 1, at: { x: 1, y: 2 }, l: [1, 2] }, { at: { x: 1, z: 3 }, l: [1] })).toEqual({
+      a: null,
+      at: { y: null, z: 3 },
+      l: [1],
+    });
+  });
+  it("deepEqual ignores undefined members", () => {
+    expect(deepEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(deepEqual([1, { a: 2 }], [1, { a: 3 }])).toBe(false);
+  });
+});

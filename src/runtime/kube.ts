@@ -1,0 +1,80 @@
+import type { ManagedObject } from "./kind.ts";
+
+/** Where a custom resource lives. */
+export interface ObjectRef {
+  kind: string;
+  plural: string;
+  namespace: string;
+  name: string;
+}
+
+/** Metadata changes the reconciler makes: annotations (null removes) and the finalizer list. */
+export interface MetadataPatch {
+  annotations?: Record<string, string | null>;
+  finalizers?: string[];
+}
+
+/**
+ * The writes the reconciler makes, always as JSON merge patches (custom resources
+ * reject strategic merge). A patch that carries `resourceVersion` fails with
+ * ConflictError when the object changed meanwhile.
+ */
+export interface KubeWriter {
+  patchMetadata(ref: ObjectRef, patch: MetadataPatch, resourceVersion?: string): Promise<ManagedObject>;
+  patchStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<ManagedObject>;
+  /** Reads a Secret's decoded data; undefined when it does not exist. */
+  readSecret(namespace: string, name: string): Promise<Record<string, string> | undefined>;
+}
+
+/** Reads from the informer caches. */
+export interface ObjectStore {
+  get(kind: string, namespace: string, name: string): ManagedObject | undefined;
+  list(kind: string): readonly ManagedObject[];
+}
+
+/** 409 from the apiserver: the object changed since it was read. */
+export class ConflictError extends Error {
+  override name = "ConflictError";
+  readonly code = "CONFLICT";
+}
+
+/** 404 from the apiserver: the object is gone. */
+export class GoneError extends Error {
+  override name = "GoneError";
+  readonly code = "GONE";
+}
+
+/**
+ * RFC 7386 merge patch turning `from` into `to`: objects recurse, removed keys become
+ * null, arrays and scalars are replaced. Undefined when nothing changes.
+ */
+export function mergePatch(from: unknown, to: unknown): unknown {
+  if (isPlainObject(from) && isPlainObject(to)) {
+    const patch: Record<string, unknown> = {};
+    for (const key of Object.keys(from)) if (!(key in to) || to[key] === undefined) patch[key] = null;
+    for (const [key, value] of Object.entries(to)) {
+      if (value === undefined) continue;
+      const sub = mergePatch(from[key], value);
+      if (sub !== undefined) patch[key] = sub;
+    }
+    return Object.keys(patch).length === 0 ? undefined : patch;
+  }
+  if (deepEqual(from, to)) return undefined;
+  return to === undefined ? null : to;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,579 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { Clock } from "./clock.ts";
+import { isTrue } from "./conditions.ts";
+import type { EventSink, EventType } from "./events.ts";
+import type {
+  AnyManagedKind,
+  FieldDiff,
+  ManagedObject,
+  ManagedStatus,
+  ObjectMeta,
+  ResolvedReference,
+} from "./kind.ts";
+import {
+  ConflictError,
+  GoneError,
+  type KubeWriter,
+  mergePatch,
+  type ObjectRef,
+  type ObjectStore,
+} from "./kube.ts";
+import { Annotation, FINALIZER, objectKey } from "./names.ts";
+import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
+import { accountKey, type ReferenceIndex } from "./references.ts";
+import {
+  DeletionBlockedError,
+  DependencyNotReadyError,
+  EventReason,
+  InvalidSpecError,
+  Reason,
+  type Result,
+  terminal,
+  WaitError,
+} from "./result.ts";
+
+/** Service clients per Account, kept by the Account controller. */
+export interface AccountClients {
+  /** The client of a Ready account, or why there is none. */
+  get(namespace: string, name: string): { client: unknown } | { notReady: string };
+}
+
+/** Observations made by the index-based observer, consumed by the next reconcile of the object. */
+export interface ObservationCache {
+  take(key: string, href: string): unknown | undefined;
+}
+
+export interface ReconcilerMetrics {
+  reconciled(kind: string, result: string, seconds: number): void;
+}
+
+export interface ReconcilerDeps {
+  store: ObjectStore;
+  kube: KubeWriter;
+  accounts: AccountClients;
+  refs: ReferenceIndex;
+  events: EventSink;
+  clock: Clock;
+  log: Logger;
+  observations?: ObservationCache;
+  metrics?: ReconcilerMetrics;
+  /** True for a service client error that only a spec change can fix (e.g. ApiError kind `invalid`). */
+  isTerminalApiError?: (error: unknown) => boolean;
+  /** True for a create whose outcome is unknown (the object may exist). */
+  isOutcomeUnknown?: (error: unknown) => boolean;
+  /** Default period for re-checking waits on things outside the cluster. */
+  dependencyRetryMs?: number;
+}
+
+/** What a reconcile ended with; the controller requeues accordingly. */
+export interface ReconcileOutcome extends Result {
+  /** Retry with backoff (transient error or conflict). */
+  retry?: boolean;
+  outcome?: Outcome["type"];
+}
+
+/**
+ * The generic managed reconciler (Crossplane's managed.Reconciler): finalizer,
+ * deletion policy, paused/requested-at annotations, spec validation, reference
+ * resolution, observe/create/update/delete through the kind module, no-duplicate
+ * creates, status and conditions written once and only when they change.
+ */
+export class ManagedReconciler {
+  readonly kind: AnyManagedKind;
+  private readonly deps: ReconcilerDeps;
+
+  constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
+    this.kind = kind;
+    this.deps = deps;
+  }
+
+  async reconcile(namespace: string, name: string): Promise<ReconcileOutcome> {
+    const started = this.deps.clock.now();
+    const object = this.deps.store.get(this.kind.kind, namespace, name);
+    if (!object) {
+      this.deps.refs.remove(objectKey(this.kind.kind, namespace, name));
+      return {};
+    }
+    const run = new Run(this.kind, object, this.deps);
+    const result = await run.execute();
+    this.deps.metrics?.reconciled(
+      this.kind.kind,
+      result.outcome ?? (result.retry ? "error" : "ok"),
+      (this.deps.clock.now() - started) / 1000,
+    );
+    return result;
+  }
+}
+
+/** Parses a spec with the kind's zod schema; a failure is InvalidSpec naming every field. */
+export function parseSpec<S>(schema: z.ZodType<S>, spec: unknown): S {
+  const result = schema.safeParse(spec ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  const first = issues[0]!;
+  const field = first.path.map(String).join(".") || "(root)";
+  const rest = issues.slice(1).map((i) => `spec.${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
+  throw new InvalidSpecError(field, [first.message, ...rest].join("; "));
+}
+
+/** One reconcile of one object: holds the object as it changes and the status being built. */
+class Run {
+  private obj: ManagedObject;
+  private readonly kind: AnyManagedKind;
+  private readonly deps: ReconcilerDeps;
+  private readonly ref: ObjectRef;
+  private readonly key: string;
+  private readonly log: Logger;
+  private readonly status: ManagedStatus;
+  private readonly emitted: { type: EventType; reason: string; message: string }[] = [];
+
+  constructor(kind: AnyManagedKind, obj: ManagedObject, deps: ReconcilerDeps) {
+    this.kind = kind;
+    this.obj = obj;
+    this.deps = deps;
+    const { namespace, name } = obj.metadata;
+    this.ref = { kind: kind.kind, plural: kind.plural, namespace, name };
+    this.key = objectKey(kind.kind, namespace, name);
+    this.status = structuredClone(obj.status ?? {});
+    this.log = deps.log.child({
+      kind: kind.kind,
+      namespace,
+      name,
+      href: this.annotations[Annotation.href] ?? obj.status?.href,
+      reconcileId: randomUUID().slice(0, 8),
+    });
+  }
+
+  private get annotations(): Record<string, string> {
+    return this.obj.metadata.annotations ?? {};
+  }
+
+  private get meta(): ObjectMeta {
+    return this.obj.metadata;
+  }
+
+  async execute(): Promise<ReconcileOutcome> {
+    let outcome: Outcome;
+    let requeueAfterMs: number | undefined;
+    let retry = false;
+    const requested = this.annotations[Annotation.reconcileRequestedAt];
+    if (requested !== undefined) this.status.lastHandledReconcileAt = requested;
+    try {
+      const r = await this.steps();
+      if (r === "gone") {
+        this.flushEvents();
+        return { outcome: "ready" };
+      }
+      outcome = r;
+    } catch (error) {
+      if (error instanceof ConflictError) {
+        this.log.debug("conflict writing metadata; retrying with the latest object");
+        return { retry: true, outcome: "error" };
+      }
+      if (error instanceof GoneError) return {};
+      outcome = outcomeOf(error, this.deps.isTerminalApiError ?? (() => false));
+      if (outcome.type === "error") {
+        retry = true;
+        this.log.warn({ err: error }, "reconcile failed; will retry");
+      } else {
+        this.log.info(
+          { reason: "reason" in outcome ? outcome.reason : undefined },
+          outcome.type === "terminal" ? "stalled" : "waiting",
+        );
+      }
+    }
+    if ("requeueAfterMs" in outcome) requeueAfterMs = outcome.requeueAfterMs;
+    this.eventsForOutcome(outcome);
+    await this.writeStatus(outcome);
+    this.flushEvents();
+    return { requeueAfterMs, retry, outcome: outcome.type };
+  }
+
+  private flushEvents(): void {
+    for (const e of this.emitted.splice(0))
+      this.deps.events.emit(this.obj, this.kind.kind, e.type, e.reason, e.message);
+  }
+
+  private event(type: EventType, reason: string, message: string): void {
+    this.emitted.push({ type, reason, message });
+    this.log.info({ event: reason }, message);
+  }
+
+  private eventsForOutcome(outcome: Outcome): void {
+    const before = this.obj.status?.conditions;
+    if (outcome.type === "terminal") {
+      const wasStalled =
+        isTrue(before, "Stalled") && before?.find((c) => c.type === "Stalled")?.message === outcome.message;
+      if (!wasStalled) {
+        this.event(
+          "Warning",
+          outcome.reason === Reason.InvalidSpec ? EventReason.InvalidSpec : EventReason.Stalled,
+          outcome.message,
+        );
+      }
+    } else if (outcome.type === "error") {
+      this.event("Warning", EventReason.ReconcileError, outcome.message);
+    } else if (outcome.type === "waiting") {
+      const ready = before?.find((c) => c.type === "Ready");
+      if (ready?.reason !== outcome.reason || ready.message !== outcome.message) {
+        this.event("Normal", outcome.reason, outcome.message);
+      }
+    }
+  }
+
+  private async writeStatus(outcome: Outcome): Promise<void> {
+    const now = new Date(this.deps.clock.now());
+    this.status.observedGeneration = this.meta.generation;
+    this.status.conditions = conditionsFor(outcome, this.status.conditions ?? [], this.meta.generation, now);
+    const patch = mergePatch(this.obj.status ?? {}, this.status);
+    if (patch === undefined) return;
+    try {
+      this.obj = await this.deps.kube.patchStatus(this.ref, patch as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof GoneError) return;
+      throw error;
+    }
+  }
+
+  private async patchMetadata(
+    patch: { annotations?: Record<string, string | null>; finalizers?: string[] },
+    optimistic: boolean,
+  ): Promise<void> {
+    this.obj = await this.deps.kube.patchMetadata(
+      this.ref,
+      patch,
+      optimistic ? this.meta.resourceVersion : undefined,
+    );
+  }
+
+  private async steps(): Promise<Outcome | "gone"> {
+    const deleting = Boolean(this.meta.deletionTimestamp);
+    const hasFinalizer = (this.meta.finalizers ?? []).includes(FINALIZER);
+    if (this.annotations[Annotation.paused] === "true") {
+      if (deleting && hasFinalizer) {
+        // Paused: the external object is left alone, the custom resource may go.
+        await this.removeFinalizer();
+        return "gone";
+      }
+      return { type: "paused" };
+    }
+    if (deleting && !hasFinalizer) return "gone";
+
+    let spec: Record<string, unknown>;
+    try {
+      spec = parseSpec(this.kind.schema, this.obj.spec) as Record<string, unknown>;
+    } catch (error) {
+      if (deleting) {
+        // An invalid spec must not keep an object from being deleted: nothing was created from it.
+        if (!this.currentHref()) {
+          await this.removeFinalizer();
+          return "gone";
+        }
+      }
+      throw error;
+    }
+    const references = this.kind.references(spec);
+    const accountName = (spec.accountRef as { name: string }).name;
+    this.deps.refs.set(this.key, [
+      accountKey(this.meta.namespace, accountName),
+      ...references.map((r) => objectKey(r.kind, this.meta.namespace, r.name)),
+    ]);
+
+    if (deleting) return this.deleteSteps(spec, accountName);
+
+    this.kind.validate?.(spec, this.meta);
+    const observeOnly = spec.managementPolicy === "ObserveOnly";
+    if (!observeOnly && !hasFinalizer) {
+      await this.patchMetadata({ finalizers: [...(this.meta.finalizers ?? []), FINALIZER] }, true);
+    }
+    const client = this.client(accountName);
+    const refs = this.resolve(references);
+    const desired = await this.kind.desired(spec, { meta: this.meta, client, refs, log: this.log });
+
+    let href = this.currentHref();
+    let observed: unknown;
+    let recreate = false;
+    if (href) {
+      if (this.annotations[Annotation.href] && this.annotations[Annotation.href] !== this.status.href) {
+        this.event("Normal", EventReason.Adopted, `adopted ${href}`);
+      }
+      observed =
+        this.deps.observations?.take(this.key, href) ?? (await this.kind.observe(client, href, desired));
+      if (observed === undefined) {
+        if (observeOnly) {
+          throw new WaitError(Reason.NotFound, `${href} does not exist in the service`, 60_000);
+        }
+        this.log.info({ href }, "external object is gone; re-creating it");
+        recreate = true;
+        href = undefined;
+        this.status.href = undefined;
+        this.status.atProvider = undefined;
+        await this.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
+      } else {
+        this.status.href = href;
+        if (this.annotations[Annotation.href] !== href) {
+          await this.patchMetadata({ annotations: { [Annotation.href]: href } }, false);
+        }
+      }
+    } else if (observeOnly) {
+      throw new InvalidSpecError(
+        "managementPolicy",
+        `ObserveOnly needs the ${Annotation.href} annotation naming the service object to observe`,
+      );
+    }
+
+    if (!href && this.annotations[Annotation.createPending] !== undefined) {
+      const found = await this.lookupPending(client, desired);
+      if (found) {
+        href = this.kind.hrefOf(found);
+        observed = found;
+        await this.recordHref(href!);
+        this.event(
+          "Normal",
+          EventReason.CreatePendingResolved,
+          `found ${href} created by an earlier attempt; adopted it`,
+        );
+      }
+    }
+
+    if (!href) {
+      await this.patchMetadata(
+        { annotations: { [Annotation.createPending]: new Date(this.deps.clock.now()).toISOString() } },
+        true,
+      );
+      let created: string;
+      try {
+        created = await this.kind.create(client, desired);
+      } catch (error) {
+        if (this.deps.isOutcomeUnknown?.(error)) {
+          this.log.warn({ err: error }, "create outcome unknown; the next attempt looks the object up first");
+        }
+        throw error;
+      }
+      href = created;
+      await this.recordHref(href);
+      this.event(
+        "Normal",
+        recreate ? EventReason.Recreated : EventReason.Created,
+        `${recreate ? "re-created" : "created"} ${href}`,
+      );
+      observed = await this.kind.observe(client, href, desired);
+      if (observed === undefined)
+        throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
+    }
+
+    if (observeOnly) {
+      this.status.atProvider = this.kind.atProvider(observed);
+      return {
+        type: "ready",
+        reason: Reason.Available,
+        message: "observing the service object (ObserveOnly)",
+      };
+    }
+
+    const diff: FieldDiff[] = this.kind.diff(desired, observed);
+    const locked = diff.filter((d) => this.kind.immutable?.includes(d.field));
+    if (locked.length > 0) {
+      const fields = locked.map((d) => d.field).join(", ");
+      if (this.kind.replace === "deleteBeforeCreate") {
+        await this.kind.delete(client, href, observed);
+        await this.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
+        this.status.href = undefined;
+        this.status.atProvider = undefined;
+        this.event(
+          "Normal",
+          EventReason.Replaced,
+          `deleted ${href} to replace it: ${fields} cannot be updated in place`,
+        );
+        return {
+          type: "progressing",
+          reason: Reason.Updating,
+          message: `replacing: ${fields} changed`,
+          requeueAfterMs: 1,
+        };
+      }
+      throw terminal(
+        Reason.ImmutableField,
+        `${locked.map((d) => `spec.${d.field}`).join(", ")} cannot be changed on an existing ${this.kind.kind} ` +
+          `(service has ${locked.map((d) => JSON.stringify(d.observed)).join(", ")}); create a new resource instead`,
+      );
+    }
+    if (diff.length > 0) {
+      const drift =
+        this.obj.status?.observedGeneration === this.meta.generation &&
+        isTrue(this.obj.status?.conditions, "Ready");
+      await this.kind.update(client, href, desired, observed, diff);
+      const fields = diff.map((d) => d.field).join(", ");
+      this.event(
+        "Normal",
+        drift ? EventReason.DriftCorrected : EventReason.Updated,
+        `${drift ? "put back" : "updated"} ${fields}`,
+      );
+      observed = (await this.kind.observe(client, href, desired)) ?? observed;
+      const remaining = this.kind.diff(desired, observed);
+      if (remaining.length > 0) {
+        this.status.atProvider = this.kind.atProvider(observed);
+        throw new WaitError(
+          Reason.Updating,
+          `waiting for the service to apply ${remaining.map((d) => d.field).join(", ")}`,
+          5_000,
+        );
+      }
+    }
+    this.status.atProvider = this.kind.atProvider(observed);
+    const notReady = this.kind.notReady?.(observed);
+    if (notReady) throw new WaitError(Reason.Creating, notReady, 2_000);
+    return { type: "ready", reason: Reason.Available, message: "" };
+  }
+
+  private currentHref(): string | undefined {
+    return this.annotations[Annotation.href] || this.status.href || undefined;
+  }
+
+  private async recordHref(href: string): Promise<void> {
+    this.status.href = href;
+    await this.patchMetadata(
+      { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
+      false,
+    );
+    // Record it in status now too: if the process dies here, both places already say it.
+    const patch = mergePatch(this.obj.status ?? {}, { ...(this.obj.status ?? {}), href });
+    if (patch) this.obj = await this.deps.kube.patchStatus(this.ref, patch as Record<string, unknown>);
+  }
+
+  /** A create was pending: find what it may have created; more than one candidate stops. */
+  private async lookupPending(client: unknown, desired: unknown): Promise<unknown | undefined> {
+    const candidates = await this.kind.lookup(client, desired);
+    if (candidates.length > 1) {
+      const hrefs = candidates.map((c) => this.kind.hrefOf(c)).join(", ");
+      throw terminal(
+        Reason.AmbiguousCreate,
+        `a create was pending and ${candidates.length} service objects match: ${hrefs}; ` +
+          `set the ${Annotation.href} annotation to the right one`,
+      );
+    }
+    return candidates[0];
+  }
+
+  private client(accountName: string): unknown {
+    const found = this.deps.accounts.get(this.meta.namespace, accountName);
+    if ("notReady" in found) {
+      throw new DependencyNotReadyError(
+        `Account ${accountName} is not ready: ${found.notReady}`,
+        this.deps.dependencyRetryMs,
+      );
+    }
+    return found.client;
+  }
+
+  private resolve(
+    references: { field: string; kind: string; name: string }[],
+  ): Record<string, ResolvedReference> {
+    const out: Record<string, ResolvedReference> = {};
+    const waiting: string[] = [];
+    for (const r of references) {
+      const target = this.deps.store.get(r.kind, this.meta.namespace, r.name);
+      if (!target) waiting.push(`${r.kind} ${r.name} (not found)`);
+      else if (target.metadata.deletionTimestamp) waiting.push(`${r.kind} ${r.name} (being deleted)`);
+      else if (!isTrue(target.status?.conditions, "Ready") || !target.status?.href)
+        waiting.push(`${r.kind} ${r.name} (not Ready)`);
+      else
+        out[r.field] = {
+          kind: r.kind,
+          name: r.name,
+          href: target.status.href,
+          atProvider: target.status.atProvider ?? {},
+        };
+    }
+    if (waiting.length > 0) {
+      throw new DependencyNotReadyError(`waiting for ${waiting.join(", ")}`, this.deps.dependencyRetryMs);
+    }
+    return out;
+  }
+
+  private async removeFinalizer(): Promise<void> {
+    const finalizers = (this.meta.finalizers ?? []).filter((f) => f !== FINALIZER);
+    await this.patchMetadata({ finalizers }, true);
+  }
+
+  private async deleteSteps(spec: Record<string, unknown>, accountName: string): Promise<Outcome | "gone"> {
+    const blockers = this.deps.refs
+      .dependents(this.key)
+      .filter((k) => {
+        const [kind = "", ns = "", name = ""] = k.split("/");
+        return this.deps.store.get(kind, ns, name) !== undefined;
+      })
+      .map((k) =>
+        k
+          .split("/")
+          .filter((_, i) => i !== 1)
+          .join(" "),
+      );
+    if (blockers.length > 0) {
+      throw new DeletionBlockedError(
+        `waiting for dependents to be deleted: ${blockers.join(", ")}`,
+        this.deps.dependencyRetryMs,
+      );
+    }
+    let href = this.currentHref();
+    if (spec.managementPolicy === "ObserveOnly" || spec.deletionPolicy === "Orphan") {
+      if (href)
+        this.event(
+          "Normal",
+          EventReason.Orphaned,
+          `left ${href} in the service (${spec.deletionPolicy === "Orphan" ? "deletionPolicy Orphan" : "ObserveOnly"})`,
+        );
+      await this.removeFinalizer();
+      return "gone";
+    }
+    const pending = this.annotations[Annotation.createPending] !== undefined;
+    if (!href && !pending) {
+      await this.removeFinalizer();
+      return "gone";
+    }
+    const client = this.client(accountName);
+    let observed: unknown;
+    let desired: unknown;
+    try {
+      desired = await this.kind.desired(spec, {
+        meta: this.meta,
+        client,
+        refs: this.resolveLoosely(spec),
+        log: this.log,
+      });
+    } catch {
+      desired = undefined;
+    }
+    if (!href && desired !== undefined) {
+      observed = await this.lookupPending(client, desired);
+      href = observed === undefined ? undefined : this.kind.hrefOf(observed);
+    } else if (href) {
+      observed = await this.kind.observe(client, href, desired);
+    }
+    if (href && observed !== undefined) {
+      await this.kind.delete(client, href, observed);
+      this.event("Normal", EventReason.Deleted, `deleted ${href}`);
+    }
+    await this.removeFinalizer();
+    return "gone";
+  }
+
+  /** References for computing the desired state during deletion: whatever resolves. */
+  private resolveLoosely(spec: Record<string, unknown>): Record<string, ResolvedReference> {
+    const out: Record<string, ResolvedReference> = {};
+    for (const r of this.kind.references(spec)) {
+      const target = this.deps.store.get(r.kind, this.meta.namespace, r.name);
+      if (target?.status?.href) {
+        out[r.field] = {
+          kind: r.kind,
+          name: r.name,
+          href: target.status.href,
+          atProvider: target.status.atProvider ?? {},
+        };
+      }
+    }
+    return out;
+  }
+}
