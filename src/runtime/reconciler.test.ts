@@ -105,11 +105,10 @@ const widgetKind: ManagedKind<
 };
 
 class ApiLikeError extends Error {
-  constructor(
-    message: string,
-    readonly kind: string,
-  ) {
+  readonly kind: string;
+  constructor(message: string, kind: string) {
     super(message);
+    this.kind = kind;
   }
 }
 
