@@ -33,6 +33,18 @@
 import type { ResourceModule } from "../resource.ts";
 import { accountsResource } from "./accounts.ts";
 import { deploymentsResource } from "./deployments.ts";
+import { networkGatewaysResource } from "./network-gateways.ts";
+import { networksResource } from "./networks.ts";
 import { permissionsResource } from "./permissions.ts";
+import { routeTablesResource } from "./route-tables.ts";
+import { subnetsResource } from "./subnets.ts";
 
-export const resources: ResourceModule[] = [accountsResource, permissionsResource, deploymentsResource];
+export const resources: ResourceModule[] = [
+  accountsResource,
+  permissionsResource,
+  deploymentsResource,
+  networksResource,
+  routeTablesResource,
+  subnetsResource,
+  networkGatewaysResource,
+];
