@@ -102,7 +102,7 @@ export function conditionsFor(
       return c;
     case "error": {
       const ready = getCondition(c, "Ready");
-      if (!ready || ready.status !== "True") c = set(c, f("Ready", outcome.reason, outcome.message));
+      if (ready?.status !== "True") c = set(c, f("Ready", outcome.reason, outcome.message));
       c = set(c, f("Synced", Reason.ReconcileError, outcome.message));
       c = set(c, t("Reconciling", Reason.ReconcileError, `retrying: ${outcome.message}`));
       c = set(c, f("Stalled", Reason.Idle));
