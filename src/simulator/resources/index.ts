@@ -32,19 +32,33 @@
  */
 import type { ResourceModule } from "../resource.ts";
 import { accountsResource } from "./accounts.ts";
+import { alertSpecs } from "./alert-specs.ts";
+import { auditEntries } from "./audit-entries.ts";
+import { cloudsResource } from "./clouds.ts";
 import { deploymentsResource } from "./deployments.ts";
+import { linkedResource } from "./linked.ts";
+import { monitoringMetrics } from "./monitoring-metrics.ts";
 import { networkGatewaysResource } from "./network-gateways.ts";
 import { networksResource } from "./networks.ts";
 import { permissionsResource } from "./permissions.ts";
 import { routeTablesResource } from "./route-tables.ts";
+import { routesResource } from "./routes.ts";
+import { storedScriptAttachments } from "./stored-script-attachments.ts";
 import { subnetsResource } from "./subnets.ts";
 
 export const resources: ResourceModule[] = [
   accountsResource,
   permissionsResource,
   deploymentsResource,
+  cloudsResource,
+  linkedResource,
+  alertSpecs,
+  auditEntries,
+  storedScriptAttachments,
+  monitoringMetrics,
   networksResource,
   routeTablesResource,
   subnetsResource,
   networkGatewaysResource,
+  routesResource,
 ];

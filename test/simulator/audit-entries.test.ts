@@ -1,0 +1,468 @@
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, type SimClient, startSimulator } from "./harness.ts";
+
+// The harness clock starts at 2026-01-01 00:00:00 UTC and moves only through /__sim/clock.
+let h: Harness;
+beforeAll(async () => {
+  h = await startSimulator();
+});
+afterAll(() => h.close());
+
+const WINDOW = {
+  start_date: "2025/12/31 00:00:00 +0000",
+  end_date: "2026/01/02 00:00:00 +0000",
+  limit: "1000",
+};
+
+interface AuditEntryRep {
+  summary: string;
+  user_email: string;
+  updated_at: string;
+  detail_size: number;
+  links: { rel: string; href: string }[];
+  actions: { rel: string }[];
+}
+
+const hrefOf = (rep: AuditEntryRep, rel: string) => rep.links.find((l) => l.rel === rel)?.href;
+
+/** A session cookie of user 1, for calls the harness client cannot make (a GET with a body). */
+async function sessionCookie(): Promise<string> {
+  const res = await fetch(`${h.url}/api/session`, {
+    method: "POST",
+    headers: { "x-api-version": "1.5", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      email: "admin@example.com",
+      password: "password",
+      account_href: "/api/accounts/1",
+    }),
+  });
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+async function create(
+  client: SimClient,
+  entry: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  const res = await client.post("/api/audit_entries", { form: { audit_entry: entry, ...extra } });
+  expect(res.status, res.text).toBe(201);
+  return res.headers.get("location")!;
+}
+
+describe("audit entries", () => {
+  it("create answers 201 with Location; show has the fields with their JSON types", async () => {
+    const href = await create(h.admin, {
+      auditee_href: "/api/deployments/1",
+      summary: "deploy started",
+      detail: "line 1\n",
+    });
+    expect(href).toMatch(/^\/api\/audit_entries\/\d+$/);
+    const res = await h.admin.get(href);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/vnd\.svc\.audit_entry\+json/);
+    const rep = res.json<AuditEntryRep>();
+    expect(rep).toMatchObject({
+      summary: "deploy started",
+      user_email: "admin@example.com",
+      updated_at: "2026/01/01 00:00:00 +0000",
+      detail_size: 7,
+      actions: [{ rel: "append" }],
+    });
+    expect(hrefOf(rep, "self")).toBe(href);
+    expect(hrefOf(rep, "auditee")).toBe("/api/deployments/1");
+    expect(hrefOf(rep, "detail")).toBe(`${href}/detail`);
+  });
+
+  it("append orders chunks by offset, defaults to the end, and detail serves the joined text", async () => {
+    const href = await create(h.admin, { auditee_href: "/api/deployments/1", summary: "chunks" });
+    const append = (form: Record<string, unknown>) => h.admin.post(`${href}/append`, { form });
+    expect((await append({ detail: "third\n", offset: "100" })).status).toBe(204);
+    expect((await append({ detail: "first\n", offset: "0" })).status).toBe(204);
+    expect((await append({ detail: "second\n", offset: "50" })).status).toBe(204);
+    const last = await append({ detail: "last\n", summary: "chunks done", notify: "Notification" });
+    expect(last.status).toBe(204);
+    expect(last.text).toBe("");
+
+    const detail = await h.admin.get(`${href}/detail`);
+    expect(detail.status).toBe(200);
+    expect(detail.headers.get("content-type")).toMatch(/^application\/vnd\.svc\.text/);
+    expect(detail.text).toBe("first\nsecond\nthird\nlast\n");
+    const rep = (await h.admin.get(href)).json<AuditEntryRep>();
+    expect(rep.summary).toBe("chunks done");
+    expect(rep.detail_size).toBe(Buffer.byteLength("first\nsecond\nthird\nlast\n"));
+  });
+
+  it("update's offset places the following appends", async () => {
+    const href = await create(h.admin, { auditee_href: "/api/deployments/1", summary: "u" });
+    await h.admin.post(`${href}/append`, { form: { detail: "b\n" } }); // offset 0
+    await h.admin.post(`${href}/append`, { form: { detail: "c\n" } }); // offset 2 (the end)
+    expect((await h.admin.put(href, { form: { audit_entry: { summary: "u2", offset: "1" } } })).status).toBe(
+      204,
+    );
+    await h.admin.post(`${href}/append`, { form: { detail: "x\n" } }); // offset 1, from the update
+    expect((await h.admin.get(`${href}/detail`)).text).toBe("b\nx\nc\n");
+    expect((await h.admin.get(href)).json<AuditEntryRep>().summary).toBe("u2");
+  });
+
+  it("accepts JSON bodies, and index parameters in a GET body", async () => {
+    const res = await h.admin.post("/api/audit_entries", {
+      json: { audit_entry: { auditee_href: "/api/deployments/2", summary: "json" }, notify: "Security" },
+    });
+    expect(res.status, res.text).toBe(201);
+    // fetch refuses a GET body; undici's request sends it, as official examples do.
+    const cookie = await sessionCookie();
+    const listed = await request(`${h.url}/api/audit_entries`, {
+      method: "GET",
+      headers: { "content-type": "application/json", "x-api-version": "1.5", cookie },
+      body: JSON.stringify({ ...WINDOW, filter: ["auditee_href==/api/deployments/2"] }),
+    });
+    const text = await listed.body.text();
+    expect(listed.statusCode, text).toBe(200);
+    expect((JSON.parse(text) as AuditEntryRep[]).map((r) => r.summary)).toEqual(["json"]);
+  });
+
+  it("index: window, filters, limit, newest first", async () => {
+    await h.hook("clock", { advanceSeconds: 3600 });
+    const later = await create(h.admin, { auditee_href: "/api/deployments/2", summary: "later" });
+    const list = async (query: Record<string, unknown>) => {
+      const res = await h.admin.get("/api/audit_entries", { query: { ...WINDOW, ...query } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(
+        /^application\/vnd\.svc\.audit_entry\+json;type=collection/,
+      );
+      return res.json<AuditEntryRep[]>();
+    };
+    const all = await list({});
+    expect(hrefOf(all[0]!, "self")).toBe(later);
+    expect(all.length).toBeGreaterThan(2);
+    expect(await list({ limit: "1" })).toHaveLength(1);
+    const byAuditee = await list({ filter: ["auditee_href==/api/deployments/2"] });
+    expect(byAuditee.map((r) => r.summary)).toEqual(["later", "json"]);
+    expect((await list({ filter: ["user_email==nobody@example.com"] })).length).toBe(0);
+    expect((await list({ filter: ["user_email==admin@example.com"] })).length).toBe(all.length);
+    // The window ends before the clock moved: `later` is outside it.
+    const early = await list({ end_date: "2026/01/01 00:30:00 +0000" });
+    expect(early.map((r) => hrefOf(r, "self"))).not.toContain(later);
+    // The same instant written with another offset.
+    const shifted = await list({ end_date: "2025/12/31 16:30:00 -0800" });
+    expect(shifted.length).toBe(early.length);
+  });
+
+  it("renders XML", async () => {
+    const res = await h.admin.get("/api/audit_entries/1.xml");
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(
+      /<audit_entry>[\s\S]*<detail_size>\d+<\/detail_size>[\s\S]*<action rel="append"\/>/,
+    );
+  });
+});
+
+describe("audit entries: rejected calls change nothing", () => {
+  const long = "x".repeat(256);
+  const entry = { auditee_href: "/api/deployments/1", summary: "ok" };
+  const cases: {
+    reason: string;
+    method: "get" | "post" | "put";
+    path: string;
+    form?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    status: number;
+    body: RegExp;
+  }[] = [
+    {
+      reason: "index without start_date",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, start_date: undefined },
+      status: 400,
+      body: /^ParameterError: start_date is required/,
+    },
+    {
+      reason: "index without end_date",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, end_date: undefined },
+      status: 400,
+      body: /end_date is required/,
+    },
+    {
+      reason: "index without limit",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, limit: undefined },
+      status: 400,
+      body: /limit is required/,
+    },
+    {
+      reason: "ISO date",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, start_date: "2026-01-01T00:00:00Z" },
+      status: 400,
+      body: /start_date must be YYYY\/MM\/DD HH:MM:SS \[\+\/-\]ZZZZ/,
+    },
+    {
+      reason: "date without offset",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, end_date: "2026/01/02 00:00:00" },
+      status: 400,
+      body: /end_date must be/,
+    },
+    {
+      reason: "a date that does not exist",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, start_date: "2025/02/30 00:00:00 +0000" },
+      status: 400,
+      body: /start_date must be a real date/,
+    },
+    {
+      reason: "end before start",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, start_date: "2026/01/03 00:00:00 +0000" },
+      status: 400,
+      body: /end_date must not be before start_date/,
+    },
+    {
+      reason: "span of 93 days",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, start_date: "2025/10/01 00:00:00 +0000", end_date: "2026/01/02 00:00:00 +0000" },
+      status: 400,
+      body: /less than 93 days/,
+    },
+    {
+      reason: "limit 0",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, limit: "0" },
+      status: 400,
+      body: /limit must be between 1 and 1000/,
+    },
+    {
+      reason: "limit 1001",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, limit: "1001" },
+      status: 400,
+      body: /limit must be between 1 and 1000/,
+    },
+    {
+      reason: "limit not digits",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, limit: "ten" },
+      status: 400,
+      body: /limit must be digits only/,
+    },
+    {
+      reason: "unknown filter",
+      method: "get",
+      path: "/api/audit_entries",
+      query: { ...WINDOW, filter: ["summary==x"] },
+      status: 400,
+      body: /filter\[\] 'summary' is not a filter of this index \(allowed: auditee_href, user_email\)/,
+    },
+    {
+      reason: "create without the hash",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { summary: "x" },
+      status: 400,
+      body: /audit_entry is required/,
+    },
+    {
+      reason: "create without auditee_href",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { summary: "x" } },
+      status: 400,
+      body: /audit_entry\[auditee_href\] is required/,
+    },
+    {
+      reason: "create without summary",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { auditee_href: "/api/deployments/1" } },
+      status: 400,
+      body: /audit_entry\[summary\] is required/,
+    },
+    {
+      reason: "create with a blank summary",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { ...entry, summary: "" } },
+      status: 400,
+      body: /audit_entry\[summary\] must not be blank/,
+    },
+    {
+      reason: "create with 256 characters",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { ...entry, summary: long } },
+      status: 400,
+      body: /audit_entry\[summary\] must be 1 to 255 characters \(got 256\)/,
+    },
+    {
+      reason: "create with a bad notify",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: entry, notify: "Loud" },
+      status: 400,
+      body: /notify must be one of None, Notification, Security, Error/,
+    },
+    {
+      reason: "create with an auditee that is not an href",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { ...entry, auditee_href: "deployments/1" } },
+      status: 400,
+      body: /audit_entry\[auditee_href\] must be an href/,
+    },
+    {
+      reason: "create with an unknown auditee",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { ...entry, auditee_href: "/api/deployments/999" } },
+      status: 422,
+      body: /^ResourceNotFound: Couldn't find Deployment with ID=999$/,
+    },
+    {
+      reason: "create with an unknown member",
+      method: "post",
+      path: "/api/audit_entries",
+      form: { audit_entry: { ...entry, colour: "red" } },
+      status: 400,
+      body: /audit_entry\[colour\] is not allowed/,
+    },
+    {
+      reason: "update without summary",
+      method: "put",
+      path: "/api/audit_entries/1",
+      form: { audit_entry: { offset: "1" } },
+      status: 400,
+      body: /audit_entry\[summary\] is required/,
+    },
+    {
+      reason: "update with 256 characters",
+      method: "put",
+      path: "/api/audit_entries/1",
+      form: { audit_entry: { summary: long } },
+      status: 400,
+      body: /must be 1 to 255 characters/,
+    },
+    {
+      reason: "update with a negative offset",
+      method: "put",
+      path: "/api/audit_entries/1",
+      form: { audit_entry: { summary: "s", offset: "-1" } },
+      status: 400,
+      body: /audit_entry\[offset\] must be between 0/,
+    },
+    {
+      reason: "update with a word offset",
+      method: "put",
+      path: "/api/audit_entries/1",
+      form: { audit_entry: { summary: "s", offset: "end" } },
+      status: 400,
+      body: /audit_entry\[offset\] must be an Integer/,
+    },
+    {
+      reason: "update of an unknown id",
+      method: "put",
+      path: "/api/audit_entries/999",
+      form: { audit_entry: { summary: "s" } },
+      status: 422,
+      body: /^ResourceNotFound: Couldn't find AuditEntry with ID=999$/,
+    },
+    {
+      reason: "append with 256 characters",
+      method: "post",
+      path: "/api/audit_entries/1/append",
+      form: { summary: long },
+      status: 400,
+      body: /^ParameterError: summary must be 1 to 255 characters/,
+    },
+    {
+      reason: "append with a blank summary",
+      method: "post",
+      path: "/api/audit_entries/1/append",
+      form: { summary: "" },
+      status: 400,
+      body: /summary must not be blank/,
+    },
+    {
+      reason: "append with a fractional offset",
+      method: "post",
+      path: "/api/audit_entries/1/append",
+      form: { detail: "x", offset: "1.5" },
+      status: 400,
+      body: /offset must be an Integer/,
+    },
+    {
+      reason: "append with a bad notify",
+      method: "post",
+      path: "/api/audit_entries/1/append",
+      form: { detail: "x", notify: "none" },
+      status: 400,
+      body: /notify must be one of/,
+    },
+    {
+      reason: "append to an unknown id",
+      method: "post",
+      path: "/api/audit_entries/999/append",
+      form: { detail: "x" },
+      status: 422,
+      body: /^ResourceNotFound: Couldn't find AuditEntry with ID=999$/,
+    },
+    {
+      reason: "detail of an unknown id",
+      method: "get",
+      path: "/api/audit_entries/999/detail",
+      status: 422,
+      body: /^ResourceNotFound: Couldn't find AuditEntry with ID=999$/,
+    },
+    {
+      reason: "show of an unknown id",
+      method: "get",
+      path: "/api/audit_entries/999",
+      status: 422,
+      body: /^ResourceNotFound: Couldn't find AuditEntry with ID=999$/,
+    },
+  ];
+  it.each(cases)("$reason → $status", async ({ method, path, form, query, status, body }) => {
+    const res = await h.expectUnchanged(() => h.admin[method](path, { form, query }));
+    expect(res.status, res.text).toBe(status);
+    expect(res.text).toMatch(body);
+  });
+
+  it("user_email needs the instance role", async () => {
+    // user 1 has every role, so grant user 2 observer + actor only.
+    await h.admin.post("/api/permissions", {
+      form: { permission: { user_href: "/api/users/2", role_title: "observer" } },
+    });
+    await h.admin.post("/api/permissions", {
+      form: { permission: { user_href: "/api/users/2", role_title: "actor" } },
+    });
+    const res = await h.expectUnchanged(() =>
+      h.user2.post("/api/audit_entries", { form: { audit_entry: entry, user_email: "x@example.com" } }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.text).toMatch(/user_email is only usable with the instance role/);
+    // Without user_email the entry is the caller's.
+    const ok = await h.user2.post("/api/audit_entries", { form: { audit_entry: entry } });
+    expect(ok.status, ok.text).toBe(201);
+    expect((await h.user2.get(ok.headers.get("location")!)).json<AuditEntryRep>().user_email).toBe(
+      "user2@example.com",
+    );
+    // With the instance role (user 1) user_email is taken as given.
+    const as = await create(h.admin, entry, { user_email: "agent@example.com" });
+    expect((await h.admin.get(as)).json<AuditEntryRep>().user_email).toBe("agent@example.com");
+  });
+});
