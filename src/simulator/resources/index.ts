@@ -35,7 +35,9 @@ import { accountsResource } from "./accounts.ts";
 import { alertSpecs } from "./alert-specs.ts";
 import { auditEntries } from "./audit-entries.ts";
 import { cloudsResource } from "./clouds.ts";
+import { cloudsResource } from "./clouds.ts";
 import { deploymentsResource } from "./deployments.ts";
+import { linkedResource } from "./linked.ts";
 import { linkedResource } from "./linked.ts";
 import { monitoringMetrics } from "./monitoring-metrics.ts";
 import { networkGatewaysResource } from "./network-gateways.ts";
@@ -50,6 +52,8 @@ export const resources: ResourceModule[] = [
   accountsResource,
   permissionsResource,
   deploymentsResource,
+  cloudsResource,
+  linkedResource,
   cloudsResource,
   linkedResource,
   alertSpecs,

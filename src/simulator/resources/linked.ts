@@ -1,0 +1,374 @@
+import { z } from "zod";
+import type { RequestContext } from "../context.ts";
+import { resourceNotFound } from "../errors.ts";
+import type { FilterSpec } from "../filters.ts";
+import { type Link, link, type Representation } from "../representation.ts";
+import { defineResource, type SimulatorApi } from "../resource.ts";
+import { type Access, access } from "../roles.ts";
+import { seedId } from "../seed.ts";
+import { seedCloudCatalog, seedLinked } from "../seed-data.ts";
+import type { StoredObject } from "../store.ts";
+import { type CloudRecord, cloudHref } from "./clouds.ts";
+import { storedInputSchema } from "./deployments.ts";
+
+/**
+ * Objects the spec only links to (beyond the spec: read-only index and show with a minimal
+ * representation of name and links; instances and snapshots also `state`): servers, server
+ * arrays, server templates, stored scripts, and per cloud datacenters, instances, images and
+ * volume snapshots. Index accepts the filter `name` (partial) everywhere, plus `state` (exact)
+ * on instances and snapshots, and `resource_uid` (exact) on the cloud-scoped ones.
+ */
+
+const ref = z.union([z.string().min(1), z.number().int()]).transform(String);
+const optionalRef = ref.nullable().default(null);
+
+export const datacenterSchema = z
+  .object({
+    id: seedId,
+    cloud_id: ref,
+    name: z.string().min(1),
+    resource_uid: z.string().default(""),
+    description: z.string().default(""),
+  })
+  .strict();
+export const imageSchema = datacenterSchema;
+export const volumeSnapshotSchema = z
+  .object({
+    id: seedId,
+    cloud_id: ref,
+    name: z.string().min(1),
+    resource_uid: z.string().default(""),
+    description: z.string().default(""),
+    state: z.string().default("available"),
+    size: z.number().int().default(1),
+  })
+  .strict();
+export const instanceSchema = z
+  .object({
+    id: seedId,
+    cloud_id: ref,
+    name: z.string().min(1),
+    resource_uid: z.string().default(""),
+    /** `operational` for a running (current) instance, `inactive` for a next instance. */
+    state: z.string().default("operational"),
+    /** A next instance: the one launched next time (IP bindings to it are recurring). */
+    is_next: z.boolean().default(false),
+    server_id: optionalRef,
+    server_array_id: optionalRef,
+    server_template_id: optionalRef,
+    deployment_id: optionalRef,
+    datacenter_id: optionalRef,
+    inputs: z.array(storedInputSchema).default([]),
+  })
+  .strict();
+export const serverTemplateSchema = z
+  .object({
+    id: seedId,
+    name: z.string().min(1),
+    description: z.string().default(""),
+    inputs: z.array(storedInputSchema).default([]),
+  })
+  .strict();
+export const serverSchema = z
+  .object({
+    id: seedId,
+    name: z.string().min(1),
+    cloud_id: ref,
+    deployment_id: optionalRef,
+    server_template_id: optionalRef,
+    current_instance_id: optionalRef,
+    next_instance_id: optionalRef,
+  })
+  .strict();
+export const serverArraySchema = z
+  .object({
+    id: seedId,
+    name: z.string().min(1),
+    cloud_id: ref,
+    deployment_id: optionalRef,
+    server_template_id: optionalRef,
+    next_instance_id: optionalRef,
+  })
+  .strict();
+export const storedScriptSchema = z
+  .object({ id: seedId, name: z.string().min(1), description: z.string().default("") })
+  .strict();
+
+export type DatacenterRecord = z.output<typeof datacenterSchema>;
+export type ImageRecord = z.output<typeof imageSchema>;
+export type VolumeSnapshotRecord = z.output<typeof volumeSnapshotSchema>;
+export type InstanceRecord = z.output<typeof instanceSchema>;
+export type ServerTemplateRecord = z.output<typeof serverTemplateSchema>;
+export type ServerRecord = z.output<typeof serverSchema>;
+export type ServerArrayRecord = z.output<typeof serverArraySchema>;
+export type StoredScriptRecord = z.output<typeof storedScriptSchema>;
+
+export const hrefs = {
+  datacenter: (cloudId: string, id: string) => `${cloudHref(cloudId)}/datacenters/${id}`,
+  image: (cloudId: string, id: string) => `${cloudHref(cloudId)}/images/${id}`,
+  instance: (cloudId: string, id: string) => `${cloudHref(cloudId)}/instances/${id}`,
+  volumeSnapshot: (cloudId: string, id: string) => `${cloudHref(cloudId)}/volume_snapshots/${id}`,
+  server: (id: string) => `/api/servers/${id}`,
+  serverArray: (id: string) => `/api/server_arrays/${id}`,
+  serverTemplate: (id: string) => `/api/server_templates/${id}`,
+  storedScript: (id: string) => `/api/stored_scripts/${id}`,
+  deployment: (id: string) => `/api/deployments/${id}`,
+};
+
+function optional(rel: string, id: string | null, href: (id: string) => string): Link[] {
+  return id === null ? [] : [link(rel, href(id))];
+}
+
+const nameFilter = <T extends { name: string }>(): FilterSpec<T> => ({
+  name: { partial: true, get: (o) => o.name },
+});
+const cloudFilters = <T extends { name: string; resource_uid: string }>(): FilterSpec<T> => ({
+  name: { partial: true, get: (o) => o.name },
+  resource_uid: { partial: false, get: (o) => o.resource_uid },
+});
+
+interface ReadOnly<T extends StoredObject> {
+  base: string;
+  collection: string;
+  label: string;
+  type: string;
+  plural: string;
+  access: Access;
+  filters: FilterSpec<T>;
+  represent: (object: T) => Representation;
+  /** Cloud-scoped: the object must belong to `:cloud_id`. */
+  cloudScoped?: boolean;
+}
+
+function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: SimulatorApi, def: ReadOnly<T>): void {
+  const inScope = (ctx: RequestContext): ((o: T) => boolean) => {
+    if (!def.cloudScoped) return () => true;
+    const cloud = ctx.store.collection<CloudRecord>("clouds").require(ctx.param("cloud_id"), "Cloud");
+    return (o) => o.cloud_id === cloud.id;
+  };
+  sim.route({
+    method: "GET",
+    path: def.base,
+    access: def.access,
+    handler(ctx) {
+      ctx.view(["default"]);
+      const keep = inScope(ctx);
+      const list = ctx.filter(ctx.store.collection<T>(def.collection).filter(keep), def.filters);
+      return ctx.many(def.type, def.plural, list.map(def.represent));
+    },
+  });
+  sim.route({
+    method: "GET",
+    path: `${def.base}/:id`,
+    access: def.access,
+    handler(ctx) {
+      ctx.view(["default"]);
+      const keep = inScope(ctx);
+      const found = ctx.store.collection<T>(def.collection).get(ctx.param("id"));
+      if (!found || !keep(found)) throw resourceNotFound(def.label, ctx.param("id"));
+      return ctx.one(def.type, def.represent(found));
+    },
+  });
+}
+
+export function instanceRepresentation(i: InstanceRecord): Representation {
+  const href = hrefs.instance(i.cloud_id, i.id);
+  return {
+    name: i.name,
+    state: i.state,
+    resource_uid: i.resource_uid,
+    links: [
+      link("self", href),
+      link("cloud", cloudHref(i.cloud_id)),
+      ...optional("parent", i.server_id, hrefs.server),
+      ...optional("parent", i.server_array_id, hrefs.serverArray),
+      ...optional("deployment", i.deployment_id, hrefs.deployment),
+      ...optional("server_template", i.server_template_id, hrefs.serverTemplate),
+      ...optional("datacenter", i.datacenter_id, (id) => hrefs.datacenter(i.cloud_id, id)),
+      link("inputs", `${href}/inputs`),
+      link("monitoring_metrics", `${href}/monitoring_metrics`),
+      link("alert_specs", `${href}/alert_specs`),
+    ],
+  };
+}
+
+export const linkedResource = defineResource({
+  name: "linked",
+  collections: {
+    datacenters: datacenterSchema,
+    images: imageSchema,
+    volume_snapshots: volumeSnapshotSchema,
+    instances: instanceSchema,
+    server_templates: serverTemplateSchema,
+    servers: serverSchema,
+    server_arrays: serverArraySchema,
+    stored_scripts: storedScriptSchema,
+  },
+  defaultSeed: () => {
+    const { datacenters, images } = seedCloudCatalog();
+    return { datacenters, images, ...seedLinked() };
+  },
+  register(sim) {
+    const observer = access.anyOf("observer");
+    const observerOrInstance = access.anyOf("observer", "instance");
+    const instances = () => sim.store.collection<InstanceRecord>("instances");
+
+    readOnly<DatacenterRecord>(sim, {
+      base: "/api/clouds/:cloud_id/datacenters",
+      collection: "datacenters",
+      label: "Datacenter",
+      type: "datacenter",
+      plural: "datacenters",
+      access: observerOrInstance,
+      filters: cloudFilters(),
+      cloudScoped: true,
+      represent: (d) => ({
+        name: d.name,
+        description: d.description,
+        resource_uid: d.resource_uid,
+        links: [link("self", hrefs.datacenter(d.cloud_id, d.id)), link("cloud", cloudHref(d.cloud_id))],
+      }),
+    });
+    readOnly<ImageRecord>(sim, {
+      base: "/api/clouds/:cloud_id/images",
+      collection: "images",
+      label: "Image",
+      type: "image",
+      plural: "images",
+      access: observerOrInstance,
+      filters: cloudFilters(),
+      cloudScoped: true,
+      represent: (d) => ({
+        name: d.name,
+        description: d.description,
+        resource_uid: d.resource_uid,
+        links: [link("self", hrefs.image(d.cloud_id, d.id)), link("cloud", cloudHref(d.cloud_id))],
+      }),
+    });
+    readOnly<VolumeSnapshotRecord>(sim, {
+      base: "/api/clouds/:cloud_id/volume_snapshots",
+      collection: "volume_snapshots",
+      label: "VolumeSnapshot",
+      type: "volume_snapshot",
+      plural: "volume_snapshots",
+      access: observerOrInstance,
+      filters: { ...cloudFilters<VolumeSnapshotRecord>(), state: { partial: false, get: (s) => s.state } },
+      cloudScoped: true,
+      represent: (s) => ({
+        name: s.name,
+        description: s.description,
+        resource_uid: s.resource_uid,
+        state: s.state,
+        size: s.size,
+        links: [link("self", hrefs.volumeSnapshot(s.cloud_id, s.id)), link("cloud", cloudHref(s.cloud_id))],
+      }),
+    });
+    readOnly<InstanceRecord>(sim, {
+      base: "/api/clouds/:cloud_id/instances",
+      collection: "instances",
+      label: "Instance",
+      type: "instance",
+      plural: "instances",
+      access: observerOrInstance,
+      filters: { ...cloudFilters<InstanceRecord>(), state: { partial: false, get: (i) => i.state } },
+      cloudScoped: true,
+      represent: instanceRepresentation,
+    });
+    readOnly<ServerTemplateRecord>(sim, {
+      base: "/api/server_templates",
+      collection: "server_templates",
+      label: "ServerTemplate",
+      type: "server_template",
+      plural: "server_templates",
+      access: observer,
+      filters: nameFilter(),
+      represent: (t) => ({
+        name: t.name,
+        description: t.description,
+        links: [
+          link("self", hrefs.serverTemplate(t.id)),
+          link("inputs", `${hrefs.serverTemplate(t.id)}/inputs`),
+          link("alert_specs", `${hrefs.serverTemplate(t.id)}/alert_specs`),
+        ],
+      }),
+    });
+    readOnly<ServerRecord>(sim, {
+      base: "/api/servers",
+      collection: "servers",
+      label: "Server",
+      type: "server",
+      plural: "servers",
+      access: observer,
+      filters: nameFilter(),
+      represent: (s) => ({
+        name: s.name,
+        links: [
+          link("self", hrefs.server(s.id)),
+          link("cloud", cloudHref(s.cloud_id)),
+          ...optional("deployment", s.deployment_id, hrefs.deployment),
+          ...optional("server_template", s.server_template_id, hrefs.serverTemplate),
+          ...optional("current_instance", s.current_instance_id, (id) => hrefs.instance(s.cloud_id, id)),
+          ...optional("next_instance", s.next_instance_id, (id) => hrefs.instance(s.cloud_id, id)),
+          link("alert_specs", `${hrefs.server(s.id)}/alert_specs`),
+        ],
+      }),
+    });
+    readOnly<ServerArrayRecord>(sim, {
+      base: "/api/server_arrays",
+      collection: "server_arrays",
+      label: "ServerArray",
+      type: "server_array",
+      plural: "server_arrays",
+      access: observer,
+      filters: nameFilter(),
+      represent: (a) => ({
+        name: a.name,
+        instances_count: instances().filter((i) => i.server_array_id === a.id && !i.is_next).length,
+        links: [
+          link("self", hrefs.serverArray(a.id)),
+          link("cloud", cloudHref(a.cloud_id)),
+          ...optional("deployment", a.deployment_id, hrefs.deployment),
+          ...optional("server_template", a.server_template_id, hrefs.serverTemplate),
+          link("current_instances", `${hrefs.serverArray(a.id)}/current_instances`),
+          ...optional("next_instance", a.next_instance_id, (id) => hrefs.instance(a.cloud_id, id)),
+          link("alert_specs", `${hrefs.serverArray(a.id)}/alert_specs`),
+        ],
+      }),
+    });
+    readOnly<StoredScriptRecord>(sim, {
+      base: "/api/stored_scripts",
+      collection: "stored_scripts",
+      label: "StoredScript",
+      type: "stored_script",
+      plural: "stored_scripts",
+      access: observer,
+      filters: nameFilter(),
+      represent: (s) => ({
+        name: s.name,
+        description: s.description,
+        links: [
+          link("self", hrefs.storedScript(s.id)),
+          link("attachments", `${hrefs.storedScript(s.id)}/attachments`),
+        ],
+      }),
+    });
+
+    // Current instances of a server array (linked from the array as `current_instances`).
+    sim.route({
+      method: "GET",
+      path: "/api/server_arrays/:id/current_instances",
+      access: observer,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const array = ctx.store
+          .collection<ServerArrayRecord>("server_arrays")
+          .require(ctx.param("id"), "ServerArray");
+        const list = ctx.filter(
+          instances().filter((i) => i.server_array_id === array.id && !i.is_next),
+          nameFilter<InstanceRecord>(),
+        );
+        return ctx.many("instance", "instances", list.map(instanceRepresentation));
+      },
+    });
+  },
+});
