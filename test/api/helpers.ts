@@ -30,7 +30,12 @@ export function authFor(mode: AuthMode): ApiClientOptions["auth"] {
 
 export function testApi(
   h: Harness,
-  options: Partial<ApiClientOptions> & { mode?: AuthMode; onSleep?: (ms: number) => Promise<void> } = {},
+  options: Partial<ApiClientOptions> & {
+    mode?: AuthMode;
+    onSleep?: (ms: number) => Promise<void>;
+    /** Called as each request is handed to the dispatcher. */
+    onDispatch?: () => void;
+  } = {},
 ): TestApi {
   const logs: string[] = [];
   const events: CallEvent[] = [];
@@ -42,6 +47,7 @@ export function testApi(
       done();
     },
   });
+  const { mode = "oauth", onSleep, onDispatch, ...rest } = options;
   const agent = new Agent({ connections: 8 });
   // An undici interceptor recording what credentials go over the wire.
   const dispatcher: Dispatcher = agent.compose((dispatch) => (opts, handler) => {
@@ -49,9 +55,9 @@ export function testApi(
     if (headers?.authorization) sentCredentials.add(headers.authorization.replace(/^Bearer /, ""));
     if (headers?.cookie)
       for (const c of headers.cookie.split("; ")) sentCredentials.add(c.split("=")[1] ?? c);
+    onDispatch?.();
     return dispatch(opts, handler);
   });
-  const { mode = "oauth", onSleep, ...rest } = options;
   const api = createServiceApi({
     endpoint: h.url,
     accountId: SEED_CREDENTIALS.accountId,
