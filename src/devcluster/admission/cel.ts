@@ -1,0 +1,394 @@
+/**
+ * x-kubernetes-validations: compiling CEL rules (with the static checks the apiserver makes when a
+ * CRD is written: syntax, undeclared references, fields the schema does not have) and evaluating
+ * them against objects as apiextensions-apiserver's schema/cel validator does, including
+ * transition rules (oldSelf), fieldPath, reason and messageExpression.
+ */
+import {
+  type CelFunc,
+  type CelList,
+  CelScalar,
+  celEnv,
+  celMethod,
+  isCelError,
+  listType,
+  parse,
+  plan,
+} from "@bufbuild/cel";
+import { strings } from "@bufbuild/cel/ext";
+import { additionalSchema, isObject, type JSONSchemaProps, type ValidationRule } from "./types.ts";
+
+type Bindings = Record<string, unknown>;
+type Program = (bindings: Bindings) => unknown;
+
+function compare(a: unknown, b: unknown): number {
+  const x = a as number | bigint | string;
+  const y = b as number | bigint | string;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const DYN_LIST = listType(CelScalar.DYN);
+
+/** The Kubernetes CEL list and regex libraries (k8s.io/apiserver/pkg/cel/library) that CRD rules use. */
+const K8S_FUNCS: CelFunc[] = [
+  celMethod("isSorted", DYN_LIST, [], CelScalar.BOOL, function (this: CelList) {
+    const values = [...this];
+    return values.every((v, i) => i === 0 || compare(values[i - 1], v) <= 0);
+  }),
+  celMethod("sum", DYN_LIST, [], CelScalar.DYN, function (this: CelList) {
+    const values = [...this] as (bigint | number)[];
+    if (values.length === 0) return 0n;
+    return values.reduce((acc, v) => ((acc as number) + (v as number)) as never);
+  }),
+  celMethod("min", DYN_LIST, [], CelScalar.DYN, function (this: CelList) {
+    const values = [...this];
+    if (values.length === 0) throw new Error("min called on empty list");
+    return values.reduce((a, b) => (compare(b, a) < 0 ? b : a)) as never;
+  }),
+  celMethod("max", DYN_LIST, [], CelScalar.DYN, function (this: CelList) {
+    const values = [...this];
+    if (values.length === 0) throw new Error("max called on empty list");
+    return values.reduce((a, b) => (compare(b, a) > 0 ? b : a)) as never;
+  }),
+  celMethod("indexOf", DYN_LIST, [CelScalar.DYN], CelScalar.INT, function (this: CelList, x: unknown) {
+    return BigInt([...this].indexOf(x as never));
+  }),
+  celMethod("lastIndexOf", DYN_LIST, [CelScalar.DYN], CelScalar.INT, function (this: CelList, x: unknown) {
+    return BigInt([...this].lastIndexOf(x as never));
+  }),
+  celMethod(
+    "find",
+    CelScalar.STRING,
+    [CelScalar.STRING],
+    CelScalar.STRING,
+    function (this: string, p: string) {
+      const m = new RegExp(p, "u").exec(this);
+      return m ? m[0] : "";
+    },
+  ),
+  celMethod(
+    "findAll",
+    CelScalar.STRING,
+    [CelScalar.STRING],
+    listType(CelScalar.STRING),
+    function (this: string, p: string) {
+      return [...this.matchAll(new RegExp(p, "gu"))].map((m) => m[0]);
+    },
+  ),
+];
+
+const ENV = celEnv({ funcs: [...strings, ...K8S_FUNCS] });
+
+/** Identifiers a rule may use without declaring them. */
+const BUILTIN_IDENTS = new Set([
+  "self",
+  "oldSelf",
+  "int",
+  "uint",
+  "double",
+  "bool",
+  "string",
+  "bytes",
+  "list",
+  "map",
+  "null_type",
+  "type",
+  "dyn",
+  "google",
+]);
+
+/**
+ * Global functions: CEL's standard ones plus the Kubernetes libraries' (those this evaluator lacks
+ * compile, as on the real server, and fail at evaluation with "unbound function").
+ */
+const GLOBAL_FUNCS = new Set([
+  "size",
+  "int",
+  "uint",
+  "double",
+  "string",
+  "bytes",
+  "bool",
+  "type",
+  "dyn",
+  "duration",
+  "timestamp",
+  "matches",
+  "url",
+  "isURL",
+  "ip",
+  "isIP",
+  "cidr",
+  "isCIDR",
+  "quantity",
+  "isQuantity",
+  "semver",
+  "isSemver",
+]);
+
+export interface CompiledRule {
+  rule: ValidationRule;
+  program?: Program;
+  messageProgram?: Program;
+  usesOldSelf: boolean;
+  /** "compilation failed: ERROR: <input>:1:6: undefined field 'x'" and friends. */
+  error?: string;
+  messageExpressionError?: string;
+}
+
+interface ExprNode {
+  id: bigint;
+  exprKind: { case: string | undefined; value?: unknown };
+}
+
+/** The schema the static checker attributes to an expression, when it can tell. */
+type StaticType = { schema: JSONSchemaProps; isRoot: boolean } | undefined;
+
+class StaticChecker {
+  readonly issues: { offset: number; message: string }[] = [];
+  usesOldSelf = false;
+  private readonly positions: Record<string, number>;
+  private readonly self: StaticType;
+
+  constructor(positions: Record<string, number>, self: StaticType) {
+    this.positions = positions;
+    this.self = self;
+  }
+
+  private issue(e: ExprNode, message: string): void {
+    this.issues.push({ offset: this.positions[String(e.id)] ?? 0, message });
+  }
+
+  check(e: ExprNode | undefined, scope: Map<string, StaticType>): StaticType {
+    if (!e) return undefined;
+    const v = e.exprKind.value as Record<string, unknown>;
+    switch (e.exprKind.case) {
+      case "identExpr": {
+        const name = v.name as string;
+        if (scope.has(name)) return scope.get(name);
+        if (name === "oldSelf") this.usesOldSelf = true;
+        if (name === "self" || name === "oldSelf") return this.self;
+        if (!BUILTIN_IDENTS.has(name)) this.issue(e, `undeclared reference to '${name}' (in container '')`);
+        return undefined;
+      }
+      case "selectExpr": {
+        const operand = this.check(v.operand as ExprNode, scope);
+        return this.field(e, operand, v.field as string);
+      }
+      case "callExpr": {
+        const target = v.target as ExprNode | undefined;
+        const fn = v.function as string;
+        if (!target && !/^[_!@-]/.test(fn) && !GLOBAL_FUNCS.has(fn)) {
+          this.issue(e, `undeclared reference to '${fn}' (in container '')`);
+        }
+        this.check(target, scope);
+        for (const arg of v.args as ExprNode[]) this.check(arg, scope);
+        return undefined;
+      }
+      case "listExpr":
+        for (const el of v.elements as ExprNode[]) this.check(el, scope);
+        return undefined;
+      case "structExpr":
+        for (const entry of v.entries as { value?: ExprNode; keyKind: { case: string; value: unknown } }[]) {
+          if (entry.keyKind.case === "mapKey") this.check(entry.keyKind.value as ExprNode, scope);
+          this.check(entry.value, scope);
+        }
+        return undefined;
+      case "comprehensionExpr": {
+        const range = this.check(v.iterRange as ExprNode, scope);
+        const inner = new Map(scope);
+        const rs = range?.schema;
+        const elem: StaticType =
+          rs?.type === "array" && rs.items
+            ? { schema: rs.items, isRoot: false }
+            : rs?.type === "object"
+              ? { schema: { type: "string" }, isRoot: false }
+              : undefined;
+        inner.set(v.iterVar as string, elem);
+        if (v.iterVar2) inner.set(v.iterVar2 as string, undefined);
+        this.check(v.accuInit as ExprNode, scope);
+        inner.set(v.accuVar as string, undefined);
+        this.check(v.loopCondition as ExprNode, inner);
+        this.check(v.loopStep as ExprNode, inner);
+        this.check(v.result as ExprNode, inner);
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private field(e: ExprNode, operand: StaticType, name: string): StaticType {
+    if (!operand) return undefined;
+    const s = operand.schema;
+    if (operand.isRoot && (name === "apiVersion" || name === "kind")) {
+      return { schema: { type: "string" }, isRoot: false };
+    }
+    if (operand.isRoot && name === "metadata") {
+      return {
+        schema: {
+          type: "object",
+          properties: { name: { type: "string" }, generateName: { type: "string" } },
+        },
+        isRoot: false,
+      };
+    }
+    const prop = s.properties?.[name];
+    if (prop) return { schema: prop, isRoot: prop["x-kubernetes-embedded-resource"] === true };
+    const ap = additionalSchema(s);
+    if (ap) return { schema: ap, isRoot: false };
+    if (
+      s.type === "object" &&
+      !s["x-kubernetes-preserve-unknown-fields"] &&
+      s.additionalProperties !== true
+    ) {
+      this.issue(e, `undefined field '${name}'`);
+    } else if (s.type && s.type !== "object") {
+      this.issue(e, `type '${celTypeName(s)}' does not support field selection`);
+    }
+    return undefined;
+  }
+}
+
+function celTypeName(s: JSONSchemaProps): string {
+  if (s["x-kubernetes-int-or-string"]) return "dyn";
+  switch (s.type) {
+    case "integer":
+      return "int";
+    case "number":
+      return "double";
+    case "boolean":
+      return "bool";
+    case "array":
+      return "list";
+    default:
+      return s.type ?? "dyn";
+  }
+}
+
+function location(source: string, offset: number): { line: number; col: number } {
+  const before = source.slice(0, offset);
+  const line = before.split("\n").length;
+  const col = offset - (before.lastIndexOf("\n") + 1) + 1;
+  return { line, col };
+}
+
+function formatIssue(source: string, offset: number, message: string): string {
+  const { line, col } = location(source, offset);
+  const text = source.split("\n")[line - 1] ?? "";
+  return `ERROR: <input>:${line}:${col}: ${message}\n | ${text}\n | ${".".repeat(col - 1)}^`;
+}
+
+type CompileResult = { program: Program; usesOldSelf: boolean } | { error: string };
+
+function compileExpression(source: string, self: StaticType): CompileResult {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(source);
+  } catch (err) {
+    const msg = (err as Error).message;
+    const m = /^<input>:(\d+):(\d+): (.*)$/s.exec(msg);
+    if (m) {
+      const text = source.split("\n")[Number(m[1]) - 1] ?? "";
+      return {
+        error: `ERROR: <input>:${m[1]}:${m[2]}: Syntax error: ${m[3]}\n | ${text}\n | ${".".repeat(Number(m[2]) - 1)}^`,
+      };
+    }
+    return { error: `ERROR: <input>:1:1: Syntax error: ${msg}` };
+  }
+  const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
+  const checker = new StaticChecker(positions, self);
+  checker.check(parsed.expr as unknown as ExprNode, new Map());
+  if (checker.issues.length > 0) {
+    return { error: checker.issues.map((i) => formatIssue(source, i.offset, i.message)).join("\n") };
+  }
+  try {
+    const program = plan(ENV, parsed) as unknown as Program;
+    return { program, usesOldSelf: checker.usesOldSelf };
+  } catch (err) {
+    return { error: `ERROR: <input>:1:1: ${(err as Error).message}` };
+  }
+}
+
+const cache = new Map<string, CompiledRule>();
+
+/** Compiles one rule of the schema node `schema` (cached by rule text and node schema). */
+export function compileRule(
+  rule: ValidationRule,
+  schema: JSONSchemaProps,
+  isResourceRoot: boolean,
+): CompiledRule {
+  const key = JSON.stringify([rule, schema, isResourceRoot]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const self: StaticType = { schema, isRoot: isResourceRoot };
+  const compiled: CompiledRule = { rule, usesOldSelf: false };
+  if (!rule.rule || rule.rule.trim() === "") {
+    compiled.error = "rule is not specified";
+  } else {
+    const r = compileExpression(rule.rule, self);
+    if ("error" in r) compiled.error = `compilation failed: ${r.error}`;
+    else {
+      compiled.program = r.program;
+      compiled.usesOldSelf = r.usesOldSelf;
+    }
+  }
+  if (rule.messageExpression) {
+    const m = compileExpression(rule.messageExpression, self);
+    if ("error" in m) compiled.messageExpressionError = `messageExpression compilation failed: ${m.error}`;
+    else compiled.messageProgram = m.program;
+  }
+  if (cache.size > 5000) cache.clear();
+  cache.set(key, compiled);
+  return compiled;
+}
+
+/** Turns a JSON value into the CEL value the apiserver binds for `schema` (integers become int). */
+export function toCel(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot = false): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number") {
+    const type = schema?.["x-kubernetes-int-or-string"] ? "integer" : schema?.type;
+    if (type === "number") return value;
+    if (type === "integer" || (type === undefined && Number.isInteger(value))) {
+      return Number.isInteger(value) ? BigInt(value) : value;
+    }
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => toCel(v, schema?.items));
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    const ap = schema ? additionalSchema(schema) : undefined;
+    for (const [k, v] of Object.entries(value)) {
+      if (isResourceRoot && k === "metadata" && isObject(v)) {
+        const meta: Record<string, unknown> = {};
+        if (typeof v.name === "string") meta.name = v.name;
+        if (typeof v.generateName === "string") meta.generateName = v.generateName;
+        out[k] = meta;
+        continue;
+      }
+      out[k] = toCel(v, schema?.properties?.[k] ?? ap);
+    }
+    return out;
+  }
+  return value;
+}
+
+export type Evaluation = { ok: true; value: unknown } | { ok: false; error: string };
+
+export function evaluate(program: Program, bindings: Bindings): Evaluation {
+  try {
+    const r = program(bindings);
+    if (isCelError(r)) return { ok: false, error: celErrorText(r.message) };
+    return { ok: true, value: r };
+  } catch (err) {
+    return { ok: false, error: celErrorText((err as Error).message) };
+  }
+}
+
+/** cel-go's wording for the common runtime errors. */
+function celErrorText(message: string): string {
+  const field = /^field not found: (.*)$/.exec(message);
+  if (field) return `no such key: ${field[1]}`;
+  if (/^found no matching overload/.test(message)) return `no such overload`;
+  return message;
+}

@@ -1,0 +1,100 @@
+/**
+ * Admission of custom resources against their CRD version's openAPIV3Schema, as the
+ * apiextensions-apiserver does it: prune unknown fields, drop non-nullable nulls, apply
+ * structural defaults, validate (kube-openapi + list types, ratcheting unchanged values on
+ * update), then evaluate x-kubernetes-validations CEL rules unless a blocking error was found.
+ * Pure functions; the HTTP layer turns `causes` into a 422 Status.
+ */
+import { CelValidator, hasRules } from "./cel-validate.ts";
+import { checkCrdErrors } from "./crd-check.ts";
+import { type FieldError, fieldErrors, ROOT, toCause } from "./field-error.ts";
+import { SchemaValidator, validateListTypes } from "./schema-validate.ts";
+import { applyDefaults, prune, pruneNulls } from "./structural.ts";
+import { deepCopy, deepEqual, type JSONSchemaProps, type StatusCause } from "./types.ts";
+
+export type { JSONSchemaProps, StatusCause, ValidationRule } from "./types.ts";
+
+export interface AdmissionInput {
+  /** The CRD version's spec.versions[i].schema.openAPIV3Schema. */
+  schema: JSONSchemaProps;
+  /** Incoming object (already has apiVersion/kind/metadata). */
+  object: Record<string, unknown>;
+  /** Present on update/patch: enables CEL transition rules (oldSelf) and ratcheting. */
+  oldObject?: Record<string, unknown>;
+  /** Informational. */
+  subresource?: "status";
+}
+
+export interface AdmissionResult {
+  /** Pruned and defaulted copy of the input object (the input is never mutated). */
+  object: Record<string, unknown>;
+  /** Empty = admitted. */
+  causes: StatusCause[];
+  /** Paths of the fields pruning dropped ("spec.foo"): the server's `unknown field "spec.foo"` warnings. */
+  unknownFields: string[];
+  /** Failures the server ratchets into warnings (rules failing on values unchanged by an update). */
+  warnings: string[];
+}
+
+/** Error types after which the server skips CEL rules (hasBlockingErr). */
+const BLOCKING = new Set([
+  "FieldValueNotSupported",
+  "FieldValueRequired",
+  "FieldValueTooLong",
+  "FieldValueTooMany",
+  "FieldValueTypeInvalid",
+]);
+
+/** Drops duplicate messages like field.ErrorList.ToAggregate does. */
+function dedupe(errors: FieldError[]): StatusCause[] {
+  const seen = new Set<string>();
+  const out: StatusCause[] = [];
+  for (const e of errors) {
+    const cause = toCause(e);
+    const key = `${cause.field}: ${cause.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(cause);
+  }
+  return out;
+}
+
+export function admit(input: AdmissionInput): AdmissionResult {
+  const { schema } = input;
+  const object = deepCopy(input.object);
+  const unknownFields: string[] = [];
+  prune(object, schema, true, "", unknownFields);
+  pruneNulls(object, schema);
+  applyDefaults(object, schema);
+
+  const old = input.oldObject === undefined ? undefined : { value: input.oldObject };
+  const validator = new SchemaValidator();
+  validator.validate(schema, object, "", old);
+  const errors = validator.errors;
+  validateListTypes(schema, object, ROOT, errors);
+
+  const warnings: string[] = [];
+  if (hasRules(schema)) {
+    if (errors.some((e) => BLOCKING.has(e.type))) {
+      errors.push(
+        fieldErrors.invalid(
+          ROOT,
+          null,
+          "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+        ),
+      );
+    } else {
+      const cel = new CelValidator();
+      const unchanged = input.oldObject !== undefined && deepEqual(input.oldObject, object);
+      cel.validate(schema, object, ROOT, { old, unchanged }, true);
+      errors.push(...cel.errors);
+      warnings.push(...cel.warnings);
+    }
+  }
+  return { object, causes: dedupe(errors), unknownFields, warnings };
+}
+
+/** Validates that a CRD's own definition and schemas are structural enough to serve. */
+export function checkCrd(crd: Record<string, unknown>): StatusCause[] {
+  return dedupe(checkCrdErrors(crd));
+}

@@ -1,0 +1,482 @@
+import { describe, expect, it } from "vitest";
+import { admit } from "./index.ts";
+import type { JSONSchemaProps } from "./types.ts";
+
+/** A CRD root schema with `spec.field` of the given schema. */
+function root(field: JSONSchemaProps, specExtra: Partial<JSONSchemaProps> = {}): JSONSchemaProps {
+  return {
+    type: "object",
+    properties: {
+      apiVersion: { type: "string" },
+      kind: { type: "string" },
+      metadata: { type: "object" },
+      spec: { type: "object", properties: { field }, ...specExtra },
+    },
+  };
+}
+
+function causesFor(field: JSONSchemaProps, value: unknown) {
+  const object = { apiVersion: "g.io/v1", kind: "K", metadata: { name: "x" }, spec: { field: value } };
+  return admit({ schema: root(field), object }).causes;
+}
+
+interface Case {
+  reason: string;
+  schema: JSONSchemaProps;
+  value: unknown;
+  want: { reason: string; message: string; field: string }[];
+}
+
+const F = "spec.field";
+const cases: Case[] = [
+  {
+    reason: "type string given to integer: TypeInvalid naming the JSON type, as the brief's example",
+    schema: { type: "integer" },
+    value: "string",
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "string": ${F} in body must be of type integer: "string"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "a float is not an integer",
+    schema: { type: "integer" },
+    value: 1.5,
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "number": ${F} in body must be of type integer: "number"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "an integral number is an integer (Go decodes 1.0 as int64-compatible)",
+    schema: { type: "integer" },
+    value: 3,
+    want: [],
+  },
+  { reason: "an integer is a valid number", schema: { type: "number" }, value: 3, want: [] },
+  {
+    reason: "boolean given to string",
+    schema: { type: "string" },
+    value: true,
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "boolean": ${F} in body must be of type string: "boolean"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "object given to array",
+    schema: { type: "array", items: { type: "string" } },
+    value: { a: 1 },
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "object": ${F} in body must be of type array: "object"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "null for a nullable field passes",
+    schema: { type: "string", nullable: true },
+    value: null,
+    want: [],
+  },
+  {
+    reason: "enum: Unsupported value listing the supported values",
+    schema: { type: "string", enum: ["vpn", "internet"] },
+    value: "x",
+    want: [
+      {
+        reason: "FieldValueNotSupported",
+        message: `Unsupported value: "x": supported values: "vpn", "internet"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "enum of integers: values rendered as JSON then quoted",
+    schema: { type: "integer", enum: [1, 2] },
+    value: 3,
+    want: [
+      {
+        reason: "FieldValueNotSupported",
+        message: `Unsupported value: 3: supported values: "1", "2"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "pattern (RE2) mismatch",
+    schema: { type: "string", pattern: "^/dev/xvd[bcefghij]$" },
+    value: "/dev/sda",
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "/dev/sda": ${F} in body should match '^/dev/xvd[bcefghij]$'`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "pattern with RE2 inline flag matches",
+    schema: { type: "string", pattern: "(?i)^abc$" },
+    value: "ABC",
+    want: [],
+  },
+  {
+    reason: "maxLength: TooLong without the value",
+    schema: { type: "string", maxLength: 3 },
+    value: "abcd",
+    want: [{ reason: "FieldValueTooLong", message: "Too long: may not be more than 3 bytes", field: F }],
+  },
+  {
+    reason: "maxLength counts characters, not bytes",
+    schema: { type: "string", maxLength: 2 },
+    value: "éé",
+    want: [],
+  },
+  {
+    reason: "minLength",
+    schema: { type: "string", minLength: 3 },
+    value: "ab",
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "ab": ${F} in body should be at least 3 chars long`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "minimum (integer data prints integer bounds)",
+    schema: { type: "integer", minimum: 1 },
+    value: 0,
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 0: ${F} in body should be greater than or equal to 1`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "exclusiveMinimum",
+    schema: { type: "integer", minimum: 1, exclusiveMinimum: true },
+    value: 1,
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 1: ${F} in body should be greater than 1`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "maximum with float data",
+    schema: { type: "number", maximum: 1.5 },
+    value: 2.5,
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 2.5: ${F} in body should be less than or equal to 1.5`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "exclusiveMaximum",
+    schema: { type: "integer", maximum: 10, exclusiveMaximum: true },
+    value: 10,
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 10: ${F} in body should be less than 10`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "multipleOf",
+    schema: { type: "integer", multipleOf: 4 },
+    value: 6,
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 6: ${F} in body should be a multiple of 4`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "minItems",
+    schema: { type: "array", items: { type: "string" }, minItems: 1 },
+    value: [],
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 0: ${F} in body should have at least 1 items`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "maxItems: TooMany with the actual count",
+    schema: { type: "array", items: { type: "string" }, maxItems: 1 },
+    value: ["a", "b"],
+    want: [{ reason: "FieldValueTooMany", message: "Too many: 2: must have at most 1 items", field: F }],
+  },
+  {
+    reason: "uniqueItems",
+    schema: { type: "array", items: { type: "string" }, uniqueItems: true },
+    value: ["a", "a"],
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "": ${F} in body shouldn't contain duplicates`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "item errors are indexed",
+    schema: {
+      type: "array",
+      items: { type: "object", properties: { cidr: { type: "string", format: "cidr" } } },
+    },
+    value: [{ cidr: "10.0.0.0/8" }, { cidr: "nope" }],
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "nope": ${F}[1].cidr in body must be of type cidr: "nope"`,
+        field: `${F}[1].cidr`,
+      },
+    ],
+  },
+  {
+    reason: "minProperties",
+    schema: { type: "object", additionalProperties: { type: "string" }, minProperties: 1 },
+    value: {},
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: 0: ${F} in body should have at least 1 properties`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "maxProperties: TooMany",
+    schema: { type: "object", additionalProperties: { type: "string" }, maxProperties: 1 },
+    value: { a: "1", b: "2" },
+    want: [{ reason: "FieldValueTooMany", message: "Too many: 2: must have at most 1 items", field: F }],
+  },
+  {
+    reason: "additionalProperties as a schema validates map values (path spec.field.key)",
+    schema: { type: "object", additionalProperties: { type: "string" } },
+    value: { good: "x", bad: 1 },
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "integer": ${F}.bad in body must be of type string: "integer"`,
+        field: `${F}.bad`,
+      },
+    ],
+  },
+  {
+    reason: "required properties",
+    schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+    value: {},
+    want: [{ reason: "FieldValueRequired", message: "Required value", field: `${F}.name` }],
+  },
+  {
+    reason: "int-or-string accepts an integer",
+    schema: { "x-kubernetes-int-or-string": true },
+    value: 80,
+    want: [],
+  },
+  {
+    reason: "int-or-string accepts a string",
+    schema: { "x-kubernetes-int-or-string": true },
+    value: "http",
+    want: [],
+  },
+  {
+    reason: "int-or-string rejects a boolean, naming both types",
+    schema: { "x-kubernetes-int-or-string": true },
+    value: true,
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "boolean": ${F} in body must be of type integer,string: "boolean"`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "anyOf: composite error without field, then the best failure",
+    schema: { type: "string", anyOf: [{ pattern: "^a" }, { pattern: "^b" }] },
+    value: "c",
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "": "${F}" must validate at least one schema (anyOf)`,
+        field: "<nil>",
+      },
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "c": ${F} in body should match '^a'`,
+        field: F,
+      },
+    ],
+  },
+  {
+    reason: "anyOf satisfied by the second branch",
+    schema: { type: "string", anyOf: [{ pattern: "^a" }, { pattern: "^b" }] },
+    value: "b",
+    want: [],
+  },
+  {
+    reason: "oneOf matched twice",
+    schema: { type: "string", oneOf: [{ minLength: 1 }, { maxLength: 5 }] },
+    value: "abc",
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "": "${F}" must validate one and only one schema (oneOf). Found 2 valid alternatives`,
+        field: "<nil>",
+      },
+    ],
+  },
+  {
+    reason: "allOf: inner error then composite",
+    schema: { type: "string", allOf: [{ minLength: 1 }, { maxLength: 2 }] },
+    value: "abc",
+    want: [
+      { reason: "FieldValueTooLong", message: "Too long: may not be more than 2 bytes", field: F },
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "": "${F}" must validate all the schemas (allOf)`,
+        field: "<nil>",
+      },
+    ],
+  },
+  {
+    reason: "not",
+    schema: { type: "string", not: { enum: ["forbidden"] } },
+    value: "forbidden",
+    want: [
+      {
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "": "${F}" must not validate the schema (not)`,
+        field: "<nil>",
+      },
+    ],
+  },
+  {
+    reason: "listType set: duplicates are FieldValueDuplicate",
+    schema: { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" },
+    value: ["a", "a"],
+    want: [{ reason: "FieldValueDuplicate", message: `Duplicate value: "a"`, field: `${F}[1]` }],
+  },
+  {
+    reason: "listType map: duplicate keys",
+    schema: {
+      type: "array",
+      items: { type: "object", properties: { name: { type: "string" } } },
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+    },
+    value: [{ name: "a" }, { name: "a" }],
+    want: [{ reason: "FieldValueDuplicate", message: `Duplicate value: {"name":"a"}`, field: `${F}[1]` }],
+  },
+];
+
+describe("schema validation (kube-openapi wording)", () => {
+  it.each(cases)("$reason", ({ schema, value, want }) => {
+    expect(causesFor(schema, value)).toEqual(want);
+  });
+});
+
+describe("formats validated by the apiserver", () => {
+  const table: [string, string, boolean, string][] = [
+    ["ipv4", "10.0.0.1", true, "dotted quad"],
+    ["ipv4", "10.0.0.256", false, "octet out of range"],
+    ["ipv4", "::1", false, "an IPv6 address is not ipv4"],
+    ["ipv6", "fe80::1", true, "compressed v6"],
+    ["ipv6", "10.0.0.1", false, "v4 is not ipv6"],
+    ["cidr", "10.10.0.0/16", true, "v4 CIDR"],
+    ["cidr", "10.10.0.0/33", false, "prefix too long"],
+    ["cidr", "fd00::/64", true, "v6 CIDR"],
+    ["uuid", "123e4567-e89b-12d3-a456-426614174000", true, "canonical uuid"],
+    ["uuid", "not-a-uuid", false, "garbage"],
+    ["date", "2024-02-29", true, "leap day"],
+    ["date", "2023-02-29", false, "not a leap year"],
+    ["date-time", "2024-01-02T03:04:05Z", true, "RFC3339"],
+    ["date-time", "2024-01-02", false, "a date is not a date-time"],
+    ["byte", "aGVsbG8=", true, "base64"],
+    ["byte", "hello!", false, "not base64"],
+    ["hostname", "api.example.com", true, "FQDN"],
+    ["hostname", "-bad-", false, "leading hyphen"],
+    ["uri", "https://x.io/a", true, "absolute URI"],
+    ["uri", "relative/path", false, "relative reference"],
+    ["email", "a@b.io", true, "address"],
+    ["email", "nope", false, "no @"],
+    ["int32", "whatever", true, "numeric formats are stripped by the server, never validated"],
+    ["k8s-short-name", "my-name", true, "DNS-1123 label"],
+    ["k8s-short-name", "My_Name", false, "not a DNS label"],
+  ];
+  it.each(table)("%s %j valid=%s (%s)", (format, value, valid) => {
+    const causes = causesFor({ type: "string", format }, value);
+    expect(causes.length === 0).toBe(valid);
+    if (!valid) {
+      expect(causes[0]).toEqual({
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: ${JSON.stringify(value)}: spec.field in body must be of type ${format}: ${JSON.stringify(value)}`,
+        field: "spec.field",
+      });
+    }
+  });
+});
+
+describe("ratcheting on update", () => {
+  const schema = root({ type: "string", maxLength: 3 });
+  const make = (field: string, other = "a") => ({
+    apiVersion: "g.io/v1",
+    kind: "K",
+    metadata: { name: "x" },
+    spec: { field, other },
+  });
+  const withOther = {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      spec: {
+        ...schema.properties!.spec!,
+        properties: { field: { type: "string", maxLength: 3 }, other: { type: "string" } },
+      },
+    },
+  } as JSONSchemaProps;
+
+  it("keeps rejecting an invalid value on create", () => {
+    expect(admit({ schema: withOther, object: make("toolong") }).causes).toHaveLength(1);
+  });
+  it("accepts an update that leaves an already-invalid value unchanged", () => {
+    const old = make("toolong", "a");
+    expect(admit({ schema: withOther, object: make("toolong", "b"), oldObject: old }).causes).toEqual([]);
+  });
+  it("rejects an update that changes the invalid value", () => {
+    const old = make("toolong", "a");
+    expect(admit({ schema: withOther, object: make("toolonger", "a"), oldObject: old }).causes).toHaveLength(
+      1,
+    );
+  });
+});
