@@ -35,16 +35,14 @@ import { accountsResource } from "./accounts.ts";
 import { alertSpecs } from "./alert-specs.ts";
 import { auditEntries } from "./audit-entries.ts";
 import { cloudsResource } from "./clouds.ts";
-import { cloudsResource } from "./clouds.ts";
 import { deploymentsResource } from "./deployments.ts";
-import { linkedResource } from "./linked.ts";
+import { inputsResource } from "./inputs.ts";
 import { linkedResource } from "./linked.ts";
 import { monitoringMetrics } from "./monitoring-metrics.ts";
 import { networkGatewaysResource } from "./network-gateways.ts";
 import { networksResource } from "./networks.ts";
 import { permissionsResource } from "./permissions.ts";
 import { routeTablesResource } from "./route-tables.ts";
-import { routesResource } from "./routes.ts";
 import { storedScriptAttachments } from "./stored-script-attachments.ts";
 import { subnetsResource } from "./subnets.ts";
 
@@ -54,8 +52,7 @@ export const resources: ResourceModule[] = [
   deploymentsResource,
   cloudsResource,
   linkedResource,
-  cloudsResource,
-  linkedResource,
+  inputsResource,
   alertSpecs,
   auditEntries,
   storedScriptAttachments,
@@ -64,5 +61,4 @@ export const resources: ResourceModule[] = [
   routeTablesResource,
   subnetsResource,
   networkGatewaysResource,
-  routesResource,
 ];
