@@ -35,6 +35,8 @@ export function testApi(
     onSleep?: (ms: number) => Promise<void>;
     /** Called as each request is handed to the dispatcher. */
     onDispatch?: () => void;
+    /** May edit the response headers before the client sees them (e.g. drop a Location). */
+    editResponseHeaders?: (status: number, headers: Record<string, unknown>) => void;
   } = {},
 ): TestApi {
   const logs: string[] = [];
@@ -47,7 +49,7 @@ export function testApi(
       done();
     },
   });
-  const { mode = "oauth", onSleep, onDispatch, ...rest } = options;
+  const { mode = "oauth", onSleep, onDispatch, editResponseHeaders, ...rest } = options;
   const agent = new Agent({ connections: 8 });
   // An undici interceptor recording what credentials go over the wire.
   const dispatcher: Dispatcher = agent.compose((dispatch) => (opts, handler) => {
@@ -56,7 +58,18 @@ export function testApi(
     if (headers?.cookie)
       for (const c of headers.cookie.split("; ")) sentCredentials.add(c.split("=")[1] ?? c);
     onDispatch?.();
-    return dispatch(opts, handler);
+    if (!editResponseHeaders) return dispatch(opts, handler);
+    const edited: Dispatcher.DispatchHandler = {
+      onRequestStart: (c, ctx) => handler.onRequestStart?.(c, ctx),
+      onResponseStart: (c, status, headers, message) => {
+        editResponseHeaders(status, headers as Record<string, unknown>);
+        handler.onResponseStart?.(c, status, headers, message);
+      },
+      onResponseData: (c, chunk) => handler.onResponseData?.(c, chunk),
+      onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
+      onResponseError: (c, error) => handler.onResponseError?.(c, error),
+    };
+    return dispatch(opts, edited);
   });
   const api = createServiceApi({
     endpoint: h.url,
