@@ -89,11 +89,13 @@ export class Store {
     return [...this.collections.keys()].sort();
   }
 
-  /** Every object of every collection, deep-copied (what `/__sim/state` answers). */
+  /** Every object of every non-empty collection, deep-copied (what `/__sim/state` answers). */
   snapshot(): Record<string, StoredObject[]> {
     const out: Record<string, StoredObject[]> = {};
     for (const name of this.names()) {
-      out[name] = structuredClone([...this.collection(name).values()]);
+      // Empty collections are left out: looking one up creates it, and a lookup is no change.
+      const collection = this.collection(name);
+      if (collection.size > 0) out[name] = structuredClone([...collection.values()]);
     }
     return out;
   }
