@@ -1,4 +1,6 @@
+import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
+import type { Deployment } from "../../api/resources/deployments.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";
@@ -37,8 +39,55 @@ export interface DeploymentApi {
   destroy(href: string): Promise<void>;
 }
 
+const VIEW = "inputs_2_0";
+
+function toObserved(d: Deployment): DeploymentObserved {
+  return {
+    href: selfHref(d),
+    name: d.name,
+    description: d.description,
+    locked: d.locked,
+    server_tag_scope: d.server_tag_scope,
+    inputs: d.inputs?.map((i) => ({ name: i.name, value: i.value })),
+    links: d.links.map((l) => ({ rel: l.rel, href: l.href ?? "" })),
+  };
+}
+
+/** Undefined for a service "not found" (404 or 422 ResourceNotFound). */
+export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (isApiError(error) && error.kind === "notFound") return undefined;
+    throw error;
+  }
+}
+
+/** The service client's deployment and inputs functions as this kind uses them. */
+export function deploymentApi(api: ServiceApi): DeploymentApi {
+  return {
+    show: async (href) => {
+      const d = await orUndefined(api.deployments.show(href, { view: VIEW }));
+      return d && toObserved(d);
+    },
+    index: async (filters) => (await api.deployments.index({ view: VIEW, filter: filters })).map(toObserved),
+    create: (params) => api.deployments.create(params as { name: string }),
+    update: (href, params) => api.deployments.update(href, params),
+    lock: (href) => api.deployments.lock(href),
+    unlock: (href) => api.deployments.unlock(href),
+    multiUpdateInputs: (href, inputs) => api.inputs.multiUpdate(href, inputs),
+    destroy: (href) => api.deployments.destroy(href),
+  };
+}
+
+/** What the kind is given: anything with the deployment calls (the service client, or a fake in tests). */
 export interface DeploymentClient {
   deployments: DeploymentApi;
+}
+
+/** Adapts the service client once per call site; a fake DeploymentClient passes through. */
+function calls(client: DeploymentClient | ServiceApi): DeploymentApi {
+  return "client" in client ? deploymentApi(client as ServiceApi) : client.deployments;
 }
 
 /** One spelling per value so that `blank`/`text:` and the ignore spellings compare equal. */
@@ -165,38 +214,37 @@ export const deploymentKind: ManagedKind<
     }
   },
   desired: (spec, ctx) => desiredDeployment(spec, ctx.meta),
-  observe: (client, href) => client.deployments.show(href),
+  observe: (client, href) => calls(client).show(href),
   async lookup(client, desired) {
-    const found = await client.deployments.index({ name: desired.name });
+    const found = await calls(client).index({ name: desired.name });
     // The name filter is a substring match; the service keeps names unique per account.
     return found.filter((d) => d.name === desired.name);
   },
   hrefOf: (o) => o.href,
   async create(client, desired) {
-    const href = await client.deployments.create(createParams(desired));
+    const href = await calls(client).create(createParams(desired));
     // Lock state and inputs are applied by the update that follows the first observation.
     return href;
   },
   async update(client, href, desired, observed, diff) {
     const fields = new Set(diff.map((d) => d.field));
     const params = updateParams(diff, desired);
-    if (Object.keys(params).length > 0) await client.deployments.update(href, params);
-    if (fields.has("inputs"))
-      await client.deployments.multiUpdateInputs(href, inputChanges(desired, observed));
+    if (Object.keys(params).length > 0) await calls(client).update(href, params);
+    if (fields.has("inputs")) await calls(client).multiUpdateInputs(href, inputChanges(desired, observed));
     if (fields.has("locked")) {
-      if (desired.locked) await client.deployments.lock(href);
-      else await client.deployments.unlock(href);
+      if (desired.locked) await calls(client).lock(href);
+      else await calls(client).unlock(href);
     }
   },
   async delete(client, href, observed) {
     // A locked deployment cannot be destroyed (422 ActionNotAllowed).
-    if (observed.locked) await client.deployments.unlock(href);
-    await client.deployments.destroy(href);
+    if (observed.locked) await calls(client).unlock(href);
+    await calls(client).destroy(href);
   },
   diff: diffDeployment,
   atProvider: deploymentAtProvider,
   index: {
     scope: () => "",
-    list: (client) => client.deployments.index(),
+    list: (client) => calls(client).index(),
   },
 };

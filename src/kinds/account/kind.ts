@@ -1,0 +1,95 @@
+import type { AuthOptions } from "../../api/auth.ts";
+import {
+  type ApiClientOptions,
+  type CallEvent,
+  createServiceApi,
+  isApiError,
+  type ServiceApi,
+} from "../../api/index.ts";
+import type { TokenBucket } from "../../api/rate-limiter.ts";
+import { type AccountKind, secretProblem } from "../../runtime/accounts.ts";
+import { Reason, WaitError } from "../../runtime/result.ts";
+import { type AccountSpec, accountSpecSchema } from "./schema.ts";
+
+type ReadSecret = (name: string) => Promise<Record<string, string> | undefined>;
+
+/** Reads the Secret keys the spec names; a missing Secret or key is reported by name, never its value. */
+export async function accountCredentials(spec: AccountSpec, readSecret: ReadSecret): Promise<AuthOptions> {
+  if (spec.oauth) {
+    const { name, key } = spec.oauth.refreshTokenSecretRef;
+    const data = await readSecret(name);
+    if (!data)
+      throw secretProblem(
+        Reason.SecretNotFound,
+        `Secret ${name} (spec.oauth.refreshTokenSecretRef) not found`,
+      );
+    const token = data[key];
+    if (!token)
+      throw secretProblem(
+        Reason.SecretKeyMissing,
+        `Secret ${name} has no key ${key} (spec.oauth.refreshTokenSecretRef.key)`,
+      );
+    return { type: "oauth", refreshToken: token.trim() };
+  }
+  if (spec.session) {
+    const { name, emailKey, passwordKey } = spec.session.secretRef;
+    const data = await readSecret(name);
+    if (!data)
+      throw secretProblem(Reason.SecretNotFound, `Secret ${name} (spec.session.secretRef) not found`);
+    const missing = [emailKey, passwordKey].filter((k) => !data[k]);
+    if (missing.length > 0) {
+      throw secretProblem(
+        Reason.SecretKeyMissing,
+        `Secret ${name} has no key ${missing.join(" or ")} (spec.session.secretRef)`,
+      );
+    }
+    return { type: "session", email: data[emailKey]!.trim(), password: data[passwordKey]! };
+  }
+  throw secretProblem(Reason.SecretNotFound, "exactly one of spec.oauth and spec.session must be set");
+}
+
+export interface AccountConnectOptions {
+  /** Per-account token bucket (shared by every reconciler of that account). */
+  rateLimit: (account: { namespace: string; name: string }) => TokenBucket | false;
+  onCall?: (event: CallEvent) => void;
+  logger?: ApiClientOptions["logger"];
+  dispatcher?: ApiClientOptions["dispatcher"];
+  retry?: ApiClientOptions["retry"];
+}
+
+export function accountKind(
+  options: AccountConnectOptions,
+): AccountKind<AccountSpec, AuthOptions, ServiceApi> {
+  return {
+    schema: accountSpecSchema,
+    credentials: accountCredentials,
+    connect: (spec, auth, account) =>
+      createServiceApi({
+        endpoint: spec.endpoint,
+        accountId: spec.accountId,
+        auth,
+        rateLimit: options.rateLimit(account),
+        onCall: options.onCall,
+        logger: options.logger,
+        dispatcher: options.dispatcher,
+        retry: options.retry,
+      }),
+    async verify(api) {
+      try {
+        // Cheap and readable with the observer role: one filtered index.
+        await api.deployments.index({ filter: { name: "svc-operator-credentials-check" } });
+      } catch (error) {
+        if (isApiError(error) && error.kind === "unauthorized") {
+          throw new WaitError(
+            Reason.CredentialsInvalid,
+            `the service refused the credentials: ${error.message}`,
+            60_000,
+          );
+        }
+        throw error;
+      }
+      return { host: api.client.currentOrigin };
+    },
+    close: (api) => api.close(),
+  };
+}

@@ -1,0 +1,225 @@
+import { createHash } from "node:crypto";
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { Clock } from "./clock.ts";
+import type { EventSink } from "./events.ts";
+import type { ManagedObject } from "./kind.ts";
+import {
+  ConflictError,
+  GoneError,
+  type KubeWriter,
+  mergePatch,
+  type ObjectRef,
+  type ObjectStore,
+} from "./kube.ts";
+import { FINALIZER, objectKey } from "./names.ts";
+import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
+import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
+import { parseSpec } from "./reconciler.ts";
+import type { ReferenceIndex } from "./references.ts";
+import { DeletionBlockedError, EventReason, Reason, WaitError } from "./result.ts";
+
+/** What the Account kind provides: reading credentials, connecting, a cheap authenticated check. */
+export interface AccountKind<S, Auth, C> {
+  schema: z.ZodType<S>;
+  /** Reads the Secrets the spec names; throws WaitError (SecretNotFound, SecretKeyMissing) naming what is missing. */
+  credentials(
+    spec: S,
+    readSecret: (name: string) => Promise<Record<string, string> | undefined>,
+  ): Promise<Auth>;
+  connect(spec: S, auth: Auth, account: { namespace: string; name: string }): C;
+  /** A cheap authenticated call; resolves with the host that answered. Throws WaitError when credentials are refused. */
+  verify(client: C): Promise<{ host: string }>;
+  close(client: C): Promise<void>;
+}
+
+interface Entry {
+  fingerprint: string;
+  client: unknown;
+  verified: boolean;
+  error?: string;
+}
+
+/**
+ * Reconciles Accounts and keeps one verified service client per Account, which
+ * managed resources get through `get`. Namespaces never share credentials: the
+ * key is namespace/name and Secrets are read from the Account's namespace only.
+ */
+export class AccountController implements AccountClients {
+  private readonly entries = new Map<string, Entry>();
+  private readonly kind: AccountKind<unknown, unknown, unknown>;
+  private readonly deps: {
+    store: ObjectStore;
+    kube: KubeWriter;
+    refs: ReferenceIndex;
+    events: EventSink;
+    clock: Clock;
+    log: Logger;
+    resyncMs: number;
+  };
+
+  constructor(kind: AccountKind<unknown, unknown, unknown>, deps: AccountController["deps"]) {
+    this.kind = kind;
+    this.deps = deps;
+  }
+
+  get(namespace: string, name: string): { client: unknown } | { notReady: string } {
+    const key = objectKey("Account", namespace, name);
+    const entry = this.entries.get(key);
+    if (entry?.verified) return { client: entry.client };
+    if (!this.deps.store.get("Account", namespace, name))
+      return { notReady: `Account ${name} not found in namespace ${namespace}` };
+    return { notReady: entry?.error ?? "credentials not verified yet" };
+  }
+
+  async close(): Promise<void> {
+    for (const e of this.entries.values()) await this.kind.close(e.client).catch(() => {});
+    this.entries.clear();
+  }
+
+  async reconcile(namespace: string, name: string): Promise<ReconcileOutcome> {
+    const key = objectKey("Account", namespace, name);
+    const obj = this.deps.store.get("Account", namespace, name);
+    if (!obj) {
+      await this.drop(key);
+      return {};
+    }
+    const log = this.deps.log.child({ kind: "Account", namespace, name });
+    const ref: ObjectRef = { kind: "Account", plural: "accounts", namespace, name };
+    let current = obj;
+    let host: string | undefined = obj.status?.host as string | undefined;
+    let outcome: Outcome;
+    let retry = false;
+    try {
+      if (obj.metadata.deletionTimestamp) {
+        if (!(obj.metadata.finalizers ?? []).includes(FINALIZER)) return {};
+        const users = this.deps.refs
+          .dependents(key)
+          .filter((k) => {
+            const [kind = "", ns = "", n = ""] = k.split("/");
+            return this.deps.store.get(kind, ns, n) !== undefined;
+          })
+          .map((k) =>
+            k
+              .split("/")
+              .filter((_, i) => i !== 1)
+              .join(" "),
+          );
+        if (users.length > 0) throw new DeletionBlockedError(`still used by ${users.join(", ")}`);
+        await this.deps.kube.patchMetadata(
+          ref,
+          { finalizers: (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER) },
+          obj.metadata.resourceVersion,
+        );
+        await this.drop(key);
+        return {};
+      }
+      if (!(obj.metadata.finalizers ?? []).includes(FINALIZER)) {
+        // Managed resources need their Account to delete what they created: it stays until they are gone.
+        current = await this.deps.kube.patchMetadata(
+          ref,
+          { finalizers: [...(obj.metadata.finalizers ?? []), FINALIZER] },
+          obj.metadata.resourceVersion,
+        );
+      }
+      const spec = parseSpec(this.kind.schema, obj.spec);
+      const auth = await this.kind.credentials(spec, (secret) =>
+        this.deps.kube.readSecret(namespace, secret),
+      );
+      const fingerprint = createHash("sha256")
+        .update(JSON.stringify([spec, auth]))
+        .digest("hex");
+      let entry = this.entries.get(key);
+      if (entry?.fingerprint !== fingerprint) {
+        if (entry) await this.kind.close(entry.client).catch(() => {});
+        entry = { fingerprint, client: this.kind.connect(spec, auth, { namespace, name }), verified: false };
+        this.entries.set(key, entry);
+      }
+      try {
+        ({ host } = await this.kind.verify(entry.client));
+      } catch (error) {
+        entry.verified = false;
+        entry.error = error instanceof Error ? error.message : String(error);
+        throw error;
+      }
+      const wasVerified = entry.verified;
+      entry.verified = true;
+      entry.error = undefined;
+      if (!wasVerified) {
+        this.deps.events.emit(
+          obj,
+          "Account",
+          "Normal",
+          EventReason.CredentialsValid,
+          `credentials work; host ${host}`,
+        );
+      }
+      outcome = { type: "ready", reason: Reason.Available, message: `authenticated against ${host}` };
+    } catch (error) {
+      if (error instanceof ConflictError) return { retry: true };
+      if (error instanceof GoneError) return {};
+      outcome = outcomeOf(error, () => false);
+      const entry = this.entries.get(key);
+      if (entry) {
+        entry.verified = false;
+        entry.error = "message" in outcome ? outcome.message : undefined;
+      } else {
+        this.entries.set(key, {
+          fingerprint: "",
+          client: undefined,
+          verified: false,
+          error: "message" in outcome ? outcome.message : undefined,
+        });
+      }
+      if (outcome.type === "error") retry = true;
+      const before = obj.status?.conditions?.find((c) => c.type === "Ready");
+      if ("message" in outcome && before?.message !== outcome.message) {
+        this.deps.events.emit(obj, "Account", "Warning", EventReason.CredentialsInvalid, outcome.message);
+      }
+      log.warn(
+        { reason: "reason" in outcome ? outcome.reason : undefined },
+        "message" in outcome ? outcome.message : "",
+      );
+    }
+    const status: Record<string, unknown> = { ...(current.status ?? {}) };
+    if (host) status.host = host;
+    status.observedGeneration = obj.metadata.generation;
+    status.conditions = conditionsFor(
+      outcome,
+      current.status?.conditions ?? [],
+      obj.metadata.generation,
+      new Date(this.deps.clock.now()),
+    );
+    const patch = mergePatch(current.status ?? {}, status);
+    if (patch !== undefined) {
+      try {
+        await this.deps.kube.patchStatus(ref, patch as Record<string, unknown>);
+      } catch (error) {
+        if (!(error instanceof GoneError)) throw error;
+      }
+    }
+    const requeueAfterMs =
+      outcome.type === "ready"
+        ? this.deps.resyncMs
+        : "requeueAfterMs" in outcome
+          ? outcome.requeueAfterMs
+          : undefined;
+    return { retry, requeueAfterMs, outcome: outcome.type };
+  }
+
+  private async drop(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    if (entry?.client) await this.kind.close(entry.client).catch(() => {});
+  }
+}
+
+/** A missing Secret or key: waits (re-checked), with a message saying which. */
+export function secretProblem(
+  reason: typeof Reason.SecretNotFound | typeof Reason.SecretKeyMissing,
+  message: string,
+): WaitError {
+  return new WaitError(reason, message, 30_000);
+}
+
+export type { ManagedObject };

@@ -1,0 +1,188 @@
+import { type CoordinationV1Api, type V1Lease, V1MicroTime } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { type Clock, systemClock } from "./clock.ts";
+
+export type LeaseApi = Pick<
+  CoordinationV1Api,
+  "readNamespacedLease" | "createNamespacedLease" | "replaceNamespacedLease"
+>;
+
+export interface LeaderElectionOptions {
+  api: LeaseApi;
+  namespace: string;
+  name: string;
+  identity: string;
+  /** How long a lease holds without renewal (client-go default 15 s). */
+  leaseDurationMs: number;
+  /** A leader that cannot renew for this long steps down (default 2/3 of the lease). */
+  renewDeadlineMs?: number;
+  /** Time between attempts (default 1/7.5 of the lease, like client-go's 2 s for 15 s). */
+  retryPeriodMs?: number;
+  clock?: Clock;
+  log: Logger;
+  onStartedLeading(): void;
+  onStoppedLeading(): void;
+}
+
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection
+ * does it (client-node has none): optimistic concurrency on the Lease's
+ * resourceVersion; another holder's lease counts as expired only after
+ * leaseDuration has passed on *our* clock since we last saw it change (no clock skew).
+ */
+export class LeaderElector {
+  private readonly o: Required<Omit<LeaderElectionOptions, "clock">> & { clock: Clock };
+  private leading = false;
+  private stopped = true;
+  private timer: unknown;
+  private observed: { holder: string; renew: string; at: number } | undefined;
+  private lastRenew = 0;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(options: LeaderElectionOptions) {
+    const d = options.leaseDurationMs;
+    this.o = {
+      renewDeadlineMs: Math.round((d * 2) / 3),
+      retryPeriodMs: Math.max(100, Math.round(d / 7.5)),
+      ...options,
+      clock: options.clock ?? systemClock,
+    };
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.tick();
+  }
+
+  /** Stops campaigning; a leader releases the lease so a standby takes over at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) this.o.clock.clearTimeout(this.timer);
+    await this.loop;
+    if (this.leading) {
+      this.setLeading(false);
+      await this.release().catch((error: unknown) =>
+        this.o.log.warn({ err: error }, "could not release the lease"),
+      );
+    }
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    this.loop = this.attempt().finally(() => {
+      if (!this.stopped) this.timer = this.o.clock.setTimeout(() => this.tick(), this.o.retryPeriodMs);
+    });
+  }
+
+  private async attempt(): Promise<void> {
+    let ok = false;
+    try {
+      ok = await this.tryAcquireOrRenew();
+    } catch (error) {
+      this.o.log.warn({ err: error }, "leader election attempt failed");
+    }
+    if (this.stopped) return;
+    const now = this.o.clock.now();
+    if (ok) {
+      this.lastRenew = now;
+      if (!this.leading) this.setLeading(true);
+    } else if (this.leading && now - this.lastRenew >= this.o.renewDeadlineMs) {
+      this.setLeading(false);
+    } else if (this.leading && this.observed && this.observed.holder !== this.o.identity) {
+      this.setLeading(false);
+    }
+  }
+
+  private setLeading(leading: boolean): void {
+    this.leading = leading;
+    this.o.log.info(
+      { identity: this.o.identity, lease: `${this.o.namespace}/${this.o.name}` },
+      leading ? "became leader" : "stopped leading",
+    );
+    if (leading) this.o.onStartedLeading();
+    else this.o.onStoppedLeading();
+  }
+
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const now = this.o.clock.now();
+    const { namespace, name, identity } = this.o;
+    let lease: V1Lease | undefined;
+    try {
+      lease = await this.o.api.readNamespacedLease({ namespace, name });
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+    const spec = {
+      holderIdentity: identity,
+      leaseDurationSeconds: Math.ceil(this.o.leaseDurationMs / 1000),
+      acquireTime: new V1MicroTime(now),
+      renewTime: new V1MicroTime(now),
+      leaseTransitions: 0,
+    };
+    if (!lease) {
+      try {
+        await this.o.api.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec } });
+        this.observed = { holder: identity, renew: String(now), at: now };
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 409) return false;
+        throw error;
+      }
+    }
+    const holder = lease.spec?.holderIdentity ?? "";
+    const renew = String(lease.spec?.renewTime ?? "");
+    if (!this.observed || this.observed.holder !== holder || this.observed.renew !== renew) {
+      this.observed = { holder, renew, at: now };
+    }
+    const duration = (lease.spec?.leaseDurationSeconds ?? 15) * 1000;
+    if (holder && holder !== identity && now < this.observed.at + duration) return false;
+    const transitions = lease.spec?.leaseTransitions ?? 0;
+    const body: V1Lease = {
+      ...lease,
+      spec: {
+        ...spec,
+        acquireTime:
+          holder === identity && lease.spec?.acquireTime ? lease.spec.acquireTime : spec.acquireTime,
+        leaseTransitions: holder === identity ? transitions : transitions + 1,
+      },
+    };
+    try {
+      await this.o.api.replaceNamespacedLease({ namespace, name, body });
+    } catch (error) {
+      if (statusOf(error) === 409) return false;
+      throw error;
+    }
+    this.observed = { holder: identity, renew: String(now), at: now };
+    return true;
+  }
+
+  private async release(): Promise<void> {
+    const { namespace, name, identity } = this.o;
+    const lease = await this.o.api.readNamespacedLease({ namespace, name });
+    if (lease.spec?.holderIdentity !== identity) return;
+    await this.o.api.replaceNamespacedLease({
+      namespace,
+      name,
+      body: {
+        ...lease,
+        spec: {
+          ...lease.spec,
+          holderIdentity: "",
+          leaseDurationSeconds: 1,
+          renewTime: new V1MicroTime(this.o.clock.now()),
+        },
+      },
+    });
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  const e = error as { code?: unknown; statusCode?: unknown; response?: { statusCode?: unknown } };
+  const code = e?.code ?? e?.statusCode ?? e?.response?.statusCode;
+  return typeof code === "number" ? code : undefined;
+}
