@@ -37,8 +37,11 @@ export function requireCapability(cloud: Loose, capability: Capability, what: st
   }
 }
 
+/** `open_stack_v3` and `OpenStack` read alike: lower case, no separators. */
 function cloudType(cloud: Loose): string {
-  return String(cloud.cloud_type ?? "").toLowerCase();
+  return String(cloud.cloud_type ?? "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
 }
 
 /** The "major public-cloud kind" of the spec (network cidr_block required, ip domain, encryption). */
@@ -67,7 +70,7 @@ export function currentInstanceHref(store: Store, server: Loose): string | null 
   return instance ? `/api/clouds/${instance.cloud_id}/instances/${instance.id}` : null;
 }
 
-/** A fixed size (gigabytes) of a volume type, or null when the type lets the caller choose. */
+/** The size (gigabytes) a volume type states, or null; used as the default size of a volume. */
 export function volumeTypeSize(volumeType: Loose): number | null {
   const size = volumeType.size;
   const n =

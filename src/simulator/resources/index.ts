@@ -37,14 +37,20 @@ import { auditEntries } from "./audit-entries.ts";
 import { cloudsResource } from "./clouds.ts";
 import { deploymentsResource } from "./deployments.ts";
 import { inputsResource } from "./inputs.ts";
+import { ipAddressBindingsResource } from "./ip-address-bindings.ts";
+import { ipAddressesResource } from "./ip-addresses.ts";
 import { linkedResource } from "./linked.ts";
 import { monitoringMetrics } from "./monitoring-metrics.ts";
 import { networkGatewaysResource } from "./network-gateways.ts";
 import { networksResource } from "./networks.ts";
 import { permissionsResource } from "./permissions.ts";
+import { recurringVolumeAttachmentsResource } from "./recurring-volume-attachments.ts";
+import { resourceGroupsResource } from "./resource-groups.ts";
 import { routeTablesResource } from "./route-tables.ts";
+import { routesResource } from "./routes.ts";
 import { storedScriptAttachments } from "./stored-script-attachments.ts";
 import { subnetsResource } from "./subnets.ts";
+import { volumesResource } from "./volumes.ts";
 
 export const resources: ResourceModule[] = [
   accountsResource,
@@ -61,4 +67,10 @@ export const resources: ResourceModule[] = [
   routeTablesResource,
   subnetsResource,
   networkGatewaysResource,
+  routesResource,
+  volumesResource,
+  recurringVolumeAttachmentsResource,
+  ipAddressesResource,
+  ipAddressBindingsResource,
+  resourceGroupsResource,
 ];
