@@ -71,13 +71,15 @@ export class Router<H> {
       suffix = "xml";
       bare = path.slice(0, -4);
     }
-    const found = this.find(bare);
-    if (found) return this.pick(found, method, suffix);
-    const ext = /\.([A-Za-z0-9]+)$/.exec(path);
-    if (ext && suffix === null && this.find(path.slice(0, -ext[0].length))) {
-      return { kind: "unknown-format", extension: ext[1]! };
+    if (suffix === null) {
+      // `/api/deployments/1.yaml`: a format suffix this service does not serve (letters only,
+      // so ids with dots or digits after a dot still reach their route).
+      const ext = /\.([A-Za-z]+)$/.exec(path);
+      if (ext && this.find(path.slice(0, -ext[0].length)))
+        return { kind: "unknown-format", extension: ext[1]! };
     }
-    return { kind: "not-found" };
+    const found = this.find(bare);
+    return found ? this.pick(found, method, suffix) : { kind: "not-found" };
   }
 
   private pick(
