@@ -1,0 +1,77 @@
+/**
+ * The seam between the server and the admission, OpenAPI and Table modules (DC-ADMIT's
+ * src/devcluster/admission/, openapi.ts, table.ts). The server only calls through `Presenter`
+ * and `Admitter`, so either side can change without touching the other.
+ */
+import type { StatusCause } from "./errors.ts";
+import { isObj, type Obj } from "./meta.ts";
+
+export interface AdmissionInput {
+  schema: Obj;
+  object: Obj;
+  oldObject?: Obj;
+  subresource?: "status";
+}
+
+export interface AdmissionResult {
+  object: Obj;
+  causes: StatusCause[];
+}
+
+export interface Admitter {
+  admit(input: AdmissionInput): AdmissionResult;
+  checkCrd(crd: Obj): StatusCause[];
+}
+
+export interface Presenter {
+  openApiV2(crds: Obj[]): object;
+  openApiV3Index(crds: Obj[]): object;
+  openApiV3GroupVersion(crds: Obj[], group: string, version: string): object | undefined;
+  toTable(crdVersion: Obj | undefined, objects: object[], listMeta?: object): object;
+}
+
+/** Admits everything unchanged: used until the admission module is wired in. */
+export const admitAll: Admitter = {
+  admit: ({ object }) => ({ object, causes: [] }),
+  checkCrd: () => [],
+};
+
+function age(object: object): string {
+  const m = (object as Obj).metadata;
+  return isObj(m) && typeof m.creationTimestamp === "string" ? m.creationTimestamp : "";
+}
+
+/** A minimal presenter: empty OpenAPI documents and a Name/Age table. */
+export const minimalPresenter: Presenter = {
+  openApiV2: () => ({
+    swagger: "2.0",
+    info: { title: "Kubernetes", version: "v1" },
+    paths: {},
+    definitions: {},
+  }),
+  openApiV3Index: () => ({ paths: {} }),
+  openApiV3GroupVersion: () => undefined,
+  toTable: (_crdVersion, objects, listMeta) => ({
+    kind: "Table",
+    apiVersion: "meta.k8s.io/v1",
+    metadata: listMeta ?? {},
+    columnDefinitions: [
+      {
+        name: "Name",
+        type: "string",
+        format: "name",
+        description: "Name must be unique within a namespace.",
+        priority: 0,
+      },
+      { name: "Age", type: "date", format: "", description: "CreationTimestamp", priority: 0 },
+    ],
+    rows: objects.map((object) => ({
+      cells: [String(((object as Obj).metadata as Obj | undefined)?.name ?? ""), age(object)],
+      object: {
+        kind: "PartialObjectMetadata",
+        apiVersion: "meta.k8s.io/v1",
+        metadata: (object as Obj).metadata,
+      },
+    })),
+  }),
+};

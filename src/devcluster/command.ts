@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { defineCommand, flag } from "../cli/command.ts";
+import { createDevCluster, type DevClusterOptions } from "./index.ts";
+
+const schema = z
+  .object({
+    host: flag.host(),
+    port: flag.port(6443),
+    kubeconfig: z.string().min(1, "must not be empty").optional(),
+    "state-file": z.string().min(1, "must not be empty").optional(),
+    token: z.string().min(16, "must be at least 16 characters").optional(),
+  })
+  .strict();
+
+/** Waits for SIGINT/SIGTERM; injectable so tests can stop the command. */
+export type StopSignal = () => Promise<void>;
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.on("SIGINT", done);
+    process.on("SIGTERM", done);
+  });
+}
+
+export function devclusterCommand(stop: StopSignal = waitForSignal) {
+  return defineCommand({
+    name: "devcluster",
+    summary: "a small Kubernetes-API-compatible server for local use and tests (not a production apiserver)",
+    flags: {
+      host: { type: "string", description: "address to bind", default: "127.0.0.1" },
+      port: { type: "string", description: "port to listen on (0 picks a free one)", default: "6443" },
+      kubeconfig: { type: "string", description: "write a kubeconfig for this server to this path" },
+      "state-file": {
+        type: "string",
+        description: "persist the store here (atomic writes) and load it at start",
+      },
+      token: { type: "string", description: "bearer token to require (default: a random one, printed)" },
+    },
+    schema,
+    async run(options, io) {
+      const config: DevClusterOptions = {
+        host: options.host,
+        port: options.port,
+        log: (level, message, fields) =>
+          io.err(JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...(fields ?? {}) })),
+      };
+      if (options.kubeconfig) config.kubeconfigPath = options.kubeconfig;
+      if (options["state-file"]) config.stateFile = options["state-file"];
+      if (options.token) config.token = options.token;
+      let cluster: Awaited<ReturnType<typeof createDevCluster>>;
+      try {
+        cluster = await createDevCluster(config);
+      } catch (error) {
+        io.err(`svc-operator devcluster: ${(error as Error).message}`);
+        return 1;
+      }
+      io.out(`devcluster listening on ${cluster.url}`);
+      io.out(`token: ${cluster.token}`);
+      if (cluster.kubeconfigPath) {
+        io.out(`kubeconfig written to ${cluster.kubeconfigPath}; use it with:`);
+        io.out(`  export KUBECONFIG=${cluster.kubeconfigPath}`);
+        io.out("  kubectl get namespaces");
+      } else {
+        io.out(`use it with: kubectl --server ${cluster.url} --token <token above> get namespaces`);
+        io.out("  (or pass --kubeconfig PATH to get a kubeconfig file)");
+      }
+      if (options["state-file"]) io.out(`state file: ${options["state-file"]}`);
+      io.out(
+        `fault hook: curl -X POST -H "Authorization: Bearer <token>" ${cluster.url}/__dev/faults/cut-watches`,
+      );
+      await stop();
+      await cluster.close();
+      return 0;
+    },
+  });
+}
+
+export const devcluster = devclusterCommand();

@@ -1,0 +1,76 @@
+import { compareVersions } from "./crd.ts";
+import type { Registry } from "./registry.ts";
+import { apiVersionOf, type ResourceType } from "./types.ts";
+
+/** The legacy discovery documents (what kubectl and client-node read). */
+export const SERVER_VERSION = {
+  major: "1",
+  minor: "32",
+  gitVersion: "v1.32.0-devcluster",
+  gitCommit: "0000000000000000000000000000000000000000",
+  gitTreeState: "clean",
+  buildDate: "2026-01-01T00:00:00Z",
+  goVersion: "go1.23.0",
+  compiler: "gc",
+  platform: "linux/amd64",
+};
+
+const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+
+export function apiVersions(serverAddress: string): object {
+  return {
+    kind: "APIVersions",
+    versions: ["v1"],
+    serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }],
+  };
+}
+
+function groupDocument(name: string, versions: string[]): object {
+  const sorted = [...versions].sort(compareVersions);
+  const entries = sorted.map((version) => ({ groupVersion: apiVersionOf(name, version), version }));
+  return { name, versions: entries, preferredVersion: entries[0] };
+}
+
+export function groupList(registry: Registry): object {
+  const groups = [...registry.groups()]
+    .filter(([name]) => name !== "")
+    .map(([name, versions]) => groupDocument(name, versions));
+  return { kind: "APIGroupList", apiVersion: "v1", groups };
+}
+
+export function group(registry: Registry, name: string): object | undefined {
+  const versions = registry.groups().get(name);
+  if (!versions || name === "") return undefined;
+  return { kind: "APIGroup", apiVersion: "v1", ...groupDocument(name, versions) };
+}
+
+function resourceEntries(type: ResourceType): object[] {
+  const main: Record<string, unknown> = {
+    name: type.resource,
+    singularName: type.singular,
+    namespaced: type.namespaced,
+    kind: type.kind,
+    verbs: VERBS,
+  };
+  if (type.shortNames.length > 0) main.shortNames = type.shortNames;
+  if (type.categories.length > 0) main.categories = type.categories;
+  const subs = type.subresources.map((sub) => ({
+    name: `${type.resource}/${sub}`,
+    singularName: "",
+    namespaced: type.namespaced,
+    kind: type.kind,
+    verbs: sub === "finalize" ? ["update"] : ["get", "patch", "update"],
+  }));
+  return [main, ...subs];
+}
+
+export function resourceList(registry: Registry, groupName: string, version: string): object | undefined {
+  const types = registry.all().filter((t) => t.group === groupName && t.versions.includes(version));
+  if (types.length === 0) return undefined;
+  return {
+    kind: "APIResourceList",
+    apiVersion: "v1",
+    groupVersion: apiVersionOf(groupName, version),
+    resources: types.flatMap(resourceEntries),
+  };
+}

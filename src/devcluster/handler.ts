@@ -1,0 +1,331 @@
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Presenter } from "./admission-adapter.ts";
+import { apiVersions, group, groupList, resourceList, SERVER_VERSION } from "./discovery.ts";
+import {
+  ApiError,
+  badRequest,
+  methodNotAllowed,
+  pageNotFound,
+  unauthorized,
+  unsupportedMediaType,
+} from "./errors.ts";
+import { isApiError, readBody, sendError, sendJson, wantsTable } from "./http-util.ts";
+import { isObj, type Obj } from "./meta.ts";
+import { type DeleteOptions, Operations, PATCH_CONTENT_TYPES, type WriteRequest } from "./operations.ts";
+import { type Route, route } from "./router.ts";
+import type { ResourceType } from "./types.ts";
+import type { WatchHub } from "./watch.ts";
+
+export interface HandlerDeps {
+  ops: Operations;
+  hub: WatchHub;
+  presenter: Presenter;
+  token: string;
+  /** host:port as clients reach it (for /api's serverAddressByClientCIDRs). */
+  serverAddress: () => string;
+  log: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
+}
+
+const CRD_KEY = "apiextensions.k8s.io/customresourcedefinitions";
+const PUBLIC_ROUTES = new Set(["version", "health"]);
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  if (!header?.startsWith("Bearer ")) return false;
+  const given = Buffer.from(header.slice(7).trim());
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** The field manager of a non-apply write: `fieldManager`, else the User-Agent's first segment. */
+function managerOf(query: URLSearchParams, req: IncomingMessage): string {
+  const given = query.get("fieldManager");
+  if (given) return given;
+  const agent = req.headers["user-agent"] ?? "";
+  return agent.split("/")[0]!.slice(0, 128) || "unknown";
+}
+
+function fieldValidationOf(query: URLSearchParams): WriteRequest["fieldValidation"] {
+  const value = query.get("fieldValidation");
+  if (value === null || value === "") return "Warn";
+  if (value === "Strict" || value === "Warn" || value === "Ignore") return value;
+  throw badRequest(`fieldValidation: Invalid value: "${value}": must be one of Ignore, Warn, or Strict`);
+}
+
+function intParam(query: URLSearchParams, name: string): number | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === "") return undefined;
+  if (!/^\d+$/.test(raw))
+    throw badRequest(`${name}: Invalid value: "${raw}": must be a non-negative integer`);
+  return Number(raw);
+}
+
+export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { ops, hub, presenter } = deps;
+  const isNamespaced = (g: string, v: string, r: string) => ops.registry.find(g, v, r)?.namespaced === true;
+  const crds = () => ops.store.list(CRD_KEY);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://devcluster");
+    const r = route(url.pathname, isNamespaced);
+    if (!PUBLIC_ROUTES.has(r.kind) && !tokenMatches(req.headers.authorization, deps.token))
+      throw unauthorized();
+    const method = req.method ?? "GET";
+    switch (r.kind) {
+      case "version":
+        return sendJson(res, 200, SERVER_VERSION);
+      case "health":
+        res.writeHead(200, { "Content-Type": "text/plain" });
+        res.end("ok");
+        return;
+      case "api":
+        return sendJson(res, 200, apiVersions(deps.serverAddress()));
+      case "apis":
+        return sendJson(res, 200, groupList(ops.registry));
+      case "group": {
+        const doc = group(ops.registry, r.group);
+        if (!doc) throw pageNotFound();
+        return sendJson(res, 200, doc);
+      }
+      case "resources": {
+        const doc = resourceList(ops.registry, r.group, r.version);
+        if (!doc) throw pageNotFound();
+        return sendJson(res, 200, doc);
+      }
+      case "openapi-v2":
+        return sendJson(res, 200, presenter.openApiV2(crds()));
+      case "openapi-v3":
+        return sendJson(res, 200, presenter.openApiV3Index(crds()));
+      case "openapi-v3-gv": {
+        const doc = presenter.openApiV3GroupVersion(crds(), r.group, r.version);
+        if (!doc) throw pageNotFound();
+        return sendJson(res, 200, doc);
+      }
+      case "cut-watches": {
+        if (method !== "POST") throw methodNotAllowed();
+        const mode = url.searchParams.get("mode") === "close" ? "close" : "reset";
+        const cut = hub.cutAll(mode);
+        deps.log("info", "fault: cut watch connections", { cut, mode });
+        return sendJson(res, 200, { cut, mode });
+      }
+      case "resource":
+        return handleResource(req, res, r, url.searchParams, method);
+      default:
+        throw pageNotFound();
+    }
+  };
+
+  const handleResource = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    r: Extract<Route, { kind: "resource" }>,
+    query: URLSearchParams,
+    method: string,
+  ): Promise<void> => {
+    const type = ops.registry.find(r.group, r.version, r.resource);
+    if (!type) throw pageNotFound();
+    if (r.namespace !== undefined && !type.namespaced) throw pageNotFound();
+    if (r.subresource !== undefined && !type.subresources.includes(r.subresource)) throw pageNotFound();
+    const isWatch = r.legacyWatch || query.get("watch") === "true" || query.get("watch") === "1";
+    const warnings: string[] = [];
+    const write: WriteRequest = {
+      type,
+      version: r.version,
+      manager: managerOf(query, req),
+      dryRun: query.get("dryRun") === "All",
+      warnings,
+    };
+    if (r.namespace !== undefined) write.namespace = r.namespace;
+    const headers = () =>
+      warnings.length > 0
+        ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") }
+        : undefined;
+    const reply = (code: number, body: unknown) => sendJson(res, code, body, headers());
+    const table = wantsTable(req.headers.accept);
+    const asTable = (objects: Obj[], listMeta?: object) =>
+      presenter.toTable(type.crdVersion?.(r.version), objects, listMeta);
+
+    if (r.name === undefined) {
+      if (type.namespaced && r.namespace === undefined && method !== "GET") throw methodNotAllowed();
+      switch (method) {
+        case "GET": {
+          if (isWatch) {
+            const watch = {
+              type,
+              version: r.version,
+              allowWatchBookmarks: query.get("allowWatchBookmarks") === "true",
+              sendInitialEvents: query.get("sendInitialEvents") === "true",
+              ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+              ...(query.get("resourceVersion") !== null
+                ? { resourceVersion: query.get("resourceVersion")! }
+                : {}),
+              ...(query.get("labelSelector") ? { labelSelector: query.get("labelSelector")! } : {}),
+              ...(query.get("fieldSelector") ? { fieldSelector: query.get("fieldSelector")! } : {}),
+              ...(intParam(query, "timeoutSeconds") !== undefined
+                ? { timeoutSeconds: intParam(query, "timeoutSeconds")! }
+                : {}),
+            };
+            hub.serve(ops, watch, req, res);
+            return;
+          }
+          const list = ops.list(type, r.version, r.namespace, {
+            labelSelector: query.get("labelSelector") ?? undefined,
+            fieldSelector: query.get("fieldSelector") ?? undefined,
+            limit: intParam(query, "limit"),
+            continue: query.get("continue") ?? undefined,
+          });
+          if (table) return reply(200, asTable(list.items as Obj[], list.metadata as object));
+          return reply(200, list);
+        }
+        case "POST": {
+          const body = Operations.parseBody(
+            await readBody(req),
+            contentTypeFor(req, ["application/json", "application/yaml"]),
+          );
+          write.fieldValidation = fieldValidationOf(query);
+          const created = ops.create(write, body);
+          return reply(201, created);
+        }
+        case "DELETE": {
+          const options = await deleteOptions(req, query);
+          const list = ops.deleteCollection(write, {
+            ...options,
+            labelSelector: query.get("labelSelector") ?? undefined,
+            fieldSelector: query.get("fieldSelector") ?? undefined,
+          });
+          return reply(200, list);
+        }
+        default:
+          throw methodNotAllowed();
+      }
+    }
+
+    const sub = r.subresource;
+    if (sub !== undefined && sub !== "status" && !(sub === "finalize" && method === "PUT"))
+      throw methodNotAllowed();
+    if (sub === "status") write.subresource = "status";
+    switch (method) {
+      case "GET": {
+        if (isWatch) throw methodNotAllowed();
+        const object = ops.get(type, r.version, r.namespace, r.name);
+        if (table) return reply(200, asTable([object]));
+        return reply(200, object);
+      }
+      case "PUT": {
+        const body = Operations.parseBody(
+          await readBody(req),
+          contentTypeFor(req, ["application/json", "application/yaml"]),
+        );
+        write.fieldValidation = fieldValidationOf(query);
+        if (sub === "finalize") return reply(200, finalizeNamespace(ops, write, r.name, body));
+        return reply(200, ops.update(write, r.name, body));
+      }
+      case "PATCH": {
+        const media = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+        const patchType = PATCH_CONTENT_TYPES[media];
+        if (!patchType) {
+          throw unsupportedMediaType(
+            type.custom
+              ? [
+                  "application/json-patch+json",
+                  "application/merge-patch+json",
+                  "application/apply-patch+yaml",
+                ]
+              : [
+                  "application/json-patch+json",
+                  "application/merge-patch+json",
+                  "application/strategic-merge-patch+json",
+                  "application/apply-patch+yaml",
+                ],
+          );
+        }
+        if (media === "application/apply-patch+cbor")
+          throw unsupportedMediaType(["application/apply-patch+yaml"]);
+        write.fieldValidation = fieldValidationOf(query);
+        const force = query.get("force") === "true";
+        if (patchType === "apply") write.manager = query.get("fieldManager") ?? "";
+        const raw = await readBody(req);
+        return reply(200, ops.patch(write, r.name, patchType, raw, force));
+      }
+      case "DELETE": {
+        const options = await deleteOptions(req, query);
+        const { object, deleted } = ops.delete(write, r.name, options);
+        if (!deleted) return reply(200, object);
+        const m = object.metadata as Obj;
+        const details: Obj = { name: r.name };
+        if (type.group) details.group = type.group;
+        details.kind = type.resource;
+        details.uid = m.uid;
+        return reply(200, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details });
+      }
+      default:
+        throw methodNotAllowed();
+    }
+  };
+
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (isApiError(error)) {
+        sendError(res, error);
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      deps.log("error", "request failed", {
+        method: req.method,
+        path: req.url?.split("?")[0],
+        error: message,
+      });
+      sendError(res, new ApiError(500, "InternalError", `Internal error occurred: ${message}`, {}));
+    });
+  };
+}
+
+function contentTypeFor(req: IncomingMessage, accepted: string[]): string {
+  const media = (req.headers["content-type"] ?? "application/json").split(";")[0]!.trim().toLowerCase();
+  if (media === "" || media === "*/*") return "application/json";
+  if (!accepted.includes(media))
+    throw unsupportedMediaType([...accepted, "application/vnd.kubernetes.protobuf"]);
+  return media;
+}
+
+async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
+  const raw = await readBody(req);
+  let body: Obj = {};
+  if (raw.trim() !== "") {
+    const parsed = Operations.parseBody(raw, "application/json");
+    if (!isObj(parsed)) throw badRequest("DeleteOptions must be an object");
+    body = parsed;
+  }
+  const options: DeleteOptions = {};
+  const policy = query.get("propagationPolicy") ?? body.propagationPolicy;
+  if (policy !== undefined && policy !== null) {
+    if (policy !== "Orphan" && policy !== "Background" && policy !== "Foreground") {
+      throw badRequest(
+        `propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`,
+      );
+    }
+    options.propagationPolicy = policy;
+  } else if (body.orphanDependents === true || query.get("orphanDependents") === "true") {
+    options.propagationPolicy = "Orphan";
+  }
+  if (isObj(body.preconditions)) {
+    options.preconditions = {};
+    if (typeof body.preconditions.uid === "string") options.preconditions.uid = body.preconditions.uid;
+    if (typeof body.preconditions.resourceVersion === "string") {
+      options.preconditions.resourceVersion = body.preconditions.resourceVersion;
+    }
+  }
+  const dryRun = query.get("dryRun") ?? (Array.isArray(body.dryRun) ? body.dryRun[0] : undefined);
+  if (dryRun === "All") options.dryRun = true;
+  return options;
+}
+
+/** PUT /api/v1/namespaces/<name>/finalize: only spec.finalizers changes. */
+function finalizeNamespace(ops: Operations, write: WriteRequest, name: string, body: unknown): Obj {
+  if (!isObj(body)) throw badRequest("the request body must be a Namespace");
+  const old = ops.getStored(write.type, undefined, name);
+  const finalizers = isObj(body.spec) && Array.isArray(body.spec.finalizers) ? body.spec.finalizers : [];
+  return ops.controllerWrite(write.type as ResourceType, old, (next) => {
+    next.spec = { ...(isObj(next.spec) ? next.spec : {}), finalizers };
+  });
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Admitter, admitAll, minimalPresenter, type Presenter } from "./admission-adapter.ts";
+import { Controllers } from "./controllers.ts";
+import { createHandler } from "./handler.ts";
+import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.ts";
+import { type Clock, Operations } from "./operations.ts";
+import { Registry } from "./registry.ts";
+import { loadState, StateFile } from "./state-file.ts";
+import { Store } from "./store.ts";
+import { WatchHub } from "./watch.ts";
+
+export type LogFn = (
+  level: "info" | "warn" | "error",
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+export interface DevClusterOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). The CLI defaults to 6443. */
+  port?: number;
+  /** Bearer token; a random one when absent. */
+  token?: string;
+  /** Where the store is persisted (atomically, debounced) and loaded from at start. */
+  stateFile?: string;
+  stateDebounceMs?: number;
+  /** Where to write a kubeconfig for this server. */
+  kubeconfigPath?: string;
+  /** Changes kept per resource for watches; older resourceVersions get 410 Gone. Default 10,000. */
+  historyLimit?: number;
+  /** Interval of BOOKMARK events on watches that allow them. Default 60 s. */
+  bookmarkIntervalMs?: number;
+  clock?: Clock;
+  admitter?: Admitter;
+  presenter?: Presenter;
+  log?: LogFn;
+}
+
+export interface DevCluster {
+  url: string;
+  token: string;
+  /** The kubeconfig YAML (also written to kubeconfigPath when given). */
+  kubeconfig: string;
+  kubeconfigPath?: string;
+  /** Cuts all open watch connections (the fault hook, without HTTP). */
+  cutWatches(mode?: "reset" | "close"): number;
+  /** Writes the state file now (when there is one). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/** Starts a devcluster: an HTTP server that behaves as a kube-apiserver for what the operator uses. */
+export async function createDevCluster(options: DevClusterOptions = {}): Promise<DevCluster> {
+  const log: LogFn = options.log ?? (() => {});
+  const token = options.token ?? randomBytes(24).toString("base64url");
+  let stateFile: StateFile | undefined;
+  const store = new Store({
+    historyLimit: options.historyLimit,
+    onWrite: () => stateFile?.changed(),
+  });
+  const registry = new Registry();
+  const controllers = new Controllers({
+    onError: (error) => log("error", "controller pass failed", { error: String(error) }),
+  });
+  const ops = new Operations({
+    store,
+    registry,
+    admitter: options.admitter ?? admitAll,
+    clock: options.clock ?? { now: () => new Date() },
+    afterWrite: (type, object, deleted) => controllers.afterWrite(type, object, deleted),
+  });
+  controllers.attach(ops);
+
+  if (options.stateFile) {
+    const snapshot = await loadState(options.stateFile);
+    if (snapshot) {
+      store.restore(snapshot);
+      for (const crd of store.list("apiextensions.k8s.io/customresourcedefinitions")) registry.serveCrd(crd);
+      log("info", "state loaded", { path: options.stateFile, resourceVersion: snapshot.resourceVersion });
+      controllers.schedule();
+    }
+    stateFile = new StateFile({
+      path: options.stateFile,
+      snapshot: () => store.snapshot(),
+      debounceMs: options.stateDebounceMs,
+      onError: (error) => log("error", "state file write failed", { error: String(error) }),
+    });
+  }
+  const nsType = registry.find("", "v1", "namespaces")!;
+  for (const name of DEFAULT_NAMESPACES) {
+    if (!store.get(nsType.storageKey, undefined, name)) {
+      ops.create({ type: nsType, version: "v1", manager: "kube-apiserver" }, { metadata: { name } });
+    }
+  }
+
+  const hub = new WatchHub({ bookmarkIntervalMs: options.bookmarkIntervalMs });
+  let address = "";
+  const server: Server = createServer(
+    createHandler({
+      ops,
+      hub,
+      presenter: options.presenter ?? minimalPresenter,
+      token,
+      serverAddress: () => address,
+      log,
+    }),
+  );
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  address = `${urlHost}:${port}`;
+  const url = `http://${address}`;
+  const kubeconfig = kubeconfigYaml(url, token);
+  if (options.kubeconfigPath) await writeKubeconfig(options.kubeconfigPath, kubeconfig);
+
+  let closed = false;
+  const cluster: DevCluster = {
+    url,
+    token,
+    kubeconfig,
+    cutWatches: (mode) => hub.cutAll(mode),
+    flush: async () => {
+      await stateFile?.flush();
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      hub.cutAll("close");
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stateFile?.flush();
+    },
+  };
+  if (options.kubeconfigPath) cluster.kubeconfigPath = options.kubeconfigPath;
+  return cluster;
+}

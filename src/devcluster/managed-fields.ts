@@ -1,0 +1,267 @@
+import { ApiError } from "./errors.ts";
+import {
+  childShape,
+  collectFields,
+  type FieldPath,
+  FieldSet,
+  hasValueAt,
+  keyElement,
+  pathString,
+  removeAt,
+  type Shape,
+  valueAt,
+} from "./fieldset.ts";
+import { clone, deepEqual, isObj, type Obj } from "./meta.ts";
+
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  time?: string;
+  fieldsType: "FieldsV1";
+  fieldsV1: Obj;
+  subresource?: string;
+}
+
+/** Metadata the server owns: never part of a field set. */
+const SYSTEM_METADATA = [
+  "name",
+  "namespace",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "managedFields",
+  "selfLink",
+];
+
+/** The part of an object that field managers can own. */
+export function trackable(object: Obj): Obj {
+  const { apiVersion: _a, kind: _k, metadata, ...rest } = object;
+  const view: Obj = clone(rest);
+  if (isObj(metadata)) {
+    const m: Obj = {};
+    for (const [key, value] of Object.entries(metadata))
+      if (!SYSTEM_METADATA.includes(key)) m[key] = clone(value);
+    if (Object.keys(m).length > 0) view.metadata = m;
+  }
+  return view;
+}
+
+export function readEntries(object: Obj | undefined): ManagedFieldsEntry[] {
+  const m = object?.metadata;
+  if (!isObj(m) || !Array.isArray(m.managedFields)) return [];
+  return m.managedFields.filter(isObj) as unknown as ManagedFieldsEntry[];
+}
+
+function sameSlot(
+  entry: ManagedFieldsEntry,
+  manager: string,
+  operation: string,
+  subresource?: string,
+): boolean {
+  return (
+    entry.manager === manager &&
+    entry.operation === operation &&
+    (entry.subresource ?? "") === (subresource ?? "")
+  );
+}
+
+function makeEntry(
+  manager: string,
+  operation: "Apply" | "Update",
+  apiVersion: string,
+  time: string,
+  set: FieldSet,
+  subresource?: string,
+): ManagedFieldsEntry {
+  const entry: ManagedFieldsEntry = {
+    manager,
+    operation,
+    apiVersion,
+    time,
+    fieldsType: "FieldsV1",
+    fieldsV1: set.toJSON(),
+  };
+  if (subresource) entry.subresource = subresource;
+  return entry;
+}
+
+function withSets(entries: ManagedFieldsEntry[]) {
+  return entries.map((entry) => ({ entry, set: FieldSet.fromJSON(entry.fieldsV1) }));
+}
+
+function finish(items: { entry: ManagedFieldsEntry; set: FieldSet }[]): ManagedFieldsEntry[] {
+  return items
+    .filter(({ set }) => !set.isEmpty())
+    .map(({ entry, set }) => ({ ...entry, fieldsV1: set.toJSON() }));
+}
+
+export interface WriteContext {
+  manager: string;
+  apiVersion: string;
+  subresource?: string;
+  shape: Shape;
+  time: string;
+}
+
+/**
+ * A non-apply write (create, update, patch): the writer takes the fields it changed away from
+ * everyone else, silently, as the real server does for Update operations.
+ */
+export function recordUpdate(old: Obj | undefined, next: Obj, ctx: WriteContext): ManagedFieldsEntry[] {
+  const before = old ? trackable(old) : {};
+  const after = trackable(next);
+  const beforeSet = collectFields(before, ctx.shape);
+  const afterSet = collectFields(after, ctx.shape, before);
+  const changed: FieldPath[] = [];
+  for (const path of afterSet.paths()) {
+    if (!hasValueAt(before, path) || !deepEqual(valueAt(before, path), valueAt(after, path)))
+      changed.push(path);
+  }
+  const removed = beforeSet.paths().filter((path) => !hasValueAt(after, path));
+  const items = withSets(readEntries(old));
+  let mine = items.find(({ entry }) => sameSlot(entry, ctx.manager, "Update", ctx.subresource));
+  for (const item of items) {
+    for (const path of removed) item.set.remove(path);
+    if (item === mine) continue;
+    for (const path of changed) item.set.remove(path);
+  }
+  if (changed.length > 0) {
+    if (!mine) {
+      mine = {
+        entry: makeEntry(ctx.manager, "Update", ctx.apiVersion, ctx.time, new FieldSet(), ctx.subresource),
+        set: new FieldSet(),
+      };
+      items.push(mine);
+    }
+    for (const path of changed) mine.set.add(path);
+    mine.entry = { ...mine.entry, apiVersion: ctx.apiVersion, time: ctx.time };
+  }
+  return finish(items);
+}
+
+function mergeValues(live: unknown, applied: unknown, shape: Shape): unknown {
+  if (isObj(applied) && isObj(live) && !shape.atomic) {
+    const out: Obj = { ...live };
+    for (const [key, value] of Object.entries(applied))
+      out[key] = mergeValues(live[key], value, childShape(shape, key));
+    return out;
+  }
+  if (Array.isArray(applied) && Array.isArray(live) && shape.listType === "map") {
+    const keys = shape.mapKeys ?? [];
+    const out = [...live];
+    for (const item of applied) {
+      const el = keyElement(item, keys);
+      const index = out.findIndex((candidate) => keyElement(candidate, keys) === el);
+      if (index >= 0) out[index] = mergeValues(out[index], item, shape.items ?? {});
+      else out.push(clone(item));
+    }
+    return out;
+  }
+  if (Array.isArray(applied) && Array.isArray(live) && shape.listType === "set") {
+    const out = [...live];
+    for (const item of applied) if (!out.some((c) => deepEqual(c, item))) out.push(clone(item));
+    return out;
+  }
+  return clone(applied);
+}
+
+function printManager(entry: ManagedFieldsEntry): string {
+  let text = JSON.stringify(entry.manager);
+  if (entry.subresource) text += ` with subresource ${JSON.stringify(entry.subresource)}`;
+  if (entry.operation === "Update") text += ` using ${entry.apiVersion}`;
+  return text;
+}
+
+/** The real server's 409 for apply conflicts (apimachinery fieldmanager internal.NewConflictError). */
+function conflictError(conflicts: { manager: string; path: FieldPath }[]): ApiError {
+  const causes = conflicts.map((c) => ({
+    reason: "FieldManagerConflict",
+    message: `conflict with ${c.manager}`,
+    field: pathString(c.path),
+  }));
+  let message: string;
+  if (conflicts.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${conflicts[0]!.manager}: ${pathString(conflicts[0]!.path)}`;
+  } else {
+    const byManager = new Map<string, FieldPath[]>();
+    for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.path]);
+    const lines: string[] = [];
+    for (const manager of [...byManager.keys()].sort()) {
+      lines.push(`conflicts with ${manager}`);
+      for (const path of byManager.get(manager)!) lines.push(`- ${pathString(path)}`);
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join("\n")}`;
+  }
+  return new ApiError(409, "Conflict", message, { causes });
+}
+
+export interface ApplyResult {
+  /** The trackable part of the new object (spec, status, data, labels, annotations, ...). */
+  merged: Obj;
+  entries: ManagedFieldsEntry[];
+}
+
+/**
+ * Server-side apply: merge the applied configuration into the live object, answer 409 when it
+ * changes a field another manager owns (unless forced, which takes the field), and remove the
+ * fields this manager applied before and no longer applies when nobody else owns them.
+ */
+export function applyConfiguration(
+  live: Obj | undefined,
+  applied: Obj,
+  ctx: WriteContext & { force: boolean },
+): ApplyResult {
+  const liveView = live ? trackable(live) : {};
+  const appliedView = trackable(applied);
+  const newSet = collectFields(appliedView, ctx.shape);
+  const items = withSets(readEntries(live));
+  const isMine = (entry: ManagedFieldsEntry) => sameSlot(entry, ctx.manager, "Apply", ctx.subresource);
+  const conflicts: { manager: string; path: FieldPath; item: (typeof items)[number] }[] = [];
+  for (const path of newSet.paths()) {
+    if (!hasValueAt(liveView, path)) continue;
+    const appliedValue = valueAt(appliedView, path);
+    if (path.at(-1)!.startsWith("k:") && isObj(appliedValue)) continue; // its fields are checked one by one
+    if (deepEqual(valueAt(liveView, path), appliedValue)) continue;
+    for (const item of items) {
+      if (isMine(item.entry) || item.entry.manager === ctx.manager) continue;
+      if (item.set.has(path)) conflicts.push({ manager: printManager(item.entry), path, item });
+    }
+  }
+  if (conflicts.length > 0 && !ctx.force) throw conflictError(conflicts);
+  for (const c of conflicts) c.item.set.remove(c.path);
+
+  const merged = mergeValues(liveView, appliedView, ctx.shape) as Obj;
+  const mine = items.find(({ entry }) => isMine(entry));
+  if (mine) {
+    const others = items.filter((item) => item !== mine);
+    for (const path of mine.set.paths()) {
+      if (newSet.has(path) || others.some((o) => o.set.has(path))) continue;
+      removeAt(merged, path);
+      pruneEmptyParents(merged, path.slice(0, -1), items.map((i) => i.set).concat(newSet));
+    }
+  }
+  const entry = makeEntry(ctx.manager, "Apply", ctx.apiVersion, ctx.time, newSet, ctx.subresource);
+  const rest = items.filter((item) => item !== mine);
+  const next = [...rest.map(({ entry: e, set }) => ({ entry: e, set })), { entry, set: newSet }];
+  // Keep the applier's entry where it was, as the real server does, so diffs stay small.
+  if (mine) {
+    const index = items.indexOf(mine);
+    next.pop();
+    next.splice(index, 0, { entry, set: newSet });
+  }
+  return { merged, entries: finish(next) };
+}
+
+function pruneEmptyParents(root: Obj, path: FieldPath, sets: FieldSet[]): void {
+  for (let p = path; p.length > 0; p = p.slice(0, -1)) {
+    const value = valueAt(root, p);
+    const empty =
+      (isObj(value) && Object.keys(value).length === 0) || (Array.isArray(value) && value.length === 0);
+    if (!empty || sets.some((s) => s.has(p))) return;
+    removeAt(root, p);
+  }
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import type { FieldError } from "./errors.ts";
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export const deepEqual = isDeepStrictEqual;
+
+export function meta(object: Obj): Obj {
+  if (!isObj(object.metadata)) object.metadata = {};
+  return object.metadata as Obj;
+}
+
+/** metav1.Time: RFC 3339 in UTC with whole seconds. */
+export function rfc3339(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/** metav1.MicroTime: RFC 3339 with microseconds. */
+export function rfc3339Micro(date: Date): string {
+  return `${date.toISOString().slice(0, 23)}000Z`;
+}
+
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export type NameRule = "subdomain" | "label";
+
+/** The real server's name validation (apimachinery validation.IsDNS1123Subdomain / Label). */
+export function validateName(name: unknown, rule: NameRule, field = "metadata.name"): FieldError[] {
+  if (typeof name !== "string" || name === "") {
+    return [{ type: "FieldValueRequired", field, detail: "name or generateName is required" }];
+  }
+  const errors: FieldError[] = [];
+  if (rule === "label") {
+    if (name.length > 63) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field,
+        value: name,
+        detail: "must be no more than 63 characters",
+      });
+    }
+    if (!LABEL.test(name)) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field,
+        value: name,
+        detail:
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      });
+    }
+    return errors;
+  }
+  if (name.length > 253) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field,
+      value: name,
+      detail: "must be no more than 253 characters",
+    });
+  }
+  if (!SUBDOMAIN.test(name)) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field,
+      value: name,
+      detail:
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    });
+  }
+  return errors;
+}
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+function validateQualifiedKey(key: string, field: string): FieldError[] {
+  const slash = key.lastIndexOf("/");
+  const prefix = slash >= 0 ? key.slice(0, slash) : "";
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  const ok =
+    name.length > 0 &&
+    name.length <= 63 &&
+    QUALIFIED_NAME.test(name) &&
+    (slash < 0 || (prefix.length > 0 && prefix.length <= 253 && SUBDOMAIN.test(prefix)));
+  if (ok) return [];
+  return [
+    {
+      type: "FieldValueInvalid",
+      field,
+      value: key,
+      detail:
+        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    },
+  ];
+}
+
+/** Label and annotation keys and label values, as ValidateLabels / ValidateAnnotations check them. */
+export function validateLabelsAndAnnotations(metadata: Obj): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const which of ["labels", "annotations"] as const) {
+    const map = metadata[which];
+    if (map === undefined || map === null) continue;
+    if (!isObj(map)) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: `metadata.${which}`,
+        value: map,
+        detail: "must be a map",
+      });
+      continue;
+    }
+    for (const [key, value] of Object.entries(map)) {
+      errors.push(...validateQualifiedKey(key, `metadata.${which}`));
+      if (typeof value !== "string") {
+        errors.push({
+          type: "FieldValueInvalid",
+          field: `metadata.${which}`,
+          value,
+          detail: "must be a string",
+        });
+      } else if (which === "labels" && (value.length > 63 || !LABEL_VALUE.test(value))) {
+        errors.push({
+          type: "FieldValueInvalid",
+          field: "metadata.labels",
+          value,
+          detail:
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        });
+      }
+    }
+  }
+  const finalizers = metadata.finalizers;
+  if (finalizers !== undefined && finalizers !== null) {
+    if (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== "string")) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "metadata.finalizers",
+        value: finalizers,
+        detail: "must be a list of strings",
+      });
+    }
+  }
+  return errors;
+}
+
+const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** The 5 random characters the real server appends to generateName. */
+export function randomSuffix(): string {
+  const bytes = randomBytes(5);
+  let out = "";
+  for (const b of bytes) out += GENERATE_ALPHABET[b % GENERATE_ALPHABET.length];
+  return out;
+}
+
+export function finalizersOf(metadata: Obj): string[] {
+  return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];
+}

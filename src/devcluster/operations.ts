@@ -1,0 +1,795 @@
+import { randomUUID } from "node:crypto";
+import { parse as parseYaml } from "yaml";
+import type { Admitter } from "./admission-adapter.ts";
+import { CRD_CLEANUP_FINALIZER, crdStatus } from "./crd.ts";
+import {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  type FieldError,
+  fieldCause,
+  forbidden,
+  gone,
+  invalid,
+  methodNotAllowedWhile,
+  notFound,
+  STALE_OBJECT,
+  type StatusCause,
+  unsupportedMediaType,
+} from "./errors.ts";
+import { applyConfiguration, type ManagedFieldsEntry, recordUpdate } from "./managed-fields.ts";
+import {
+  clone,
+  deepEqual,
+  finalizersOf,
+  isObj,
+  meta,
+  type Obj,
+  randomSuffix,
+  rfc3339,
+  validateLabelsAndAnnotations,
+  validateName,
+} from "./meta.ts";
+import { jsonPatch, mergePatch, strategicMergePatch } from "./patch.ts";
+import type { Registry } from "./registry.ts";
+import {
+  type FieldRequirement,
+  type LabelSelector,
+  matchesFields,
+  matchesLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+} from "./selectors.ts";
+import type { Store } from "./store.ts";
+import { apiVersionOf, type ResourceType } from "./types.ts";
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Who writes and how: the served version, the namespace in the URL, the field manager. */
+export interface WriteRequest {
+  type: ResourceType;
+  version: string;
+  namespace?: string;
+  /** `fieldManager` query parameter, or the prefix of the User-Agent (as the real server derives it). */
+  manager: string;
+  dryRun?: boolean;
+  subresource?: "status";
+  /** Unknown fields: Strict rejects, Warn reports them in `warnings`, Ignore drops them silently. */
+  fieldValidation?: "Strict" | "Warn" | "Ignore";
+  warnings?: string[];
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: "Orphan" | "Background" | "Foreground";
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export interface Selection {
+  labels: LabelSelector;
+  fields: FieldRequirement[];
+}
+
+export type PatchType = "merge" | "json" | "strategic" | "apply";
+
+export const PATCH_CONTENT_TYPES: Record<string, PatchType> = {
+  "application/merge-patch+json": "merge",
+  "application/json-patch+json": "json",
+  "application/strategic-merge-patch+json": "strategic",
+  "application/apply-patch+yaml": "apply",
+  "application/apply-patch+cbor": "apply",
+};
+
+const OBJECT_SYSTEM_FIELDS = [
+  "uid",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "generation",
+];
+
+interface ContinueToken {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+/** The API semantics of every verb, independent of HTTP. */
+export class Operations {
+  readonly store: Store;
+  readonly registry: Registry;
+  private readonly admitter: Admitter;
+  private readonly clock: Clock;
+  /** Called after every committed write, so controllers (GC, namespace, CRD) can look. */
+  private readonly afterWrite: (type: ResourceType, object: Obj, deleted: boolean) => void;
+
+  constructor(deps: {
+    store: Store;
+    registry: Registry;
+    admitter: Admitter;
+    clock: Clock;
+    afterWrite?: (type: ResourceType, object: Obj, deleted: boolean) => void;
+  }) {
+    this.store = deps.store;
+    this.registry = deps.registry;
+    this.admitter = deps.admitter;
+    this.clock = deps.clock;
+    this.afterWrite = deps.afterWrite ?? (() => {});
+  }
+
+  now(): string {
+    return rfc3339(this.clock.now());
+  }
+
+  /** The stored object as the client asked for it: apiVersion and kind of the served version. */
+  serve(type: ResourceType, version: string, stored: Obj): Obj {
+    const { apiVersion: _a, kind: _k, ...rest } = stored;
+    const served: Obj = { apiVersion: apiVersionOf(type.group, version), kind: type.kind, ...rest };
+    return type.toServed ? type.toServed(served) : served;
+  }
+
+  private target(type: ResourceType, name?: string) {
+    return { group: type.group, resource: type.resource, name };
+  }
+
+  private requireNamespace(type: ResourceType, namespace: string | undefined): string | undefined {
+    if (!type.namespaced) return undefined;
+    if (!namespace)
+      throw badRequest("the server could not find the requested resource: namespace is required");
+    return namespace;
+  }
+
+  getStored(type: ResourceType, namespace: string | undefined, name: string): Obj {
+    const object = this.store.get(type.storageKey, type.namespaced ? namespace : undefined, name);
+    if (!object) throw notFound(this.target(type), name);
+    return object;
+  }
+
+  get(type: ResourceType, version: string, namespace: string | undefined, name: string): Obj {
+    return this.serve(type, version, this.getStored(type, namespace, name));
+  }
+
+  selection(type: ResourceType, options: { labelSelector?: string; fieldSelector?: string }): Selection {
+    return {
+      labels: parseLabelSelector(options.labelSelector),
+      fields: parseFieldSelector(options.fieldSelector, type.fieldSelectors),
+    };
+  }
+
+  matches(type: ResourceType, version: string, selection: Selection, stored: Obj): boolean {
+    if (!matchesLabels(selection.labels, (stored.metadata as Obj).labels)) return false;
+    if (selection.fields.length === 0) return true;
+    return matchesFields(selection.fields, type.toServed ? this.serve(type, version, stored) : stored);
+  }
+
+  list(type: ResourceType, version: string, namespace: string | undefined, options: ListOptions): Obj {
+    const selection = this.selection(type, options);
+    let start = "";
+    let rv = this.store.resourceVersion;
+    if (options.continue) {
+      const token = decodeContinue(options.continue);
+      start = token.start;
+      rv = token.rv;
+      if (rv < this.store.oldestKept(type.storageKey)) {
+        throw gone(
+          "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
+        );
+      }
+    }
+    const all = this.store.list(type.storageKey, type.namespaced ? namespace : undefined);
+    const limit = options.limit && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
+    const items: Obj[] = [];
+    let next: string | undefined;
+    let remaining = 0;
+    for (const stored of all) {
+      const m = stored.metadata as Obj;
+      const key = `${m.namespace ?? ""}/${m.name}`;
+      if (start && key <= start) continue;
+      if (!this.matches(type, version, selection, stored)) continue;
+      if (items.length >= limit) {
+        next ??= encodeContinue({ v: "meta.k8s.io/v1", rv, start: lastKey(items) });
+        remaining += 1;
+        continue;
+      }
+      items.push(stored);
+    }
+    const metadata: Obj = { resourceVersion: String(rv) };
+    if (next) {
+      metadata.continue = next;
+      if (selection.labels.length === 0 && selection.fields.length === 0)
+        metadata.remainingItemCount = remaining;
+    }
+    const apiVersion = apiVersionOf(type.group, version);
+    return {
+      kind: type.listKind,
+      apiVersion,
+      metadata,
+      items: items.map((stored) => {
+        const served = this.serve(type, version, stored);
+        if (type.custom) return served;
+        // Typed lists of built-ins carry no kind/apiVersion on items.
+        const { apiVersion: _a, kind: _k, ...rest } = served;
+        return rest;
+      }),
+    };
+  }
+
+  /** Parses a request body (JSON, or YAML for create/update/apply) into an object, 400 when malformed. */
+  static parseBody(raw: string, contentType: string): unknown {
+    const media = contentType.split(";")[0]!.trim().toLowerCase();
+    if (raw.trim() === "") throw badRequest("the request body is empty");
+    try {
+      if (media === "application/yaml" || media === "application/apply-patch+yaml") {
+        return parseYaml(raw, { maxAliasCount: 100 });
+      }
+      return JSON.parse(raw);
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      throw badRequest(`couldn't get version/kind; json parse error: ${message}`);
+    }
+  }
+
+  private checkKind(type: ResourceType, version: string, body: unknown): Obj {
+    if (!isObj(body)) throw badRequest("Object 'Kind' is missing in the request body: expected an object");
+    const expected = apiVersionOf(type.group, version);
+    if (body.apiVersion !== undefined && body.apiVersion !== expected) {
+      throw badRequest(
+        `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+      );
+    }
+    if (body.kind !== undefined && body.kind !== type.kind) {
+      throw badRequest(
+        `the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`,
+      );
+    }
+    if (body.metadata !== undefined && !isObj(body.metadata)) {
+      throw badRequest("json: cannot unmarshal into Go struct field Object.metadata of type v1.ObjectMeta");
+    }
+    const object = clone(body);
+    const stored = type.fromServed ? type.fromServed(object) : object;
+    return stored;
+  }
+
+  private checkNamespaceWritable(type: ResourceType, namespace: string | undefined, name: string): void {
+    if (!type.namespaced || namespace === undefined) return;
+    const ns = this.store.get("/namespaces", undefined, namespace);
+    if (!ns) throw notFound({ group: "", resource: "namespaces" }, namespace);
+    if ((ns.metadata as Obj).deletionTimestamp) {
+      throw forbidden(
+        this.target(type),
+        name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
+    }
+  }
+
+  private checkCrdServing(type: ResourceType): void {
+    if (!type.crdName) return;
+    const crd = this.store.get("apiextensions.k8s.io/customresourcedefinitions", undefined, type.crdName);
+    if (crd && (crd.metadata as Obj).deletionTimestamp) {
+      throw methodNotAllowedWhile(`create not allowed while custom resource definition is terminating`);
+    }
+  }
+
+  create(req: WriteRequest, body: unknown): Obj {
+    const { type, version } = req;
+    const namespace = this.requireNamespace(type, req.namespace);
+    const object = this.checkKind(type, version, body);
+    const m = meta(object);
+    if (type.namespaced) {
+      if (m.namespace !== undefined && m.namespace !== "" && m.namespace !== namespace) {
+        throw badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request",
+        );
+      }
+      m.namespace = namespace;
+    } else {
+      delete m.namespace;
+    }
+    if (
+      (m.name === undefined || m.name === "") &&
+      typeof m.generateName === "string" &&
+      m.generateName !== ""
+    ) {
+      m.name = `${m.generateName}${randomSuffix()}`;
+    }
+    const name = typeof m.name === "string" ? m.name : "";
+    this.checkCrdServing(type);
+    this.checkNamespaceWritable(type, namespace, name);
+    if (this.store.get(type.storageKey, namespace, name)) throw alreadyExists(this.target(type), name);
+    const managed = this.prepare(req, undefined, object);
+    managed.managedFields ??= recordUpdate(undefined, object, {
+      manager: req.manager,
+      apiVersion: apiVersionOf(type.group, version),
+      shape: type.shape(version),
+      time: this.now(),
+    });
+    return this.commit(req, undefined, object, managed.managedFields);
+  }
+
+  /** PUT of the object or of its status. */
+  update(req: WriteRequest, name: string, body: unknown): Obj {
+    const { type, version } = req;
+    const namespace = this.requireNamespace(type, req.namespace);
+    const object = this.checkKind(type, version, body);
+    const m = meta(object);
+    if (m.name !== undefined && m.name !== name) {
+      throw badRequest(
+        `the name of the object (${String(m.name)}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (type.namespaced && m.namespace !== undefined && m.namespace !== "" && m.namespace !== namespace) {
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    m.name = name;
+    if (type.namespaced) m.namespace = namespace;
+    const old = this.getStored(type, namespace, name);
+    const rv = m.resourceVersion;
+    if (rv === undefined || rv === "") {
+      if (!type.unconditionalUpdate) {
+        throw invalid(type.kind, type.group, name, [
+          fieldCause({
+            type: "FieldValueInvalid",
+            field: "metadata.resourceVersion",
+            value: 0,
+            detail: "must be specified for an update",
+          }),
+        ]);
+      }
+    } else if (String(rv) !== (old.metadata as Obj).resourceVersion) {
+      throw conflict(this.target(type), name, STALE_OBJECT);
+    }
+    return this.writeOver(req, old, object, body);
+  }
+
+  /** Shared tail of update and patch: managedFields (kept, replaced by the client, or tracked) and commit. */
+  private writeOver(req: WriteRequest, old: Obj, object: Obj, body: unknown): Obj {
+    const { type, version } = req;
+    const sent = isObj(body) && isObj(body.metadata) ? body.metadata.managedFields : undefined;
+    const oldEntries = (old.metadata as Obj).managedFields;
+    const managed = this.prepare(req, old, object);
+    let entries: ManagedFieldsEntry[];
+    if (Array.isArray(sent) && !deepEqual(sent, oldEntries)) {
+      entries = sent as ManagedFieldsEntry[];
+    } else {
+      entries = recordUpdate(
+        { ...old, metadata: { ...(old.metadata as Obj), managedFields: oldEntries } },
+        object,
+        {
+          manager: req.manager,
+          apiVersion: apiVersionOf(type.group, version),
+          shape: type.shape(version),
+          subresource: req.subresource,
+          time: this.now(),
+        },
+      );
+    }
+    return this.commit(req, old, object, managed.managedFields ?? entries);
+  }
+
+  patch(req: WriteRequest, name: string, patchType: PatchType, raw: string, force: boolean): Obj {
+    const { type, version } = req;
+    const namespace = this.requireNamespace(type, req.namespace);
+    if (patchType === "strategic" && type.custom) {
+      throw unsupportedMediaType([
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/apply-patch+yaml",
+      ]);
+    }
+    if (force && patchType !== "apply") {
+      throw invalid("PatchOptions", "meta.k8s.io", "", [
+        fieldCause({
+          type: "FieldValueForbidden",
+          field: "force",
+          detail: "may not be specified for non-apply patch",
+        }),
+      ]);
+    }
+    if (patchType === "apply") return this.apply(req, name, raw, force);
+    const body = Operations.parseBody(raw, "application/json");
+    const old = this.getStored(type, namespace, name);
+    const current = this.serve(type, version, old);
+    let patched: unknown;
+    if (patchType === "json") patched = jsonPatch(current, body);
+    else {
+      if (!isObj(body))
+        throw badRequest("json: cannot unmarshal array into Go value of type map[string]interface {}");
+      patched = patchType === "merge" ? mergePatch(current, body) : strategicMergePatch(current, body);
+    }
+    const object = this.checkKind(type, version, patched);
+    const m = meta(object);
+    if (m.name !== name) {
+      throw badRequest(
+        `the name of the object (${String(m.name)}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (type.namespaced && m.namespace !== namespace) {
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    // A resourceVersion in the patch is a precondition, as on the real server.
+    if (m.resourceVersion !== (old.metadata as Obj).resourceVersion) {
+      throw conflict(this.target(type), name, STALE_OBJECT);
+    }
+    const patchedMeta = isObj(body) && isObj(body.metadata) ? body.metadata : undefined;
+    return this.writeOver(req, old, object, patchedMeta?.managedFields !== undefined ? object : undefined);
+  }
+
+  private apply(req: WriteRequest, name: string, raw: string, force: boolean): Obj {
+    const { type, version } = req;
+    const namespace = type.namespaced ? req.namespace : undefined;
+    if (!req.manager || req.manager === "") {
+      throw invalid("PatchOptions", "meta.k8s.io", "", [
+        fieldCause({
+          type: "FieldValueRequired",
+          field: "fieldManager",
+          detail: "is required for apply patch",
+        }),
+      ]);
+    }
+    const body = Operations.parseBody(raw, "application/apply-patch+yaml");
+    if (!isObj(body)) throw badRequest("error decoding YAML: the apply configuration must be an object");
+    if (body.apiVersion === undefined || body.kind === undefined) {
+      throw badRequest("Object 'Kind' is missing in the apply configuration");
+    }
+    const applied = this.checkKind(type, version, body);
+    const am = meta(applied);
+    if (am.name !== undefined && am.name !== name) {
+      throw badRequest(
+        `the name of the object (${String(am.name)}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (type.namespaced && am.namespace !== undefined && am.namespace !== namespace) {
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    if (am.managedFields !== undefined) {
+      throw badRequest("metadata.managedFields must be nil");
+    }
+    const old = this.store.get(type.storageKey, namespace, name);
+    if (
+      am.resourceVersion !== undefined &&
+      old &&
+      String(am.resourceVersion) !== (old.metadata as Obj).resourceVersion
+    ) {
+      throw conflict(this.target(type), name, STALE_OBJECT);
+    }
+    let config: Obj = applied;
+    if (type.statusSubresource) {
+      if (req.subresource === "status") {
+        config = { apiVersion: applied.apiVersion, kind: applied.kind, metadata: {} };
+        if (applied.status !== undefined) config.status = applied.status;
+      } else {
+        const { status: _s, ...rest } = applied;
+        config = rest;
+      }
+    }
+    const result = applyConfiguration(old, config, {
+      manager: req.manager,
+      apiVersion: apiVersionOf(type.group, version),
+      subresource: req.subresource,
+      shape: type.shape(version),
+      time: this.now(),
+      force,
+    });
+    const { metadata: mergedMeta, ...mergedRest } = result.merged;
+    const baseMeta: Obj = {};
+    if (old)
+      for (const key of [...OBJECT_SYSTEM_FIELDS, "resourceVersion"]) {
+        const v = (old.metadata as Obj)[key];
+        if (v !== undefined) baseMeta[key] = v;
+      }
+    const object: Obj = {
+      apiVersion: apiVersionOf(type.group, version),
+      kind: type.kind,
+      metadata: {
+        name,
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...baseMeta,
+        ...(isObj(mergedMeta) ? mergedMeta : {}),
+      },
+      ...mergedRest,
+    };
+    if (!old) {
+      if (req.subresource) throw notFound(this.target(type), name);
+      this.checkCrdServing(type);
+      this.checkNamespaceWritable(type, namespace, name);
+      this.prepare(req, undefined, object);
+      return this.commit(req, undefined, object, result.entries);
+    }
+    this.prepare(req, old, object);
+    return this.commit(req, old, object, result.entries);
+  }
+
+  /**
+   * Everything between the client's object and the stored one: server-owned metadata, the status
+   * subresource split, kind-specific normalization, validation, admission, generation.
+   */
+  private prepare(
+    req: WriteRequest,
+    old: Obj | undefined,
+    object: Obj,
+  ): { managedFields?: ManagedFieldsEntry[] } {
+    const { type, version } = req;
+    let m = meta(object);
+    const name = String(m.name ?? "");
+    if (old) {
+      const om = old.metadata as Obj;
+      for (const key of OBJECT_SYSTEM_FIELDS) {
+        if (om[key] === undefined) delete m[key];
+        else m[key] = om[key];
+      }
+      if (req.subresource === "status") {
+        // A status write changes status only (and not metadata), as the real status strategy does.
+        const status = object.status;
+        for (const key of Object.keys(object)) delete object[key];
+        Object.assign(object, clone(old));
+        if (status === undefined) delete object.status;
+        else object.status = status;
+      } else if (type.statusSubresource) {
+        if (old.status === undefined) delete object.status;
+        else object.status = clone(old.status);
+      }
+    } else {
+      for (const key of OBJECT_SYSTEM_FIELDS) delete m[key];
+      delete m.resourceVersion;
+      if (type.statusSubresource && type.custom) delete object.status;
+      m.uid = randomUUID();
+      m.creationTimestamp = this.now();
+      if (type.generation) m.generation = 1;
+    }
+    m = meta(object);
+    object.apiVersion = apiVersionOf(type.group, version);
+    object.kind = type.kind;
+    const errors: FieldError[] = [];
+    if (!old) errors.push(...validateName(m.name, type.nameRule));
+    errors.push(...validateLabelsAndAnnotations(m));
+    if (type.normalize) errors.push(...type.normalize(object, old));
+    if (old && (old.metadata as Obj).deletionTimestamp) {
+      const before = finalizersOf(old.metadata as Obj);
+      const added = finalizersOf(m).filter((f) => !before.includes(f));
+      if (added.length > 0) {
+        errors.push({
+          type: "FieldValueForbidden",
+          field: "metadata.finalizers",
+          detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`,
+        });
+      }
+    }
+    const causes: StatusCause[] = errors.map(fieldCause);
+    if (type.crdName === undefined && type.resource === "customresourcedefinitions" && causes.length === 0) {
+      causes.push(...this.admitter.checkCrd(object));
+    }
+    const schema = type.schema?.(version);
+    if (schema && causes.length === 0) {
+      const input: Parameters<Admitter["admit"]>[0] = { schema, object };
+      if (old) input.oldObject = this.serve(type, version, old);
+      if (req.subresource) input.subresource = req.subresource;
+      const result = this.admitter.admit(input);
+      causes.push(...result.causes);
+      if (result.causes.length === 0) {
+        const unknown = droppedPaths(object, result.object, "");
+        if (unknown.length > 0 && req.fieldValidation === "Strict") {
+          throw badRequest(`strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(", ")}`);
+        }
+        if (unknown.length > 0 && req.fieldValidation !== "Ignore") {
+          req.warnings?.push(...unknown.map((p) => `unknown field "${p}"`));
+        }
+        const keptMeta = object.metadata;
+        const admitted = { ...result.object };
+        for (const key of Object.keys(object)) delete object[key];
+        Object.assign(object, admitted, { metadata: keptMeta });
+      }
+    }
+    if (causes.length > 0) throw invalid(type.kind, type.group, name, causes);
+    if (old && type.generation) {
+      const strip = (o: Obj) => {
+        const { metadata: _m, status: _s, ...rest } = o;
+        return type.statusSubresource ? rest : { ...rest, status: o.status };
+      };
+      if (!deepEqual(strip(old), strip(object)))
+        m.generation = Number((old.metadata as Obj).generation ?? 0) + 1;
+    }
+    return {};
+  }
+
+  /** Stores the prepared object (or does nothing for a no-op), then runs the finalizer rule. */
+  private commit(req: WriteRequest, old: Obj | undefined, object: Obj, entries: ManagedFieldsEntry[]): Obj {
+    const { type, version } = req;
+    const m = object.metadata as Obj;
+    if (entries.length > 0) m.managedFields = entries;
+    else delete m.managedFields;
+    const ordered = orderObject(object);
+    if (old) {
+      const comparable = (o: Obj) => {
+        const { resourceVersion: _r, managedFields: _f, ...rest } = o.metadata as Obj;
+        return { ...o, metadata: rest };
+      };
+      if (deepEqual(comparable(old), comparable(ordered))) return this.serve(type, version, old);
+    }
+    if (req.dryRun) return this.serve(type, version, ordered);
+    const om = ordered.metadata as Obj;
+    if (old && om.deletionTimestamp && finalizersOf(om).length === 0 && !holdsSpecFinalizers(ordered)) {
+      return this.serve(type, version, this.remove(type, ordered));
+    }
+    const rv = this.store.nextResourceVersion();
+    om.resourceVersion = String(rv);
+    this.store.write(type.storageKey, old ? "MODIFIED" : "ADDED", ordered, rv, old);
+    this.afterWrite(type, ordered, false);
+    return this.serve(type, version, ordered);
+  }
+
+  /** Removes an object for good: DELETED carries the object at the deletion's resourceVersion. */
+  remove(type: ResourceType, object: Obj): Obj {
+    const rv = this.store.nextResourceVersion();
+    const gone: Obj = { ...object, metadata: { ...(object.metadata as Obj), resourceVersion: String(rv) } };
+    this.store.write(type.storageKey, "DELETED", gone, rv, object);
+    this.afterWrite(type, gone, true);
+    return gone;
+  }
+
+  /** DELETE: finalizers (and namespaces' spec.finalizers) hold the object with a deletionTimestamp. */
+  delete(req: WriteRequest, name: string, options: DeleteOptions): { object: Obj; deleted: boolean } {
+    const { type, version } = req;
+    const namespace = this.requireNamespace(type, req.namespace);
+    const old = this.getStored(type, namespace, name);
+    const om = old.metadata as Obj;
+    const pre = options.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== om.uid) {
+      throw conflict(
+        this.target(type),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(om.uid)}`,
+      );
+    }
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== om.resourceVersion) {
+      throw conflict(
+        this.target(type),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${String(om.resourceVersion)}`,
+      );
+    }
+    const finalizers = [...finalizersOf(om)];
+    if (!om.deletionTimestamp) {
+      if (options.propagationPolicy === "Orphan" && !finalizers.includes("orphan")) finalizers.push("orphan");
+      if (options.propagationPolicy === "Foreground" && !finalizers.includes("foregroundDeletion")) {
+        finalizers.push("foregroundDeletion");
+      }
+    }
+    const held = finalizers.length > 0 || holdsSpecFinalizers(old);
+    if (options.dryRun) return { object: this.serve(type, version, old), deleted: !held };
+    if (!held) {
+      const gone = this.remove(type, old);
+      return { object: this.serve(type, version, gone), deleted: true };
+    }
+    if (om.deletionTimestamp) return { object: this.serve(type, version, old), deleted: false };
+    const next: Obj = clone(old);
+    const nm = next.metadata as Obj;
+    nm.deletionTimestamp = this.now();
+    nm.deletionGracePeriodSeconds = 0;
+    if (finalizers.length > 0) nm.finalizers = finalizers;
+    if (typeof nm.generation === "number") nm.generation += 1;
+    if (type.resource === "namespaces" && !type.group) {
+      next.status = { ...(isObj(next.status) ? next.status : {}), phase: "Terminating" };
+    }
+    if (type.resource === "customresourcedefinitions") {
+      next.status = crdStatus(next, [], this.now());
+    }
+    const rv = this.store.nextResourceVersion();
+    nm.resourceVersion = String(rv);
+    const ordered = orderObject(next);
+    this.store.write(type.storageKey, "MODIFIED", ordered, rv, old);
+    this.afterWrite(type, ordered, false);
+    return { object: this.serve(type, version, ordered), deleted: false };
+  }
+
+  deleteCollection(req: WriteRequest, options: ListOptions & DeleteOptions): Obj {
+    const { type, version } = req;
+    const list = this.list(type, version, req.namespace, {
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+    });
+    const items = list.items as Obj[];
+    for (const item of items) {
+      const m = item.metadata as Obj;
+      try {
+        this.delete(
+          { ...req, namespace: (m.namespace as string | undefined) ?? req.namespace },
+          String(m.name),
+          options,
+        );
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 404)) throw error;
+      }
+    }
+    return list;
+  }
+
+  /** Writes by the built-in controllers (namespace, CRD, GC): no admission, no precondition. */
+  controllerWrite(type: ResourceType, old: Obj, mutate: (next: Obj) => void, subresource?: "status"): Obj {
+    const next = clone(old);
+    mutate(next);
+    const version = type.versions[0]!;
+    const req: WriteRequest = {
+      type,
+      version,
+      namespace: (old.metadata as Obj).namespace as string | undefined,
+      manager: "kube-controller-manager",
+    };
+    if (subresource) req.subresource = subresource;
+    const entries = recordUpdate(old, next, {
+      manager: req.manager,
+      apiVersion: apiVersionOf(type.group, version),
+      shape: type.shape(version),
+      subresource,
+      time: this.now(),
+    });
+    return this.commit(req, old, orderObject(next), entries);
+  }
+}
+
+/** The namespace's own finalizers (spec.finalizers) hold its deletion too. */
+function holdsSpecFinalizers(object: Obj): boolean {
+  return (
+    object.kind === "Namespace" &&
+    isObj(object.spec) &&
+    Array.isArray(object.spec.finalizers) &&
+    object.spec.finalizers.length > 0
+  );
+}
+
+/** apiVersion, kind, metadata first, as the real server serializes objects. */
+function orderObject(object: Obj): Obj {
+  const { apiVersion, kind, metadata, ...rest } = object;
+  return { apiVersion, kind, metadata, ...rest };
+}
+
+function lastKey(items: Obj[]): string {
+  const m = items.at(-1)!.metadata as Obj;
+  return `${m.namespace ?? ""}/${m.name}`;
+}
+
+function encodeContinue(token: ContinueToken): string {
+  return Buffer.from(JSON.stringify(token)).toString("base64url");
+}
+
+function decodeContinue(text: string): ContinueToken {
+  try {
+    const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
+    if (typeof token.rv !== "number" || typeof token.start !== "string") throw new Error("bad token");
+    return token;
+  } catch {
+    throw badRequest(`continue key is not valid: ${text}`);
+  }
+}
+
+/** Fields in `input` that admission pruned away (JSON paths like `spec.foo`). */
+export function droppedPaths(input: unknown, output: unknown, prefix: string): string[] {
+  if (!isObj(input)) return [];
+  if (!isObj(output)) return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    if (prefix === "" && (key === "metadata" || key === "apiVersion" || key === "kind")) continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (!Object.hasOwn(output, key)) out.push(path);
+    else out.push(...droppedPaths(value, output[key], path));
+  }
+  return out;
+}
+
+export { ApiError };

@@ -1,0 +1,95 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { StoreSnapshot } from "./store.ts";
+
+const FORMAT = "devcluster.svc-operator/v1";
+
+interface StateDocument extends StoreSnapshot {
+  format: typeof FORMAT;
+}
+
+/** Reads a state file; undefined when there is none yet; a clear error when it is not one. */
+export async function loadState(path: string): Promise<StoreSnapshot | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  let doc: Partial<StateDocument>;
+  try {
+    doc = JSON.parse(text) as Partial<StateDocument>;
+  } catch (error) {
+    throw new Error(`state file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (
+    doc.format !== FORMAT ||
+    typeof doc.resourceVersion !== "number" ||
+    typeof doc.buckets !== "object" ||
+    doc.buckets === null
+  ) {
+    throw new Error(`state file ${path} is not a devcluster state file (format must be "${FORMAT}")`);
+  }
+  return { resourceVersion: doc.resourceVersion, buckets: doc.buckets };
+}
+
+/**
+ * Persists the store: writes are debounced, go to a temporary file that is then renamed over
+ * the state file (atomic on POSIX), and never overlap.
+ */
+export class StateFile {
+  private readonly path: string;
+  private readonly snapshot: () => StoreSnapshot;
+  private readonly debounceMs: number;
+  private readonly onError: (error: unknown) => void;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private dirty = false;
+  private counter = 0;
+
+  constructor(options: {
+    path: string;
+    snapshot: () => StoreSnapshot;
+    debounceMs?: number;
+    onError?: (error: unknown) => void;
+  }) {
+    this.path = options.path;
+    this.snapshot = options.snapshot;
+    this.debounceMs = options.debounceMs ?? 200;
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** Marks the store changed; a write follows within the debounce interval. */
+  changed(): void {
+    this.dirty = true;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(this.onError);
+    }, this.debounceMs);
+  }
+
+  /** Writes now if anything changed (waits for a write in flight first). */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.writing) await this.writing;
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.writing = this.write().finally(() => {
+      this.writing = undefined;
+    });
+    await this.writing;
+  }
+
+  private async write(): Promise<void> {
+    const doc: StateDocument = { format: FORMAT, ...this.snapshot() };
+    const temp = `${this.path}.${process.pid}.${++this.counter}.tmp`;
+    await mkdir(dirname(this.path), { recursive: true });
+    await writeFile(temp, JSON.stringify(doc), { mode: 0o600 });
+    await rename(temp, this.path);
+  }
+}

@@ -1,0 +1,174 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { badRequest } from "./errors.ts";
+import type { Obj } from "./meta.ts";
+import type { Operations, Selection } from "./operations.ts";
+import type { StoredEvent } from "./store.ts";
+import { apiVersionOf, type ResourceType } from "./types.ts";
+
+export interface WatchRequest {
+  type: ResourceType;
+  version: string;
+  namespace?: string;
+  resourceVersion?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents: boolean;
+  timeoutSeconds?: number;
+}
+
+interface OpenWatch {
+  req: IncomingMessage;
+  res: ServerResponse;
+  close(): void;
+}
+
+/** Open watch streams, so a fault can cut them all at once. */
+export class WatchHub {
+  private readonly open = new Set<OpenWatch>();
+  private readonly bookmarkIntervalMs: number;
+
+  constructor(options: { bookmarkIntervalMs?: number } = {}) {
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Cuts every open watch: `reset` destroys the sockets (as a network failure or an apiserver
+   * crash does), `close` ends the streams cleanly (as the apiserver's own timeout does).
+   */
+  cutAll(mode: "reset" | "close" = "reset"): number {
+    const all = [...this.open];
+    for (const watch of all) {
+      if (mode === "reset") watch.req.socket.destroy();
+      else watch.res.end();
+      watch.close();
+    }
+    return all.length;
+  }
+
+  /** Streams events as newline-delimited JSON until the timeout, a cut, or the client leaves. */
+  serve(ops: Operations, watch: WatchRequest, req: IncomingMessage, res: ServerResponse): void {
+    const { type, version } = watch;
+    const selection = ops.selection(type, watch);
+    let fromRv: number | undefined;
+    if (
+      watch.resourceVersion !== undefined &&
+      watch.resourceVersion !== "" &&
+      watch.resourceVersion !== "0"
+    ) {
+      if (!/^\d+$/.test(watch.resourceVersion)) {
+        throw badRequest(
+          `resourceVersion: Invalid value: "${watch.resourceVersion}": must be a non-negative integer`,
+        );
+      }
+      fromRv = Number(watch.resourceVersion);
+    }
+    const namespace = type.namespaced ? watch.namespace : undefined;
+    const visible = (object: Obj | undefined): boolean => {
+      if (!object) return false;
+      if (namespace !== undefined && (object.metadata as Obj).namespace !== namespace) return false;
+      return ops.matches(type, version, selection, object);
+    };
+    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" });
+    res.flushHeaders();
+    let lastRv = ops.store.resourceVersion;
+    const send = (eventType: string, object: Obj) => {
+      res.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    };
+    const bookmark = (annotations?: Record<string, string>) => {
+      const metadata: Obj = { resourceVersion: String(lastRv) };
+      if (annotations) metadata.annotations = annotations;
+      send("BOOKMARK", { kind: type.kind, apiVersion: apiVersionOf(type.group, version), metadata });
+    };
+    const deliver = (event: StoredEvent) => {
+      if (event.rv <= lastRv) return;
+      lastRv = Math.max(lastRv, event.rv);
+      const now = visible(event.object);
+      const before = event.old !== undefined && visible(event.old);
+      let kind: string | undefined;
+      if (event.type === "DELETED") kind = now || before ? "DELETED" : undefined;
+      else if (event.type === "ADDED") kind = now ? "ADDED" : undefined;
+      else if (now && before) kind = "MODIFIED";
+      else if (now) kind = "ADDED";
+      else if (before) kind = "DELETED";
+      if (kind) send(kind, ops.serve(type, version, event.object));
+    };
+
+    // Subscribe first and buffer, so nothing written while the backlog is sent is lost.
+    let live = false;
+    const buffered: StoredEvent[] = [];
+    const unsubscribe = ops.store.subscribe(type.storageKey, (event) => {
+      if (live) deliver(event);
+      else buffered.push(event);
+    });
+    const timers: NodeJS.Timeout[] = [];
+    let closed = false;
+    const entry: OpenWatch = {
+      req,
+      res,
+      close: () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        for (const t of timers) clearTimeout(t);
+        this.open.delete(entry);
+      },
+    };
+    this.open.add(entry);
+    res.on("close", entry.close);
+
+    if (fromRv === undefined) {
+      const snapshotRv = ops.store.resourceVersion;
+      for (const object of ops.store.list(type.storageKey, namespace)) {
+        if (visible(object)) send("ADDED", ops.serve(type, version, object));
+      }
+      lastRv = snapshotRv;
+      fromRv = snapshotRv;
+      if (watch.sendInitialEvents && watch.allowWatchBookmarks)
+        bookmark({ "k8s.io/initial-events-end": "true" });
+    } else {
+      const backlog = ops.store.eventsSince(type.storageKey, fromRv);
+      if (backlog === "expired") {
+        // What the real watch cache answers: HTTP 200, then one ERROR event carrying a 410 Status.
+        send("ERROR", {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message: `too old resource version: ${fromRv} (${ops.store.oldestKept(type.storageKey) + 1})`,
+          reason: "Expired",
+          code: 410,
+        });
+        entry.close();
+        res.end();
+        return;
+      }
+      lastRv = fromRv;
+      for (const event of backlog) deliver(event);
+    }
+    for (const event of buffered) if (event.rv > lastRv) deliver(event);
+    live = true;
+
+    if (watch.allowWatchBookmarks) {
+      const tick = () => {
+        if (closed) return;
+        lastRv = Math.max(lastRv, ops.store.resourceVersion);
+        bookmark();
+        timers.push(setTimeout(tick, this.bookmarkIntervalMs).unref());
+      };
+      timers.push(setTimeout(tick, this.bookmarkIntervalMs).unref());
+    }
+    if (watch.timeoutSeconds !== undefined && watch.timeoutSeconds > 0) {
+      timers.push(
+        setTimeout(() => {
+          entry.close();
+          res.end();
+        }, watch.timeoutSeconds * 1000).unref(),
+      );
+    }
+  }
+}
