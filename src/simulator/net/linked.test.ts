@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { cloudSupports, isAwsLike, isNextInstance, isOpenStackLike, snapshotSize, volumeTypeSize } from "./linked.ts";
+import {
+  cloudSupports,
+  isAwsLike,
+  isNextInstance,
+  isOpenStackLike,
+  snapshotSize,
+  volumeTypeSize,
+} from "./linked.ts";
 
 describe("linked-object accessors", () => {
   it("reads capabilities stored as a map or a list", () => {
