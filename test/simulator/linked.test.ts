@@ -1,0 +1,92 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { startSimulator } from "./harness.ts";
+
+const h = await startSimulator();
+afterAll(() => h.close());
+
+type Rep = Record<string, unknown> & { name: string; links: Array<{ rel: string; href: string }> };
+const rel = (rep: Rep, name: string) => rep.links.find((l) => l.rel === name)?.href;
+
+const indexes: Array<[string, string, string]> = [
+  ["/api/servers", "server", "app-1"],
+  ["/api/server_arrays", "server_array", "workers"],
+  ["/api/server_templates", "server_template", "Base Linux"],
+  ["/api/users", "user", ""],
+  ["/api/stored_scripts", "stored_script", "deploy.sh"],
+  ["/api/clouds/1/datacenters", "datacenter", "us-east-1a"],
+  ["/api/clouds/1/instances", "instance", "app-1"],
+  ["/api/clouds/1/images", "image", "ubuntu-24.04"],
+  ["/api/clouds/1/volume_snapshots", "volume_snapshot", "base-data-snap"],
+];
+
+describe("read-only linked resources", () => {
+  it.each(indexes)("%s: index, show by self href, XML, name filter", async (path, type, first) => {
+    const index = await h.admin.get(path);
+    expect(index.status).toBe(200);
+    expect(index.headers.get("content-type")).toBe(
+      `application/vnd.svc.${type}+json;type=collection;charset=utf-8`,
+    );
+    const list = index.json<Rep[]>();
+    expect(list.length).toBeGreaterThan(0);
+    if (first) expect(list[0]!.name).toBe(first);
+    const self = rel(list[0]!, "self")!;
+    expect(self.startsWith(`${path}/`)).toBe(true);
+    const show = await h.admin.get(self);
+    expect(show.status).toBe(200);
+    expect(show.json()).toEqual(list[0]);
+    expect((await h.admin.get(`${self}.xml`)).text).toContain(`<${type}>`);
+    const unknownFilter = await h.admin.get(path, { query: { filter: ["bogus==1"] } });
+    expect(unknownFilter.status).toBe(400);
+    const missing = await h.admin.get(`${path}/999`);
+    expect(missing.status).toBe(422);
+    expect(missing.text).toMatch(/^ResourceNotFound: Couldn't find \w+ with ID=999$/);
+    expect(path === "/api/users" || (await h.admin.request("POST", path)).status === 405).toBe(true);
+  });
+
+  it("users show name and email, never the password", async () => {
+    const users = (await h.admin.get("/api/users")).json<Rep[]>();
+    expect(users.map((u) => u.email)).toEqual(["admin@example.com", "user2@example.com"]);
+    expect(JSON.stringify(users)).not.toContain("password");
+    expect(JSON.stringify(users)).not.toContain("dev-refresh-token");
+  });
+
+  it("servers link their current and next instances; arrays their current instances", async () => {
+    const server = (await h.admin.get("/api/servers/1")).json<Rep>();
+    expect(rel(server, "current_instance")).toBe("/api/clouds/1/instances/1");
+    expect(rel(server, "next_instance")).toBe("/api/clouds/1/instances/3");
+    expect(rel(server, "deployment")).toBe("/api/deployments/1");
+    const stopped = (await h.admin.get("/api/servers/2")).json<Rep>();
+    expect(rel(stopped, "current_instance")).toBeUndefined();
+    const current = (
+      await h.admin.get(
+        (await h.admin.get("/api/servers/1")).json<Rep>().links.find((l) => l.rel === "current_instance")!
+          .href,
+      )
+    ).json<Rep>();
+    expect(current.state).toBe("operational");
+    const next = (await h.admin.get("/api/clouds/1/instances/3")).json<Rep>();
+    expect(next.state).toBe("inactive");
+    const array = (await h.admin.get("/api/server_arrays/1")).json<Rep>();
+    expect(rel(array, "next_instance")).toBe("/api/clouds/1/instances/6");
+    const instances = (await h.admin.get(rel(array, "current_instances")!)).json<Rep[]>();
+    expect(instances.map((i) => i.name)).toEqual(["workers #1", "workers #2"]);
+  });
+
+  it("cloud-scoped objects are found only under their cloud; instances filter on state", async () => {
+    expect((await h.admin.get("/api/clouds/2/instances/1")).status).toBe(422);
+    expect((await h.admin.get("/api/clouds/9/datacenters")).text).toBe(
+      "ResourceNotFound: Couldn't find Cloud with ID=9",
+    );
+    const cloud2 = (await h.admin.get("/api/clouds/2/instances")).json<Rep[]>();
+    expect(cloud2.map((i) => i.name)).toEqual(["lab-vm"]);
+    const inactive = (
+      await h.admin.get("/api/clouds/1/instances", { query: { filter: ["state==inactive"] } })
+    ).json<Rep[]>();
+    expect(inactive.map((i) => i.name)).toEqual(["app-1 (next)", "app-2 (next)", "workers (next)"]);
+  });
+
+  it("need a role", async () => {
+    expect((await h.user2.get("/api/servers")).status).toBe(403);
+    expect((await h.user2.get("/api/clouds/1/instances")).status).toBe(403);
+  });
+});
