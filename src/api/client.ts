@@ -115,6 +115,8 @@ export class ApiClient {
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
+  /** Route templates of recent hrefs (the same objects are read every resync). */
+  private readonly routes = new Map<string, string>();
 
   constructor(options: ApiClientOptions) {
     const endpoint = parseEndpoint(options.endpoint);
@@ -172,7 +174,7 @@ export class ApiClient {
     const href = options.path;
     const body = options.multipart ?? (options.form ? encodeForm(options.form) : undefined);
     const idempotent = !options.create && (options.idempotent ?? isIdempotentMethod(method));
-    const route = routeTemplate(href);
+    const route = this.routeOf(href);
     const started = this.now();
     let path = href + encodeQuery(options.query);
     let attempts = 0;
@@ -290,6 +292,16 @@ export class ApiClient {
       "retrying",
     );
     await this.sleep(wait, signal);
+  }
+
+  private routeOf(href: string): string {
+    let route = this.routes.get(href);
+    if (route === undefined) {
+      route = routeTemplate(href);
+      if (this.routes.size >= 10_000) this.routes.clear();
+      this.routes.set(href, route);
+    }
+    return route;
   }
 
   private report(method: string, route: string, status: number, t0: number, attempt: number): void {

@@ -38,7 +38,7 @@ export function filterParams(filters: Filters | undefined): string[] | undefined
 
 /** `?a=1&filter[]=x==y`, or "" when there is nothing to send. */
 export function encodeQuery(query: Params | undefined): string {
-  if (!query) return "";
+  if (!query || !hasDefinedValue(query)) return "";
   const text = qs.stringify(query, { arrayFormat: "brackets" });
   return text ? `?${text}` : "";
 }
@@ -74,4 +74,9 @@ export function encodeMultipart(
     }
   }
   return form;
+}
+
+function hasDefinedValue(params: Params): boolean {
+  for (const key in params) if (params[key] !== undefined) return true;
+  return false;
 }
