@@ -9,23 +9,26 @@ import type { Store, StoredObject } from "./store.ts";
  * A timestamp field of a seed record: epoch milliseconds, an ISO 8601 string or the
  * service's `YYYY/MM/DD HH:MM:SS +0000`. Stored as epoch milliseconds.
  */
-export const seedTimestamp = z.union([
-  z.number().int(),
-  z.string().transform((text, ctx) => {
-    const ms = parseTimestamp(text) ?? Date.parse(text);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `'${text}' is not a timestamp (ISO 8601 or YYYY/MM/DD HH:MM:SS +0000)`,
-      });
-      return z.NEVER;
-    }
-    return ms;
-  }),
-]);
+export const seedTimestamp = z.unknown().transform((value, ctx): number => {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "string") {
+    const ms = parseTimestamp(value) ?? Date.parse(value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  ctx.addIssue({
+    code: "custom",
+    message: `${JSON.stringify(value)} is not a timestamp (epoch ms, ISO 8601 or YYYY/MM/DD HH:MM:SS +0000)`,
+  });
+  return z.NEVER;
+});
 
 /** A record id: string or number in YAML, stored as a string. */
-export const seedId = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
+export const seedId = z
+  .union([z.string().min(1), z.number().int().nonnegative()], {
+    error: "must be a non-empty string or a whole number",
+  })
+  .transform(String);
 
 /** The timestamp every default seed object carries (deterministic seed). */
 export const SEED_TIME_MS = Date.UTC(2025, 0, 15, 9, 30, 0);

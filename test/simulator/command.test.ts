@@ -1,0 +1,181 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli.ts";
+import { startFromOptions } from "../../src/simulator/command.ts";
+import { login } from "./harness.ts";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: {} } };
+}
+
+const dir = await mkdtemp(join(tmpdir(), "sim-seed-"));
+const defaults = {
+  host: "127.0.0.1",
+  port: 0,
+  "region-port": 0,
+  "latency-ms": 0,
+  "log-level": "silent" as const,
+};
+
+describe("svc-operator simulator flags", () => {
+  const bad: Array<[string[], string]> = [
+    [["--port", "70000"], "--port: must be between 0 and 65535"],
+    [["--port", "abc"], "--port: must be a number"],
+    [["--region-port=-1"], "--region-port: must be between 0 and 65535"],
+    [["--latency-ms", "1.5"], "--latency-ms: must be a whole number"],
+    [["--latency-ms", "9999999"], "--latency-ms: must be at most 600000"],
+    [["--log-level", "loud"], "--log-level: must be one of trace, debug, info, warn, error, fatal, silent"],
+    [["--host", ""], "--host: must not be empty"],
+    [["--seed", ""], "--seed: must name a YAML file"],
+    [["--nope"], "Unknown option '--nope'"],
+  ];
+  it.each(bad)("%j exits 2 naming the flag", async (argv, message) => {
+    const c = capture();
+    expect(await main(["simulator", ...argv], c.io)).toBe(2);
+    expect(c.err.join("\n")).toContain(message);
+  });
+
+  it("--help lists every flag with its default", async () => {
+    const c = capture();
+    expect(await main(["simulator", "--help"], c.io)).toBe(0);
+    const help = c.out.join("\n");
+    for (const f of ["--host", "--port", "--region-port", "--latency-ms", "--seed", "--log-level"])
+      expect(help).toContain(f);
+    expect(help).toMatch(/--port <value>.*\(default 9292\)/);
+  });
+});
+
+describe("--seed FILE", () => {
+  const cases: Array<[string, string, string]> = [
+    ["a missing file", "", "cannot read the seed file (ENOENT)"],
+    ["invalid YAML", "deployments: [", "not valid YAML"],
+    ["a list at the top", "- a\n- b\n", "must be a mapping of collection name to a list of records"],
+    ["an unknown collection", "widgets: []\n", "unknown collection 'widgets'"],
+    [
+      "a record missing a field",
+      "deployments:\n  - id: 1\n    description: no name\n",
+      "deployments[0].name:",
+    ],
+    [
+      "a bad enum",
+      "deployments:\n  - id: 1\n    name: x\n    server_tag_scope: galaxy\n",
+      "deployments[0].server_tag_scope:",
+    ],
+    ["an unknown field", "clouds:\n  - id: 1\n    name: c\n    colour: red\n", "clouds[0]"],
+    [
+      "a duplicate id",
+      "users:\n  - {id: 1, email: a@x, password: p}\n  - {id: 1, email: b@x, password: p}\n",
+      "users[1].id: duplicate id '1'",
+    ],
+    [
+      "a bad timestamp",
+      "deployments:\n  - {id: 1, name: x, created_at: yesterday}\n",
+      'deployments[0].created_at: "yesterday" is not a timestamp',
+    ],
+    ["a bad role", "permissions:\n  - {user_id: 1, role_title: king}\n", "permissions[0].role_title:"],
+  ];
+  it.each(cases)("refuses %s with exit 2 and a message naming the field", async (_reason, text, message) => {
+    const file = join(dir, `${_reason.replace(/\W+/g, "-")}.yaml`);
+    if (text !== "") await writeFile(file, text);
+    const c = capture();
+    expect(await main(["simulator", "--port", "0", "--region-port", "0", "--seed", file], c.io)).toBe(2);
+    const err = c.err.join("\n");
+    expect(err).toContain(`--seed: ${file}: `);
+    expect(err).toContain(message);
+  });
+
+  it("a valid seed file replaces the default seed (short records get defaults)", async () => {
+    const file = join(dir, "seed.yaml");
+    await writeFile(
+      file,
+      [
+        "accounts: [{id: 1, name: Mine}]",
+        "users:",
+        "  - {id: 7, email: me@example.com, password: secret, settings: [premium_deployments]}",
+        "permissions:",
+        "  - {user_id: 7, role_title: observer}",
+        "  - {user_id: 7, role_title: actor}",
+        "deployments:",
+        "  - {id: 40, name: Only, created_at: '2024/05/06 07:08:09 +0000'}",
+        "clouds:",
+        "  - {id: 3, name: Tiny, capabilities: {supports_networks: false}}",
+      ].join("\n"),
+    );
+    const c = capture();
+    const sim = await startFromOptions({ ...defaults, seed: file }, c.io);
+    try {
+      expect(c.out.join("\n")).toContain(`seed: ${file}`);
+      const me = await login(sim.url, "me@example.com", "secret");
+      const list = (await me.get("/api/deployments")).json<Array<{ name: string }>>();
+      expect(list.map((d) => d.name)).toEqual(["Only"]);
+      expect(
+        (await me.post("/api/deployments", { form: { deployment: { name: "second" } } })).headers.get(
+          "location",
+        ),
+      ).toBe("/api/deployments/41");
+      const cloud = (await me.get("/api/clouds/3", { query: { view: "extended" } })).json<{
+        capabilities: unknown[];
+      }>();
+      expect(cloud.capabilities).toContainEqual({ name: "supports_networks", value: "false" });
+      expect(cloud.capabilities).toContainEqual({ name: "supports_route_tables", value: "true" });
+      await expect(login(sim.url, "admin@example.com", "password")).rejects.toThrow(/401/);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe("running", () => {
+  const started: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const stop of started) await stop();
+  });
+
+  it("prints the base URL and the seeded credentials", async () => {
+    const c = capture();
+    const sim = await startFromOptions(defaults, c.io);
+    started.push(() => sim.close());
+    const out = c.out.join("\n");
+    expect(out).toContain(`service API 1.5 at ${sim.url}`);
+    expect(out).toContain(sim.regionUrl);
+    expect(out).toContain("admin@example.com / password");
+    expect(out).toContain("user2@example.com / password");
+    expect(out).toContain("dev-refresh-token");
+  });
+
+  it("refuses a port in use with exit 2", async () => {
+    const c = capture();
+    const first = await startFromOptions(defaults, c.io);
+    started.push(() => first.close());
+    const port = Number(new URL(first.url).port);
+    const c2 = capture();
+    expect(
+      await main(["simulator", "--port", String(port), "--region-port", "0", "--log-level", "silent"], c2.io),
+    ).toBe(2);
+    expect(c2.err.join("\n")).toContain("cannot listen on 127.0.0.1");
+  });
+
+  it("stops cleanly on SIGTERM", async () => {
+    const c = capture();
+    const running = main(["simulator", "--port", "0", "--region-port", "0", "--log-level", "silent"], c.io);
+    await waitFor(() => c.out.some((l) => l.includes("service API 1.5 at")));
+    const url = /at (http:\S+)/.exec(c.out[0]!)![1]!;
+    expect((await fetch(`${url}/__sim/clock`)).status).toBe(200);
+    process.emit("SIGTERM", "SIGTERM");
+    expect(await running).toBe(0);
+    expect(c.out.join("\n")).toContain("SIGTERM, stopping");
+    await expect(fetch(`${url}/__sim/clock`)).rejects.toThrow();
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
