@@ -3,8 +3,10 @@
  * src/devcluster/admission/, openapi.ts, table.ts). The server only calls through `Presenter`
  * and `Admitter`, so either side can change without touching the other.
  */
+import { admit, checkCrd, type AdmissionInput as RealAdmissionInput } from "./admission/index.ts";
 import type { StatusCause } from "./errors.ts";
 import { isObj, type Obj } from "./meta.ts";
+import { toTable } from "./table.ts";
 
 export interface AdmissionInput {
   schema: Obj;
@@ -16,6 +18,10 @@ export interface AdmissionInput {
 export interface AdmissionResult {
   object: Obj;
   causes: StatusCause[];
+  /** Fields pruning dropped (`spec.foo`): unknown fields for fieldValidation. */
+  unknownFields?: string[];
+  /** Rule failures ratcheted into warnings. */
+  warnings?: string[];
 }
 
 export interface Admitter {
@@ -74,4 +80,16 @@ export const minimalPresenter: Presenter = {
       },
     })),
   }),
+};
+
+/** The real admission: schema validation, pruning, defaulting and CEL rules (src/devcluster/admission). */
+export const crdAdmission: Admitter = {
+  admit: (input) => admit(input as unknown as RealAdmissionInput),
+  checkCrd: (crd) => checkCrd(crd),
+};
+
+/** Tables from the CRD's printer columns (src/devcluster/table.ts); OpenAPI still minimal. */
+export const defaultPresenter: Presenter = {
+  ...minimalPresenter,
+  toTable: (crdVersion, objects, listMeta) => toTable(crdVersion, objects, listMeta),
 };

@@ -174,7 +174,14 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
             limit: intParam(query, "limit"),
             continue: query.get("continue") ?? undefined,
           });
-          if (table) return reply(200, asTable(list.items as Obj[], list.metadata as object));
+          if (table) {
+            const items = (list.items as Obj[]).map((item) => ({
+              apiVersion: list.apiVersion,
+              kind: type.kind,
+              ...item,
+            }));
+            return reply(200, asTable(items, list.metadata as object));
+          }
           return reply(200, list);
         }
         case "POST": {

@@ -9,9 +9,10 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
+    // Keep reading past the limit (and drop it), so the client gets the 413 instead of a reset.
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
+  if (size > limit) throw tooLarge();
   return Buffer.concat(chunks).toString("utf8");
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Admitter, admitAll, minimalPresenter, type Presenter } from "./admission-adapter.ts";
+import { type Admitter, crdAdmission, defaultPresenter, type Presenter } from "./admission-adapter.ts";
 import { Controllers } from "./controllers.ts";
 import { createHandler } from "./handler.ts";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.ts";
@@ -70,7 +70,7 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   const ops = new Operations({
     store,
     registry,
-    admitter: options.admitter ?? admitAll,
+    admitter: options.admitter ?? crdAdmission,
     clock: options.clock ?? { now: () => new Date() },
     afterWrite: (type, object, deleted) => controllers.afterWrite(type, object, deleted),
   });
@@ -104,7 +104,7 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     createHandler({
       ops,
       hub,
-      presenter: options.presenter ?? minimalPresenter,
+      presenter: options.presenter ?? defaultPresenter,
       token,
       serverAddress: () => address,
       log,

@@ -583,7 +583,8 @@ export class Operations {
       const result = this.admitter.admit(input);
       causes.push(...result.causes);
       if (result.causes.length === 0) {
-        const unknown = droppedPaths(object, result.object, "");
+        const unknown = result.unknownFields ?? droppedPaths(object, result.object, "");
+        if (result.warnings) req.warnings?.push(...result.warnings);
         if (unknown.length > 0 && req.fieldValidation === "Strict") {
           throw badRequest(`strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(", ")}`);
         }

@@ -32,17 +32,17 @@ function makeInformer() {
   return { informer, seen, errors };
 }
 
-async function watchLines(
-  query: string,
-  count: number,
-): Promise<{ type: string; object: Record<string, any> }[]> {
+// biome-ignore lint/suspicious/noExplicitAny: watch events are read as loose JSON
+type WatchEvent = { type: string; object: Record<string, any> };
+
+async function watchLines(query: string, count: number): Promise<WatchEvent[]> {
   const controller = new AbortController();
   const res = await h.http(`${path}?watch=true&${query}`, { signal: controller.signal });
   expect(res.status).toBe(200);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  const events: { type: string; object: Record<string, any> }[] = [];
+  const events: WatchEvent[] = [];
   while (events.length < count) {
     const { value, done } = await reader.read();
     if (done) break;
@@ -121,7 +121,7 @@ describe("client-node informer against the devcluster", () => {
         body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name: "old" }, spec: { size: 1 } },
       });
       await eventually(() => seen.includes("add old 1"));
-      const staleRv = informer.latestResourceVersion();
+      const staleRv = await currentRv();
       // Push the history window (50 events) past the resourceVersion seen before.
       for (let i = 0; i < 60; i++) {
         await h.custom.patchNamespacedCustomObject(
