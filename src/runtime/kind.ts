@@ -51,11 +51,13 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
   /** Pure: undefined when the external object is usable, else a message saying what it waits for. */
   notReady?(observed: O): string | undefined;
   /**
-   * Drift detection through the collection index: objects are grouped by `scope(desired)`
-   * and each group is read with one `list` call per resync.
+   * Drift detection through the collection index: objects are grouped by `scope` (e.g.
+   * the cloud href for per-cloud collections; "" for account-wide ones) and each group
+   * is read with one `list` call per resync. `scope` returns undefined when it cannot
+   * tell (the object is then reconciled on its own).
    */
   index?: {
-    scope(desired: D): string;
+    scope(spec: S, status: ManagedStatus): string | undefined;
     list(client: C, scope: string): Promise<O[]>;
   };
 }

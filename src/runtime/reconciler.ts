@@ -434,13 +434,13 @@ class Run {
 
   private async recordHref(href: string): Promise<void> {
     this.status.href = href;
+    // Status first: the annotation write that follows then reads as ours, not as a hand adoption.
+    const patch = mergePatch(this.obj.status ?? {}, { ...(this.obj.status ?? {}), href });
+    if (patch) this.obj = await this.deps.kube.patchStatus(this.ref, patch as Record<string, unknown>);
     await this.patchMetadata(
       { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
       false,
     );
-    // Record it in status now too: if the process dies here, both places already say it.
-    const patch = mergePatch(this.obj.status ?? {}, { ...(this.obj.status ?? {}), href });
-    if (patch) this.obj = await this.deps.kube.patchStatus(this.ref, patch as Record<string, unknown>);
   }
 
   /** A create was pending: find what it may have created; more than one candidate stops. */

@@ -1,0 +1,135 @@
+import { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { Registry } from "prom-client";
+import { z } from "zod";
+import { type ApiClientOptions, isApiError, TokenBucket } from "../api/index.ts";
+import { defineCommand, UsageError } from "../cli/command.ts";
+import { accountKind } from "../kinds/account/kind.ts";
+import { managedKinds } from "../kinds/index.ts";
+import { AccountController, type AccountKind } from "./accounts.ts";
+import type { Clock } from "./clock.ts";
+import { CONFIG_FLAGS, ConfigError, loadConfig, type OperatorConfig } from "./config.ts";
+import type { AnyManagedKind } from "./kind.ts";
+import { operatorLogger } from "./logging.ts";
+import { Operator } from "./operator.ts";
+
+export interface CreateOperatorOptions {
+  config: OperatorConfig;
+  kubeConfig: KubeConfig;
+  log: Logger;
+  registry?: Registry;
+  kinds?: AnyManagedKind[];
+  clock?: Clock;
+  /** Service client options for tests and benchmarks (e.g. an undici dispatcher, faster retries). */
+  api?: Pick<ApiClientOptions, "dispatcher" | "retry">;
+  serveHealth?: boolean;
+}
+
+/** Terminal service errors: only a spec change helps (Stalled). */
+export function isTerminalApiError(error: unknown): boolean {
+  return isApiError(error) && (error.kind === "invalid" || error.kind === "conflict");
+}
+
+export function isOutcomeUnknown(error: unknown): boolean {
+  return isApiError(error) && error.kind === "outcomeUnknown";
+}
+
+/** The operator with every real part wired: the service client, the kinds of src/kinds, per-account rate limits. */
+export function createOperator(options: CreateOperatorOptions): Operator {
+  const registry = options.registry ?? new Registry();
+  const buckets = new Map<string, TokenBucket>();
+  const rate = options.config.apiRate;
+  return new Operator({
+    config: options.config,
+    kubeConfig: options.kubeConfig,
+    kinds: options.kinds ?? managedKinds,
+    registry,
+    log: options.log,
+    clock: options.clock,
+    isTerminalApiError,
+    isOutcomeUnknown,
+    serveHealth: options.serveHealth,
+    accounts: (shared) =>
+      new AccountController(
+        accountKind({
+          rateLimit: ({ namespace, name }) => {
+            const key = `${namespace}/${name}`;
+            let bucket = buckets.get(key);
+            if (!bucket) {
+              bucket = new TokenBucket({ ratePerSecond: rate, burst: Math.max(1, Math.ceil(rate * 2)) });
+              buckets.set(key, bucket);
+            }
+            return bucket;
+          },
+          onCall: (event) => shared.metrics.apiCall(event),
+          logger: options.log,
+          dispatcher: options.api?.dispatcher,
+          retry: options.api?.retry,
+        }) as AccountKind<unknown, unknown, unknown>,
+        {
+          store: shared.store,
+          kube: shared.kube,
+          refs: shared.refs,
+          events: shared.events,
+          clock: options.clock ?? { now: Date.now, setTimeout, clearTimeout },
+          log: options.log,
+          resyncMs: options.config.resync,
+        },
+      ),
+  });
+}
+
+export function loadKubeConfig(config: OperatorConfig): KubeConfig {
+  const kc = new KubeConfig();
+  if (config.inCluster) kc.loadFromCluster();
+  else if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
+  else kc.loadFromDefault();
+  if (!kc.getCurrentCluster())
+    throw new UsageError("no Kubernetes cluster configured: pass --kubeconfig or --in-cluster");
+  return kc;
+}
+
+const flags = Object.fromEntries(
+  Object.entries(CONFIG_FLAGS).map(([name, spec]) => [
+    name,
+    {
+      type: "boolean" in spec && spec.boolean ? ("boolean" as const) : ("string" as const),
+      description: `${spec.description} [${spec.env}]`,
+      ...("default" in spec ? { default: spec.default } : {}),
+    },
+  ]),
+);
+
+export const runCommand = defineCommand({
+  name: "run",
+  summary: "run the operator: watch the custom resources and reconcile them against the service",
+  flags,
+  // Flags are merged with the environment and validated by loadConfig, which names both.
+  schema: z.record(z.string(), z.union([z.string(), z.boolean()]).optional()),
+  async run(options, io) {
+    let config: OperatorConfig;
+    try {
+      config = loadConfig(options, io.env);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const log = operatorLogger(config.logLevel);
+    const kubeConfig = loadKubeConfig(config);
+    const operator = createOperator({ config, kubeConfig, log });
+    await operator.start();
+    const address = operator.healthAddress;
+    log.info(
+      { metrics: address ? `http://${address.host}:${address.port}/metrics` : undefined },
+      "operator started",
+    );
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
+    });
+    log.info({ timeoutMs: config.shutdownTimeout }, "shutting down");
+    await operator.stop(config.shutdownTimeout);
+    return 0;
+  },
+});

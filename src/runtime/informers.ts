@@ -1,0 +1,186 @@
+import {
+  type CustomObjectsApi,
+  type Informer,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  makeInformer,
+  type ObjectCache,
+} from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { type Clock, systemClock } from "./clock.ts";
+import type { ManagedObject } from "./kind.ts";
+import type { ObjectStore } from "./kube.ts";
+import { GROUP, VERSION } from "./names.ts";
+
+export interface WatchedKind {
+  kind: string;
+  plural: string;
+  /** Label selector for this kind (sharding); undefined watches everything. */
+  labelSelector?: string;
+}
+
+export interface InformerHandlers {
+  added(kind: string, object: ManagedObject): void;
+  updated(kind: string, object: ManagedObject, old: ManagedObject | undefined): void;
+  deleted(kind: string, object: ManagedObject): void;
+}
+
+export interface InformerSetOptions {
+  kubeConfig: KubeConfig;
+  api: CustomObjectsApi;
+  kinds: WatchedKind[];
+  namespaces: string[];
+  handlers: InformerHandlers;
+  log: Logger;
+  clock?: Clock;
+  backoff?: { baseMs: number; maxMs: number };
+}
+
+type CachedInformer = Informer<KubernetesObject> & ObjectCache<KubernetesObject>;
+
+interface Entry {
+  kind: string;
+  namespace: string | undefined;
+  informer: CachedInformer;
+  synced: boolean;
+  failures: number;
+  restartTimer?: unknown;
+  /** Last version seen per object: client-node's update callback does not pass the old object. */
+  last: Map<string, ManagedObject>;
+}
+
+/**
+ * One client-node informer per kind (and per namespace when namespaces are limited).
+ * Handlers only enqueue; the caches serve reads. client-node re-lists by itself on
+ * 410 but stops on any other error: it is restarted here with exponential backoff.
+ */
+export class InformerSet implements ObjectStore {
+  private readonly entries: Entry[] = [];
+  private stopped = false;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+
+  private readonly options: InformerSetOptions;
+
+  constructor(options: InformerSetOptions) {
+    this.options = options;
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log;
+  }
+
+  async start(): Promise<void> {
+    const namespaces = this.options.namespaces.length > 0 ? this.options.namespaces : [undefined];
+    for (const k of this.options.kinds) {
+      for (const ns of namespaces) this.entries.push(this.create(k, ns));
+    }
+    await Promise.all(this.entries.map((e) => this.run(e)));
+  }
+
+  get synced(): boolean {
+    return this.entries.length > 0 && this.entries.every((e) => e.synced);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const e of this.entries) {
+      if (e.restartTimer !== undefined) this.clock.clearTimeout(e.restartTimer);
+      await e.informer.stop().catch(() => {});
+    }
+  }
+
+  get(kind: string, namespace: string, name: string): ManagedObject | undefined {
+    for (const e of this.entries) {
+      if (e.kind !== kind || (e.namespace !== undefined && e.namespace !== namespace)) continue;
+      const o = e.informer.get(name, namespace);
+      if (o) return o as unknown as ManagedObject;
+    }
+    return undefined;
+  }
+
+  list(kind: string): readonly ManagedObject[] {
+    const out: ManagedObject[] = [];
+    for (const e of this.entries)
+      if (e.kind === kind) out.push(...(e.informer.list() as unknown as ManagedObject[]));
+    return out;
+  }
+
+  private create(k: WatchedKind, namespace: string | undefined): Entry {
+    const { api, kubeConfig, handlers } = this.options;
+    const path = namespace
+      ? `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${k.plural}`
+      : `/apis/${GROUP}/${VERSION}/${k.plural}`;
+    const list = (): Promise<KubernetesListObject<KubernetesObject>> =>
+      (namespace
+        ? api.listNamespacedCustomObject({
+            group: GROUP,
+            version: VERSION,
+            namespace,
+            plural: k.plural,
+            labelSelector: k.labelSelector,
+          })
+        : api.listClusterCustomObject({
+            group: GROUP,
+            version: VERSION,
+            plural: k.plural,
+            labelSelector: k.labelSelector,
+          })) as Promise<KubernetesListObject<KubernetesObject>>;
+    const informer = makeInformer(kubeConfig, path, list, k.labelSelector) as CachedInformer;
+    const entry: Entry = { kind: k.kind, namespace, informer, synced: false, failures: 0, last: new Map() };
+    const id = (o: KubernetesObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
+    informer.on("add", (o) => {
+      const m = o as unknown as ManagedObject;
+      entry.last.set(id(o), m);
+      handlers.added(k.kind, m);
+    });
+    informer.on("update", (o) => {
+      const m = o as unknown as ManagedObject;
+      const old = entry.last.get(id(o));
+      entry.last.set(id(o), m);
+      handlers.updated(k.kind, m, old);
+    });
+    informer.on("delete", (o) => {
+      entry.last.delete(id(o));
+      handlers.deleted(k.kind, o as unknown as ManagedObject);
+    });
+    informer.on("connect", () => {
+      entry.failures = 0;
+    });
+    informer.on("error", (error) => this.restartLater(entry, error));
+    return entry;
+  }
+
+  private async run(entry: Entry): Promise<void> {
+    if (this.stopped) return;
+    const before = entry.failures;
+    let failed = false;
+    const onError = () => {
+      failed = true;
+    };
+    entry.informer.on("error", onError);
+    try {
+      await entry.informer.start();
+    } catch (error) {
+      failed = true;
+      if (entry.failures === before) this.restartLater(entry, error);
+    } finally {
+      entry.informer.off("error", onError);
+    }
+    if (!failed) entry.synced = true;
+  }
+
+  private restartLater(entry: Entry, error: unknown): void {
+    if (this.stopped || entry.restartTimer !== undefined) return;
+    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 500, maxMs: 30_000 };
+    const delay = Math.min(maxMs, baseMs * 2 ** entry.failures);
+    entry.failures++;
+    this.log.warn(
+      { err: error, kind: entry.kind, namespace: entry.namespace, retryInMs: delay },
+      "informer stopped on an error; restarting",
+    );
+    entry.restartTimer = this.clock.setTimeout(() => {
+      entry.restartTimer = undefined;
+      void this.run(entry);
+    }, delay);
+  }
+}

@@ -1,0 +1,151 @@
+import type { Logger } from "pino";
+import { isTrue } from "./conditions.ts";
+import type { AnyManagedKind, ManagedObject } from "./kind.ts";
+import { deepEqual, type ObjectStore } from "./kube.ts";
+import { Annotation, objectKey } from "./names.ts";
+import type { AccountClients, ObservationCache } from "./reconciler.ts";
+
+/** Observations handed from a resync to the reconcile it triggers (saves the show call). */
+export class Observations implements ObservationCache {
+  private readonly items = new Map<string, { href: string; observed: unknown; at: number }>();
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+
+  constructor(now: () => number, ttlMs = 60_000) {
+    this.now = now;
+    this.ttlMs = ttlMs;
+  }
+
+  put(key: string, href: string, observed: unknown): void {
+    this.items.set(key, { href, observed, at: this.now() });
+  }
+
+  take(key: string, href: string): unknown | undefined {
+    const item = this.items.get(key);
+    if (!item) return undefined;
+    this.items.delete(key);
+    if (item.href !== href || this.now() - item.at > this.ttlMs) return undefined;
+    return item.observed;
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+}
+
+export interface ResyncReport {
+  kind: string;
+  groups: number;
+  calls: number;
+  checked: number;
+  drifted: number;
+  missing: number;
+  /** Objects the index could not cover (no scope, account not ready): reconciled one by one. */
+  individually: number;
+}
+
+/**
+ * Drift detection that does not cost one call per object: for each kind, the Ready
+ * objects are grouped by (namespace, account, scope) and each group is read with one
+ * index call. An object whose service representation differs from its
+ * status.atProvider, or that the index no longer shows, is re-queued with the
+ * observation attached.
+ */
+export class IndexObserver {
+  private readonly o: {
+    kinds: AnyManagedKind[];
+    store: ObjectStore;
+    accounts: AccountClients;
+    observations: Observations;
+    enqueue: (key: string) => void;
+    log: Logger;
+    onCall?: (kind: string) => void;
+  };
+
+  constructor(options: IndexObserver["o"]) {
+    this.o = options;
+  }
+
+  async resync(): Promise<ResyncReport[]> {
+    const reports: ResyncReport[] = [];
+    for (const kind of this.o.kinds) reports.push(await this.resyncKind(kind));
+    return reports;
+  }
+
+  async resyncKind(kind: AnyManagedKind): Promise<ResyncReport> {
+    const report: ResyncReport = {
+      kind: kind.kind,
+      groups: 0,
+      calls: 0,
+      checked: 0,
+      drifted: 0,
+      missing: 0,
+      individually: 0,
+    };
+    const groups = new Map<
+      string,
+      { namespace: string; account: string; scope: string; objects: ManagedObject[] }
+    >();
+    for (const obj of this.o.store.list(kind.kind)) {
+      const href = obj.metadata.annotations?.[Annotation.href] || obj.status?.href;
+      if (!href || obj.metadata.deletionTimestamp || obj.metadata.annotations?.[Annotation.paused] === "true")
+        continue;
+      // Objects that are not settled have their own retries; the resync is for settled ones.
+      if (
+        !isTrue(obj.status?.conditions, "Ready") ||
+        obj.status?.observedGeneration !== obj.metadata.generation
+      )
+        continue;
+      const parsed = kind.schema.safeParse(obj.spec ?? {});
+      if (!parsed.success) continue;
+      const spec = parsed.data as { accountRef: { name: string } };
+      const scope = kind.index ? kind.index.scope(spec, obj.status ?? {}) : undefined;
+      if (scope === undefined) {
+        report.individually++;
+        this.o.enqueue(objectKey(kind.kind, obj.metadata.namespace, obj.metadata.name));
+        continue;
+      }
+      const gk = `${obj.metadata.namespace}\u0000${spec.accountRef.name}\u0000${scope}`;
+      let g = groups.get(gk);
+      if (!g) {
+        g = { namespace: obj.metadata.namespace, account: spec.accountRef.name, scope, objects: [] };
+        groups.set(gk, g);
+      }
+      g.objects.push(obj);
+    }
+    report.groups = groups.size;
+    for (const g of groups.values()) {
+      const found = this.o.accounts.get(g.namespace, g.account);
+      if ("notReady" in found) continue;
+      let items: unknown[];
+      try {
+        report.calls++;
+        this.o.onCall?.(kind.kind);
+        items = await kind.index!.list(found.client, g.scope);
+      } catch (error) {
+        this.o.log.warn(
+          { err: error, kind: kind.kind, namespace: g.namespace, scope: g.scope },
+          "index observation failed",
+        );
+        continue;
+      }
+      const byHref = new Map(items.map((i) => [kind.hrefOf(i), i]));
+      for (const obj of g.objects) {
+        report.checked++;
+        const href = (obj.metadata.annotations?.[Annotation.href] || obj.status?.href)!;
+        const key = objectKey(kind.kind, obj.metadata.namespace, obj.metadata.name);
+        const observed = byHref.get(href);
+        if (observed === undefined) {
+          report.missing++;
+          this.o.enqueue(key);
+        } else if (!deepEqual(kind.atProvider(observed), obj.status?.atProvider ?? {})) {
+          report.drifted++;
+          this.o.observations.put(key, href, observed);
+          this.o.enqueue(key);
+        }
+      }
+    }
+    this.o.log.debug({ ...report }, "resync");
+    return report;
+  }
+}
