@@ -311,9 +311,26 @@ function compileExpression(source: string, self: StaticType): CompileResult {
 }
 
 const cache = new Map<string, CompiledRule>();
+/** Fast path when the caller keeps passing the same schema objects (no re-serialization). */
+const byIdentity = new WeakMap<
+  ValidationRule,
+  { schema: JSONSchemaProps; isRoot: boolean; compiled: CompiledRule }
+>();
 
 /** Compiles one rule of the schema node `schema` (cached by rule text and node schema). */
 export function compileRule(
+  rule: ValidationRule,
+  schema: JSONSchemaProps,
+  isResourceRoot: boolean,
+): CompiledRule {
+  const known = byIdentity.get(rule);
+  if (known && known.schema === schema && known.isRoot === isResourceRoot) return known.compiled;
+  const compiled = compileRuleUncached(rule, schema, isResourceRoot);
+  byIdentity.set(rule, { schema, isRoot: isResourceRoot, compiled });
+  return compiled;
+}
+
+function compileRuleUncached(
   rule: ValidationRule,
   schema: JSONSchemaProps,
   isResourceRoot: boolean,
