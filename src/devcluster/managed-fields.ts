@@ -191,7 +191,7 @@ function conflictError(conflicts: { manager: string; path: FieldPath }[]): ApiEr
     for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.path]);
     const lines: string[] = [];
     for (const manager of [...byManager.keys()].sort()) {
-      lines.push(`conflicts with ${manager}`);
+      lines.push(`conflicts with ${manager}:`);
       for (const path of byManager.get(manager)!) lines.push(`- ${pathString(path)}`);
     }
     message = `Apply failed with ${conflicts.length} conflicts: ${lines.join("\n")}`;

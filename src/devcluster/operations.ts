@@ -617,9 +617,13 @@ export class Operations {
     else delete m.managedFields;
     const ordered = orderObject(object);
     if (old) {
+      // A write that changes nothing but managedFields times is a no-op (no new resourceVersion).
       const comparable = (o: Obj) => {
-        const { resourceVersion: _r, managedFields: _f, ...rest } = o.metadata as Obj;
-        return { ...o, metadata: rest };
+        const { resourceVersion: _r, managedFields, ...rest } = o.metadata as Obj;
+        const owners = Array.isArray(managedFields)
+          ? managedFields.map((e) => (isObj(e) ? { ...e, time: undefined } : e))
+          : undefined;
+        return { ...o, metadata: { ...rest, owners } };
       };
       if (deepEqual(comparable(old), comparable(ordered))) return this.serve(type, version, old);
     }

@@ -1,6 +1,6 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GROUP, type Harness, startHarness, widgetCrd } from "./helpers.ts";
+import { createCrd, GROUP, type Harness, startHarness, widgetCrd } from "./helpers.ts";
 
 let h: Harness;
 const base = { group: GROUP, version: "v1", namespace: "api", plural: "widgets" };
@@ -8,10 +8,8 @@ const merge = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch)
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.ext.createCustomResourceDefinition({ body: widgetCrd() as never });
-  await h.ext.createCustomResourceDefinition({
-    body: widgetCrd({ scope: "Cluster", plural: "gadgets", kind: "Gadget" }) as never,
-  });
+  await createCrd(h, widgetCrd());
+  await createCrd(h, widgetCrd({ scope: "Cluster", plural: "gadgets", kind: "Gadget" }));
   await h.core.createNamespace({ body: { metadata: { name: "api" } } });
 });
 afterAll(async () => {
@@ -110,7 +108,7 @@ describe("discovery", () => {
     expect(crd.status?.acceptedNames).toMatchObject({ plural: "widgets", kind: "Widget" });
     expect(crd.metadata?.finalizers).toContain("customresourcecleanup.apiextensions.k8s.io");
     const clash = widgetCrd({ plural: "widgetz", kind: "Widget" });
-    await h.ext.createCustomResourceDefinition({ body: clash as never });
+    await createCrd(h, clash);
     const read = await h.ext.readCustomResourceDefinition({ name: `widgetz.${GROUP}` });
     const byType = Object.fromEntries((read.status?.conditions ?? []).map((c) => [c.type, c]));
     expect(byType.NamesAccepted).toMatchObject({

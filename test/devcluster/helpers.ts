@@ -31,6 +31,19 @@ export async function startHarness(options: DevClusterOptions = {}): Promise<Har
   };
 }
 
+/**
+ * Creates a CRD over raw HTTP: client-node's typed serializer drops the `x-kubernetes-*`
+ * extensions and `enum` keys of a plain object.
+ */
+export async function createCrd(h: Harness, crd: object): Promise<void> {
+  const res = await h.http("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(crd),
+  });
+  if (res.status !== 201) throw new Error(`CRD create failed: ${res.status} ${await res.text()}`);
+}
+
 export const GROUP = "example.svc.io";
 
 /** A CRD for tests: namespaced `Widget` with status subresource, or cluster-scoped `Gadget`. */

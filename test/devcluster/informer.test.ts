@@ -1,6 +1,6 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, GROUP, type Harness, startHarness, widgetCrd } from "./helpers.ts";
+import { createCrd, eventually, GROUP, type Harness, startHarness, widgetCrd } from "./helpers.ts";
 
 type Widget = k8s.KubernetesObject & { spec?: { size?: number }; status?: { phase?: string } };
 
@@ -8,7 +8,7 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness({ historyLimit: 50, bookmarkIntervalMs: 200 });
-  await h.ext.createCustomResourceDefinition({ body: widgetCrd() as never });
+  await createCrd(h, widgetCrd());
   await h.core.createNamespace({ body: { metadata: { name: "inf" } } });
 });
 afterAll(async () => {
