@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import type { RouteTableRecord } from "../../src/simulator/net/records.ts";
 import { startSimulator } from "./harness.ts";
 import { type BadInput, create, expectRefused, index, type Rep, refuse, rel, show } from "./net-helpers.ts";
 
@@ -547,7 +548,7 @@ describe("routes", () => {
 
   it("refuses routes on a cloud without route tables", async () => {
     // A route table of cloud 2 can only come from a seed: networks cannot be created there.
-    h.sim.store.collection("route_tables").insert({
+    h.sim.store.collection<RouteTableRecord>("route_tables").insert({
       id: "50",
       cloud_id: "2",
       network_id: "50",
