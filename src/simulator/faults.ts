@@ -33,6 +33,7 @@ export type FaultDecision =
 /** Holds the fault configuration; `random` is injected so tests can make decisions certain. */
 export class FaultInjector {
   private faults: Faults = {};
+  private anyActive = false;
   private readonly random: () => number;
 
   constructor(random: () => number = Math.random) {
@@ -45,15 +46,16 @@ export class FaultInjector {
 
   set(faults: Faults): void {
     this.faults = faults;
+    this.anyActive = Object.values(faults).some((value) => Boolean(value));
   }
 
   clear(): void {
-    this.faults = {};
+    this.set({});
   }
 
+  /** Cached: checked on every request. */
   get active(): boolean {
-    for (const value of Object.values(this.faults)) if (value) return true;
-    return false;
+    return this.anyActive;
   }
 
   delayMs(): number {
