@@ -225,9 +225,7 @@ export function waitForCondition(
 }
 
 /** The simulator's deployments (by name). */
-export function simDeployments(
-  stack: Stack,
-): {
+export function simDeployments(stack: Stack): {
   id: string;
   name: string;
   description: string | null;
@@ -250,4 +248,17 @@ export async function simStats(
 export async function setFaults(stack: Stack, faults: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${stack.sim.url}/__sim/faults`, { method: "POST", body: JSON.stringify(faults) });
   if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
+}
+
+/** Reasons of the Events recorded for one object. */
+export async function eventReasons(stack: Stack, ns: string, name: string): Promise<string[]> {
+  const list = await stack.core.listNamespacedEvent({ namespace: ns });
+  return list.items.filter((e) => e.involvedObject.name === name).map((e) => e.reason ?? "");
+}
+
+/** Request count of the simulator for a method and route template (all statuses). */
+export async function simCount(stack: Stack, method: string, route: string): Promise<number> {
+  return (await simStats(stack))
+    .filter((r) => r.method === method && r.route === route)
+    .reduce((n, r) => n + r.count, 0);
 }
