@@ -31,7 +31,9 @@ export async function loadState(path: string): Promise<StoreSnapshot | undefined
   ) {
     throw new Error(`state file ${path} is not a devcluster state file (format must be "${FORMAT}")`);
   }
-  return { resourceVersion: doc.resourceVersion, buckets: doc.buckets };
+  const snapshot: StoreSnapshot = { resourceVersion: doc.resourceVersion, buckets: doc.buckets };
+  if (typeof doc.lastChange === "object" && doc.lastChange !== null) snapshot.lastChange = doc.lastChange;
+  return snapshot;
 }
 
 /**

@@ -16,12 +16,16 @@ interface Bucket {
   history: StoredEvent[];
   /** Events after this resourceVersion are all in `history`. */
   since: number;
+  /** resourceVersion of the bucket's latest change (kept across restarts). */
+  lastRv: number;
   listeners: Set<(event: StoredEvent) => void>;
 }
 
 export interface StoreSnapshot {
   resourceVersion: number;
   buckets: Record<string, Obj[]>;
+  /** Per bucket, the resourceVersion of its latest change: watches from there on stay valid. */
+  lastChange?: Record<string, number>;
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -56,7 +60,9 @@ export class Store {
   private bucket(key: string): Bucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = { objects: new Map(), history: [], since: this.rv, listeners: new Set() };
+      // Every change since this store started (or was restored) went through write(), so a
+      // bucket seen for the first time has missed nothing.
+      bucket = { objects: new Map(), history: [], since: 0, lastRv: 0, listeners: new Set() };
       this.buckets.set(key, bucket);
     }
     return bucket;
@@ -96,6 +102,7 @@ export class Store {
       if (!bucket.objects.has(k)) bucket.sortedKeys = undefined;
       bucket.objects.set(k, object);
     }
+    bucket.lastRv = rv;
     const event: StoredEvent = { type, object, rv };
     if (old) event.old = old;
     bucket.history.push(event);
@@ -147,18 +154,30 @@ export class Store {
 
   snapshot(): StoreSnapshot {
     const buckets: Record<string, Obj[]> = {};
+    const lastChange: Record<string, number> = {};
     for (const [key, bucket] of this.buckets) {
       if (bucket.objects.size > 0) buckets[key] = [...bucket.objects.values()];
+      if (bucket.lastRv > 0) lastChange[key] = bucket.lastRv;
     }
-    return { resourceVersion: this.rv, buckets };
+    return { resourceVersion: this.rv, buckets, lastChange };
   }
 
-  /** Loads a snapshot; watches can resume from its resourceVersion on, not from before. */
+  /**
+   * Loads a snapshot. The change history is not kept, but a bucket that did not change after
+   * resourceVersion N can still serve a watch from N (nothing was missed), as etcd would.
+   */
   restore(snapshot: StoreSnapshot): void {
     this.rv = snapshot.resourceVersion;
     this.buckets.clear();
-    for (const [key, objects] of Object.entries(snapshot.buckets)) {
+    for (const [key, rv] of Object.entries(snapshot.lastChange ?? {})) {
       const bucket = this.bucket(key);
+      bucket.since = Math.min(rv, this.rv);
+      bucket.lastRv = rv;
+    }
+    for (const [key, objects] of Object.entries(snapshot.buckets)) {
+      const known = this.buckets.has(key);
+      const bucket = this.bucket(key);
+      if (!known) bucket.since = this.rv;
       for (const object of objects) {
         const m = object.metadata as Obj;
         bucket.objects.set(objectKey(m.namespace as string | undefined, m.name as string), object);

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCrd, eventually, GROUP, type Harness, startHarness, widgetCrd } from "./helpers.ts";
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await createCrd(h, widgetCrd());
+  await h.core.createNamespace({ body: { metadata: { name: "del" } } });
+});
+afterAll(async () => {
+  await h.cluster.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: responses are read as loose JSON
+async function json(res: Response): Promise<any> {
+  return res.json();
+}
+
+const widgets = (ns: string) => `/apis/${GROUP}/v1/namespaces/${ns}/widgets`;
+
+function create(ns: string, name: string, metadata: Record<string, unknown> = {}) {
+  return h.http(widgets(ns), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      apiVersion: `${GROUP}/v1`,
+      kind: "Widget",
+      metadata: { name, ...metadata },
+      spec: { size: 1 },
+    }),
+  });
+}
+
+function patch(path: string, body: unknown) {
+  return h.http(path, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json" },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("deletion", () => {
+  it("holds an object with finalizers until the last one is removed; no new finalizers meanwhile", async () => {
+    await create("del", "fin", { finalizers: ["a.io/one", "b.io/two"] });
+    const path = `${widgets("del")}/fin`;
+    const deleting = await h.http(path, { method: "DELETE" });
+    expect(deleting.status).toBe(200);
+    const held = await json(deleting);
+    expect(held.kind).toBe("Widget");
+    expect(held.metadata.deletionTimestamp).toBeDefined();
+    expect(held.metadata.generation).toBe(2);
+    const added = await patch(path, { metadata: { finalizers: ["a.io/one", "b.io/two", "c.io/three"] } });
+    expect(added.status).toBe(422);
+    expect((await json(added)).message).toBe(
+      `Widget.${GROUP} "fin" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"c.io/three"}`,
+    );
+    const specChange = await json(await patch(path, { spec: { size: 2 } }));
+    expect(specChange.metadata.deletionTimestamp).toBe(held.metadata.deletionTimestamp);
+    await patch(path, { metadata: { finalizers: ["b.io/two"] } });
+    expect((await h.http(path)).status).toBe(200);
+    const last = await h.http(`${path}`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        ...(await json(await h.http(path))),
+        metadata: { ...(await json(await h.http(path))).metadata, finalizers: [] },
+      }),
+    });
+    expect(last.status).toBe(200);
+    expect((await h.http(path)).status).toBe(404);
+  });
+
+  it("answers an immediate deletion with a Success Status and checks preconditions", async () => {
+    const created = await json(await create("del", "plain"));
+    const wrongUid = await h.http(`${widgets("del")}/plain`, {
+      method: "DELETE",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ preconditions: { uid: "not-it" } }),
+    });
+    expect(wrongUid.status).toBe(409);
+    const gone = await h.http(`${widgets("del")}/plain`, { method: "DELETE" });
+    expect(await json(gone)).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Success",
+      details: { name: "plain", group: GROUP, kind: "widgets", uid: created.metadata.uid },
+    });
+  });
+
+  it("garbage-collects dependents whose owners are all gone (background), keeps the others", async () => {
+    const owner = await json(await create("del", "owner"));
+    const other = await json(await create("del", "other-owner"));
+    const ref = (o: { metadata: { name: string; uid: string } }) => ({
+      apiVersion: `${GROUP}/v1`,
+      kind: "Widget",
+      name: o.metadata.name,
+      uid: o.metadata.uid,
+    });
+    await create("del", "child", { ownerReferences: [ref(owner)] });
+    await create("del", "shared-child", { ownerReferences: [ref(owner), ref(other)] });
+    await h.core.createNamespacedConfigMap({
+      namespace: "del",
+      body: { metadata: { name: "child-cm", ownerReferences: [ref(owner)] }, data: { a: "b" } },
+    });
+    await h.http(`${widgets("del")}/owner`, { method: "DELETE" });
+    await eventually(async () => (await h.http(`${widgets("del")}/child`)).status === 404);
+    await eventually(async () => (await h.http("/api/v1/namespaces/del/configmaps/child-cm")).status === 404);
+    const shared = await eventually(async () => {
+      const body = await json(await h.http(`${widgets("del")}/shared-child`));
+      return body.metadata.ownerReferences.length === 1 ? body : undefined;
+    });
+    expect(shared.metadata.ownerReferences[0].name).toBe("other-owner");
+  });
+
+  it("orphans dependents with propagationPolicy=Orphan", async () => {
+    const owner = await json(await create("del", "orphaner"));
+    await create("del", "orphan", {
+      ownerReferences: [
+        { apiVersion: `${GROUP}/v1`, kind: "Widget", name: "orphaner", uid: owner.metadata.uid },
+      ],
+    });
+    await h.http(`${widgets("del")}/orphaner?propagationPolicy=Orphan`, { method: "DELETE" });
+    await eventually(async () => (await h.http(`${widgets("del")}/orphaner`)).status === 404);
+    const orphan = await json(await h.http(`${widgets("del")}/orphan`));
+    expect(orphan.metadata.ownerReferences).toBeUndefined();
+  });
+
+  it("deletes a namespace's contents, waits for their finalizers, then the namespace", async () => {
+    await h.core.createNamespace({ body: { metadata: { name: "doomed" } } });
+    await create("doomed", "w1");
+    await create("doomed", "w2", { finalizers: ["x.io/hold"] });
+    await h.core.createNamespacedSecret({
+      namespace: "doomed",
+      body: { metadata: { name: "s" }, stringData: { k: "v" } },
+    });
+    const res = await json(await h.http("/api/v1/namespaces/doomed", { method: "DELETE" }));
+    expect(res.status.phase).toBe("Terminating");
+    expect(res.spec.finalizers).toEqual(["kubernetes"]);
+    await eventually(async () => (await h.http(`${widgets("doomed")}/w1`)).status === 404);
+    await eventually(async () => (await h.http("/api/v1/namespaces/doomed/secrets/s")).status === 404);
+    const blocked = await create("doomed", "w3");
+    expect(blocked.status).toBe(403);
+    expect((await json(blocked)).message).toContain("because it is being terminated");
+    expect((await h.http("/api/v1/namespaces/doomed")).status).toBe(200);
+    await patch(`${widgets("doomed")}/w2`, { metadata: { finalizers: null } });
+    await eventually(async () => (await h.http("/api/v1/namespaces/doomed")).status === 404);
+  });
+
+  it("deleting a CRD deletes its resources, then stops serving them", async () => {
+    await createCrd(h, widgetCrd({ plural: "sprockets", kind: "Sprocket" }));
+    const path = `/apis/${GROUP}/v1/namespaces/del/sprockets`;
+    await h.http(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: "Sprocket", metadata: { name: "s1" } }),
+    });
+    await h.http(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.${GROUP}`, {
+      method: "DELETE",
+    });
+    await eventually(async () => (await h.http(path)).status === 404);
+    const discovery = await json(await h.http(`/apis/${GROUP}/v1`));
+    expect(discovery.resources.map((r: { name: string }) => r.name)).not.toContain("sprockets");
+    expect(
+      (await h.http(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.${GROUP}`)).status,
+    ).toBe(404);
+  });
+
+  it("deletecollection deletes what the selector matches", async () => {
+    await create("del", "dc1", { labels: { batch: "x" } });
+    await create("del", "dc2", { labels: { batch: "x" } });
+    await create("del", "dc3", { labels: { batch: "y" } });
+    const res = await h.http(`${widgets("del")}?labelSelector=batch%3Dx`, { method: "DELETE" });
+    expect(res.status).toBe(200);
+    const left = await json(await h.http(`${widgets("del")}?labelSelector=batch`));
+    expect(left.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(["dc3"]);
+  });
+});
