@@ -1,4 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { resources } from "../../src/simulator/resources/index.ts";
+import { defaultSeed, validateSeed } from "../../src/simulator/seed.ts";
 import { startSimulator } from "./harness.ts";
 import { type BadInput, create, expectRefused, index, refuse, rel, show } from "./net-helpers.ts";
 
@@ -176,5 +178,55 @@ describe("IP addresses", () => {
         "Couldn't find IpAddress with ID=1",
       );
     });
+  });
+});
+
+describe("an open-source stack cloud with networks (custom seed)", () => {
+  it("requires ip_address[network_href] there, and volumes need no datacenter", async () => {
+    const seed = defaultSeed(resources);
+    seed.clouds = [
+      ...(seed.clouds ?? []),
+      {
+        id: "3",
+        name: "OpenStack Neutron",
+        display_name: "Neutron",
+        description: "open-source stack with networks",
+        cloud_type: "open_stack_v3",
+        capabilities: {
+          supports_networks: true,
+          supports_route_tables: true,
+          supports_volume_attachments: true,
+          supports_volume_snapshots: true,
+        },
+      } as never,
+    ];
+    const os = await startSimulator({ seed: validateSeed(seed, resources) });
+    try {
+      await create(os, "/api/networks", {
+        network: { cloud_href: "/api/clouds/3", name: "no cidr needed here" },
+      });
+      await create(os, "/api/networks", { network: { cloud_href: "/api/clouds/1", cidr_block: "10.0.0.0/16" } });
+      await refuse(os, "POST", "/api/clouds/3/ip_addresses", {
+        reason: "network required",
+        body: { ip_address: { name: "fip" } },
+        status: 400,
+        message: "ip_address[network_href] is required on cloud 3",
+      });
+      await refuse(os, "POST", "/api/clouds/3/ip_addresses", {
+        reason: "network of another cloud",
+        body: { ip_address: { name: "fip", network_href: "/api/networks/2" } },
+        status: 422,
+        message: "Network 2 is in cloud 1, not cloud 3",
+      });
+      const href = await create(os, "/api/clouds/3/ip_addresses", {
+        ip_address: { name: "fip", network_href: "/api/networks/1" },
+      });
+      expect(rel(await show(os, href), "network")).toBe("/api/networks/1");
+      expect(await create(os, "/api/clouds/3/volumes", { volume: { name: "v" } })).toMatch(
+        /^\/api\/clouds\/3\/volumes\/\d+$/,
+      );
+    } finally {
+      await os.close();
+    }
   });
 });
