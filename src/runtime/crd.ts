@@ -53,6 +53,15 @@ export const managedStatusSchema = z
       .optional()
       .meta({ "x-kubernetes-preserve-unknown-fields": true })
       .describe("The service object as the service reports it."),
+    applied: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ "x-kubernetes-preserve-unknown-fields": true })
+      .describe("Values of write-only fields (the service does not show them) as last applied."),
+    adopted: z
+      .boolean()
+      .optional()
+      .describe("True when the service object already existed and was adopted instead of created."),
     ...commonStatusFields,
   })
   .describe("Observed state.");

@@ -46,6 +46,19 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
   immutable?: readonly string[];
   /** When set, a change of an immutable field replaces the object ("createBeforeDelete" or "deleteBeforeCreate"). */
   replace?: "createBeforeDelete" | "deleteBeforeCreate";
+  /**
+   * Pure: desired values the service never shows (write-only create parameters). The runtime
+   * records them in status.applied after a create or update and diffs later specs against that
+   * record, so a change is seen and handled like any other field (update, refuse or replace).
+   */
+  writeOnly?(desired: D): Record<string, unknown>;
+  /**
+   * Before creating, look the object up (`lookup`) and adopt a single match instead of
+   * creating a second one (e.g. a role grant that already exists); status.adopted records it.
+   */
+  adoptExisting?: boolean;
+  /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
+  retain?(spec: S, status: ManagedStatus): string | undefined;
   /** Pure: the representation as shown in status.atProvider. */
   atProvider(observed: O): Record<string, unknown>;
   /** Pure: undefined when the external object is usable, else a message saying what it waits for. */
@@ -117,6 +130,10 @@ export interface ManagedStatus {
   observedGeneration?: number;
   conditions?: Condition[];
   lastHandledReconcileAt?: string;
+  /** Write-only values as last applied (see ManagedKind.writeOnly). */
+  applied?: Record<string, unknown>;
+  /** The service object already existed and was adopted instead of created (see ManagedKind.adoptExisting). */
+  adopted?: boolean;
   [extra: string]: unknown;
 }
 

@@ -14,6 +14,7 @@ import type {
 } from "./kind.ts";
 import {
   ConflictError,
+  deepEqual,
   GoneError,
   type KubeWriter,
   mergePatch,
@@ -310,6 +311,8 @@ class Run {
         href = undefined;
         this.status.href = undefined;
         this.status.atProvider = undefined;
+        this.status.applied = undefined;
+        this.status.adopted = undefined;
         await this.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
       } else {
         this.status.href = href;
@@ -324,17 +327,22 @@ class Run {
       );
     }
 
-    if (!href && this.annotations[Annotation.createPending] !== undefined) {
-      const found = await this.lookupPending(client, desired);
+    const pending = this.annotations[Annotation.createPending] !== undefined;
+    if (!href && (pending || this.kind.adoptExisting)) {
+      const found = await this.lookupPending(client, desired, pending);
       if (found) {
         href = this.kind.hrefOf(found);
         observed = found;
+        // Found without a pending create of ours: it existed before, and status says so.
+        if (!pending) this.status.adopted = true;
         await this.recordHref(href!);
-        this.event(
-          "Normal",
-          EventReason.CreatePendingResolved,
-          `found ${href} created by an earlier attempt; adopted it`,
-        );
+        if (pending)
+          this.event(
+            "Normal",
+            EventReason.CreatePendingResolved,
+            `found ${href} created by an earlier attempt; adopted it`,
+          );
+        else this.event("Normal", EventReason.Adopted, `found ${href} already in the service; adopted it`);
       }
     }
 
@@ -353,6 +361,8 @@ class Run {
         throw error;
       }
       href = created;
+      this.status.adopted = undefined;
+      this.status.applied = this.writeOnlyValues(desired);
       await this.recordHref(href);
       this.event(
         "Normal",
@@ -373,7 +383,7 @@ class Run {
       };
     }
 
-    const diff: FieldDiff[] = this.kind.diff(desired, observed);
+    const diff: FieldDiff[] = [...this.kind.diff(desired, observed), ...this.writeOnlyDiff(desired)];
     const locked = diff.filter((d) => this.kind.immutable?.includes(d.field));
     if (locked.length > 0) {
       const fields = locked.map((d) => d.field).join(", ");
@@ -382,6 +392,8 @@ class Run {
         await this.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
         this.status.href = undefined;
         this.status.atProvider = undefined;
+        this.status.applied = undefined;
+        this.status.adopted = undefined;
         this.event(
           "Normal",
           EventReason.Replaced,
@@ -405,6 +417,7 @@ class Run {
         this.obj.status?.observedGeneration === this.meta.generation &&
         isTrue(this.obj.status?.conditions, "Ready");
       await this.kind.update(client, href, desired, observed, diff);
+      this.status.applied = this.writeOnlyValues(desired);
       const fields = diff.map((d) => d.field).join(", ");
       this.event(
         "Normal",
@@ -428,6 +441,30 @@ class Run {
     return { type: "ready", reason: Reason.Available, message: "" };
   }
 
+  /** The kind's write-only values without undefined entries, or undefined when it has none. */
+  private writeOnlyValues(desired: unknown): Record<string, unknown> | undefined {
+    const values = this.kind.writeOnly?.(desired);
+    if (!values) return undefined;
+    return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  }
+
+  /**
+   * Write-only fields whose desired value differs from the one last applied. Without a
+   * record (an object adopted by href) the spec is taken as applied: nothing can tell otherwise.
+   */
+  private writeOnlyDiff(desired: unknown): FieldDiff[] {
+    const values = this.writeOnlyValues(desired);
+    if (!values) return [];
+    const applied = this.status.applied;
+    if (applied === undefined) {
+      this.status.applied = values;
+      return [];
+    }
+    return [...new Set([...Object.keys(values), ...Object.keys(applied)])]
+      .filter((field) => !deepEqual(values[field], applied[field]))
+      .map((field) => ({ field, desired: values[field], observed: applied[field] }));
+  }
+
   private currentHref(): string | undefined {
     return this.annotations[Annotation.href] || this.status.href || undefined;
   }
@@ -435,7 +472,9 @@ class Run {
   private async recordHref(href: string): Promise<void> {
     this.status.href = href;
     // Status first: the annotation write that follows then reads as ours, not as a hand adoption.
-    const patch = mergePatch(this.obj.status ?? {}, { ...(this.obj.status ?? {}), href });
+    // What only the reconcile knows about the new object is recorded with its href, so a crash cannot lose it.
+    const known = { applied: this.status.applied, adopted: this.status.adopted };
+    const patch = mergePatch(this.obj.status ?? {}, { ...(this.obj.status ?? {}), href, ...known });
     if (patch) this.obj = await this.deps.kube.patchStatus(this.ref, patch as Record<string, unknown>);
     await this.patchMetadata(
       { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
@@ -444,13 +483,17 @@ class Run {
   }
 
   /** A create was pending: find what it may have created; more than one candidate stops. */
-  private async lookupPending(client: unknown, desired: unknown): Promise<unknown | undefined> {
+  private async lookupPending(
+    client: unknown,
+    desired: unknown,
+    pending = true,
+  ): Promise<unknown | undefined> {
     const candidates = await this.kind.lookup(client, desired);
     if (candidates.length > 1) {
       const hrefs = candidates.map((c) => this.kind.hrefOf(c)).join(", ");
       throw terminal(
         Reason.AmbiguousCreate,
-        `a create was pending and ${candidates.length} service objects match: ${hrefs}; ` +
+        `${pending ? "a create was pending and " : ""}${candidates.length} service objects match: ${hrefs}; ` +
           `set the ${Annotation.href} annotation to the right one`,
       );
     }
@@ -525,6 +568,12 @@ class Run {
           EventReason.Orphaned,
           `left ${href} in the service (${spec.deletionPolicy === "Orphan" ? "deletionPolicy Orphan" : "ObserveOnly"})`,
         );
+      await this.removeFinalizer();
+      return "gone";
+    }
+    const retained = href ? this.kind.retain?.(spec, this.status) : undefined;
+    if (retained) {
+      this.event("Normal", EventReason.Orphaned, `left ${href} in the service: ${retained}`);
       await this.removeFinalizer();
       return "gone";
     }
