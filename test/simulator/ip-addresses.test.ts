@@ -205,7 +205,9 @@ describe("an open-source stack cloud with networks (custom seed)", () => {
       await create(os, "/api/networks", {
         network: { cloud_href: "/api/clouds/3", name: "no cidr needed here" },
       });
-      await create(os, "/api/networks", { network: { cloud_href: "/api/clouds/1", cidr_block: "10.0.0.0/16" } });
+      await create(os, "/api/networks", {
+        network: { cloud_href: "/api/clouds/1", cidr_block: "10.0.0.0/16" },
+      });
       await refuse(os, "POST", "/api/clouds/3/ip_addresses", {
         reason: "network required",
         body: { ip_address: { name: "fip" } },

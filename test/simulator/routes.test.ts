@@ -69,6 +69,11 @@ describe("routes", () => {
       cloud_specific_attributes: { instance_tags: ["web", "db"], priority: 100 },
     });
     expect(await show(h, "/api/routes/1")).toEqual(route);
+    const xml = await h.admin.get("/api/routes/1", { headers: { accept: "application/xml" } });
+    expect(xml.headers.get("content-type")).toBe("application/vnd.svc.route+xml;charset=utf-8");
+    expect(xml.text).toContain(
+      "<cloud_specific_attributes><instance_tags><instance_tag>web</instance_tag><instance_tag>db</instance_tag></instance_tags><priority>100</priority></cloud_specific_attributes>",
+    );
   });
 
   it("creates on the flat path for ip_string, url and instance hops (global route: attributes null)", async () => {
