@@ -90,3 +90,16 @@ describe("read-only linked resources", () => {
     expect((await h.user2.get("/api/clouds/1/instances")).status).toBe(403);
   });
 });
+
+describe("servers and server arrays of a deployment (linked from it)", () => {
+  it("lists them by the deployment's links", async () => {
+    const d = (await h.admin.get("/api/deployments/1")).json<Rep>();
+    const servers = (await h.admin.get(rel(d, "servers")!)).json<Rep[]>();
+    expect(servers.map((s) => s.name)).toEqual(["app-1", "app-2 (stopped)"]);
+    const arrays = (await h.admin.get(rel(d, "server_arrays")!)).json<Rep[]>();
+    expect(arrays.map((a) => a.name)).toEqual(["workers"]);
+    expect(arrays[0]!.instances_count).toBe(2);
+    expect((await h.admin.get("/api/deployments/2/servers")).json()).toEqual([]);
+    expect((await h.admin.get("/api/deployments/9/servers")).status).toBe(422);
+  });
+});

@@ -213,6 +213,32 @@ export const linkedResource = defineResource({
     const observerOrInstance = access.anyOf("observer", "instance");
     const instances = () => sim.store.collection<InstanceRecord>("instances");
 
+    const representServer = (s: ServerRecord): Representation => ({
+      name: s.name,
+      links: [
+        link("self", hrefs.server(s.id)),
+        link("cloud", cloudHref(s.cloud_id)),
+        ...optional("deployment", s.deployment_id, hrefs.deployment),
+        ...optional("server_template", s.server_template_id, hrefs.serverTemplate),
+        ...optional("current_instance", s.current_instance_id, (id) => hrefs.instance(s.cloud_id, id)),
+        ...optional("next_instance", s.next_instance_id, (id) => hrefs.instance(s.cloud_id, id)),
+        link("alert_specs", `${hrefs.server(s.id)}/alert_specs`),
+      ],
+    });
+    const representServerArray = (a: ServerArrayRecord): Representation => ({
+      name: a.name,
+      instances_count: instances().filter((i) => i.server_array_id === a.id && !i.is_next).length,
+      links: [
+        link("self", hrefs.serverArray(a.id)),
+        link("cloud", cloudHref(a.cloud_id)),
+        ...optional("deployment", a.deployment_id, hrefs.deployment),
+        ...optional("server_template", a.server_template_id, hrefs.serverTemplate),
+        link("current_instances", `${hrefs.serverArray(a.id)}/current_instances`),
+        ...optional("next_instance", a.next_instance_id, (id) => hrefs.instance(a.cloud_id, id)),
+        link("alert_specs", `${hrefs.serverArray(a.id)}/alert_specs`),
+      ],
+    });
+
     readOnly<DatacenterRecord>(sim, {
       base: "/api/clouds/:cloud_id/datacenters",
       collection: "datacenters",
@@ -300,18 +326,7 @@ export const linkedResource = defineResource({
       plural: "servers",
       access: observer,
       filters: nameFilter(),
-      represent: (s) => ({
-        name: s.name,
-        links: [
-          link("self", hrefs.server(s.id)),
-          link("cloud", cloudHref(s.cloud_id)),
-          ...optional("deployment", s.deployment_id, hrefs.deployment),
-          ...optional("server_template", s.server_template_id, hrefs.serverTemplate),
-          ...optional("current_instance", s.current_instance_id, (id) => hrefs.instance(s.cloud_id, id)),
-          ...optional("next_instance", s.next_instance_id, (id) => hrefs.instance(s.cloud_id, id)),
-          link("alert_specs", `${hrefs.server(s.id)}/alert_specs`),
-        ],
-      }),
+      represent: representServer,
     });
     readOnly<ServerArrayRecord>(sim, {
       base: "/api/server_arrays",
@@ -321,19 +336,7 @@ export const linkedResource = defineResource({
       plural: "server_arrays",
       access: observer,
       filters: nameFilter(),
-      represent: (a) => ({
-        name: a.name,
-        instances_count: instances().filter((i) => i.server_array_id === a.id && !i.is_next).length,
-        links: [
-          link("self", hrefs.serverArray(a.id)),
-          link("cloud", cloudHref(a.cloud_id)),
-          ...optional("deployment", a.deployment_id, hrefs.deployment),
-          ...optional("server_template", a.server_template_id, hrefs.serverTemplate),
-          link("current_instances", `${hrefs.serverArray(a.id)}/current_instances`),
-          ...optional("next_instance", a.next_instance_id, (id) => hrefs.instance(a.cloud_id, id)),
-          link("alert_specs", `${hrefs.serverArray(a.id)}/alert_specs`),
-        ],
-      }),
+      represent: representServerArray,
     });
     readOnly<StoredScriptRecord>(sim, {
       base: "/api/stored_scripts",
@@ -370,5 +373,29 @@ export const linkedResource = defineResource({
         return ctx.many("instance", "instances", list.map(instanceRepresentation));
       },
     });
+
+    // The servers and server arrays of a deployment (linked from it; not shown in the spec).
+    const inDeployment = <T extends StoredObject & { name: string; deployment_id: string | null }>(
+      collection: string,
+      type: string,
+      plural: string,
+      represent: (object: T) => Representation,
+    ) =>
+      sim.route({
+        method: "GET",
+        path: `/api/deployments/:id/${plural}`,
+        access: observer,
+        handler(ctx) {
+          ctx.view(["default"]);
+          const deployment = ctx.store.collection("deployments").require(ctx.param("id"), "Deployment");
+          const list = ctx.filter(
+            ctx.store.collection<T>(collection).filter((o) => o.deployment_id === deployment.id),
+            nameFilter<T>(),
+          );
+          return ctx.many(type, plural, list.map(represent));
+        },
+      });
+    inDeployment<ServerRecord>("servers", "server", "servers", representServer);
+    inDeployment<ServerArrayRecord>("server_arrays", "server_array", "server_arrays", representServerArray);
   },
 });
