@@ -186,6 +186,21 @@ describe("openApiV3", () => {
     expect(Object.keys(patch.requestBody.content)).toContain("application/apply-patch+yaml");
   });
 
+  it("offers strategic merge patch only for built-ins, so kubectl apply sends merge patches to custom resources", () => {
+    const crPatch = (openApiV3GroupVersion([routeCrd], "cloud.svc.io", "v1alpha1") as Obj).paths[
+      "/apis/cloud.svc.io/v1alpha1/namespaces/{namespace}/routes/{name}"
+    ].patch;
+    expect(Object.keys(crPatch.requestBody.content)).toEqual([
+      "application/json-patch+json",
+      "application/merge-patch+json",
+      "application/apply-patch+yaml",
+    ]);
+    const secretPatch = (openApiV3GroupVersion([], "", "v1") as Obj).paths[
+      "/api/v1/namespaces/{namespace}/secrets/{name}"
+    ].patch;
+    expect(Object.keys(secretPatch.requestBody.content)).toContain("application/strategic-merge-patch+json");
+  });
+
   it("serves the core group as api/v1 and nothing for unknown group-versions", () => {
     const core = openApiV3GroupVersion([], "", "v1") as Obj;
     expect(core.components.schemas["io.k8s.api.core.v1.Secret"]).toBeDefined();

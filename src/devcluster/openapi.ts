@@ -35,6 +35,8 @@ interface Kind {
   plural: string;
   namespaced: boolean;
   status: boolean;
+  /** Custom resources accept no strategic merge patch (kubectl picks its patch type from this). */
+  custom: boolean;
   /** The name of the component/definition. */
   name: string;
   /** The schema (v3 flavour; refs written as REF placeholders resolved per document version). */
@@ -196,6 +198,7 @@ function builtinKinds(): Kind[] {
     plural,
     namespaced,
     status: kind === "Namespace" || kind === "CustomResourceDefinition",
+    custom: false,
     name,
     schema: objectSchema(properties, gvk(group, version, kind)),
   });
@@ -295,6 +298,7 @@ function crdKinds(crds: CRD[]): Kind[] {
         plural: typeof names.plural === "string" ? names.plural : `${kind.toLowerCase()}s`,
         namespaced: spec.scope !== "Cluster",
         status: isObj(v.subresources) && v.subresources.status !== undefined,
+        custom: true,
         name: definitionName(group, v.name, kind),
         schema,
       });
@@ -468,6 +472,8 @@ const PATCH_TYPES = [
   "application/strategic-merge-patch+json",
   "application/apply-patch+yaml",
 ];
+/** What the real server lists for custom resources: kubectl then sends JSON merge patches, not strategic ones. */
+const CUSTOM_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== "application/strategic-merge-patch+json");
 
 type Flavour = "v2" | "v3";
 
@@ -546,7 +552,7 @@ function operation(k: Kind, op: Operation, flavour: Flavour, scope: Param[]): Ob
     return resolveRefs(
       {
         ...common,
-        consumes: op.method === "patch" ? PATCH_TYPES : ["*/*"],
+        consumes: op.method === "patch" ? (k.custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES) : ["*/*"],
         produces: ["application/json", "application/yaml"],
         schemes: ["https"],
         parameters: [...bodyParams, ...params.map((p) => ({ ...p, uniqueItems: true }))],
@@ -579,7 +585,7 @@ function operation(k: Kind, op: Operation, flavour: Flavour, scope: Param[]): Ob
           ? ref(`${META}.DeleteOptions`)
           : ref(k.name);
     v3.requestBody = {
-      content: content(schema, op.body === "patch" ? PATCH_TYPES : ["*/*"]),
+      content: content(schema, op.body === "patch" ? (k.custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES) : ["*/*"]),
       required: op.body !== "deleteOptions",
     };
   }
