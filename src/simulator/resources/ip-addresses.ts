@@ -10,6 +10,7 @@ import type { FilterSpec } from "../filters.ts";
 import { formatIpv4, parseIpv4 } from "../net/cidr.ts";
 import { hrefOf } from "../net/hrefs.ts";
 import { cloudSupports, isAwsLike, isOpenStackLike, requireCloud } from "../net/linked.ts";
+import { listIds } from "../net/messages.ts";
 import { ipAddressRules, type Members, text } from "../net/params.ts";
 import {
   COLLECTIONS,
@@ -191,7 +192,7 @@ export const ipAddressesResource = defineResource({
           .filter((b) => b.ip_address_id === found.id);
         if (bindings.length) {
           throw actionNotAllowed(
-            `IP address ${found.id} is still bound (ip address bindings ${bindings.map((b) => b.id).join(", ")}): destroy them first`,
+            `IP address ${found.id} is still bound (ip address bindings ${listIds(bindings)}): destroy them first`,
           );
         }
         ipAddresses(ctx.store).delete(found.id);

@@ -8,6 +8,7 @@ import { actionNotAllowed, parameterError } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { hrefOf } from "../net/hrefs.ts";
 import { isAwsLike, requireCapability } from "../net/linked.ts";
+import { listIds } from "../net/messages.ts";
 import { type Members, networkRules, text } from "../net/params.ts";
 import {
   COLLECTIONS,
@@ -54,7 +55,6 @@ const FILTERS: FilterSpec<NetworkRecord> = {
 
 /** Everything that keeps a network from being destroyed, described for the 422 message. */
 export function networkDependents(store: Store, networkId: string): string[] {
-  const ids = (list: Array<{ id: string }>) => list.map((o) => o.id).join(", ");
   const subnets = store
     .collection<SubnetRecord>(COLLECTIONS.subnets)
     .filter((s) => s.network_id === networkId);
@@ -63,9 +63,9 @@ export function networkDependents(store: Store, networkId: string): string[] {
     .filter((g) => g.network_id === networkId);
   const routes = store.collection<RouteRecord>(COLLECTIONS.routes).filter((r) => r.network_id === networkId);
   const out: string[] = [];
-  if (subnets.length) out.push(`subnets ${ids(subnets)}`);
-  if (gateways.length) out.push(`attached network gateways ${ids(gateways)}`);
-  if (routes.length) out.push(`routes ${ids(routes)}`);
+  if (subnets.length) out.push(`subnets ${listIds(subnets)}`);
+  if (gateways.length) out.push(`attached network gateways ${listIds(gateways)}`);
+  if (routes.length) out.push(`routes ${listIds(routes)}`);
   return out;
 }
 

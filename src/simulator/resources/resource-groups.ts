@@ -7,6 +7,7 @@ import type { RequestContext } from "../context.ts";
 import { actionNotAllowed, parameterError } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { hrefOf } from "../net/hrefs.ts";
+import { listIds } from "../net/messages.ts";
 import { type Members, resourceGroupRules, text } from "../net/params.ts";
 import { COLLECTIONS, type ResourceGroupRecord, resourceGroupSchema, resourceUid } from "../net/records.ts";
 import { resolveHref } from "../net/references.ts";
@@ -146,9 +147,7 @@ export const resourceGroupsResource = defineResource({
           .collection<{ id: string; resource_group_href?: string | null }>("deployments")
           .filter((d) => d.resource_group_href === href);
         if (users.length) {
-          throw actionNotAllowed(
-            `Resource group ${group.id} is used by deployments ${users.map((d) => d.id).join(", ")}`,
-          );
+          throw actionNotAllowed(`Resource group ${group.id} is used by deployments ${listIds(users)}`);
         }
         resourceGroups(ctx.store).delete(group.id);
         return ctx.noContent();

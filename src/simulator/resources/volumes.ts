@@ -8,6 +8,7 @@ import { actionNotAllowed, resourceNotFound } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { hrefOf } from "../net/hrefs.ts";
 import { isAwsLike, isOpenStackLike, requireCloud, snapshotSize, volumeTypeSize } from "../net/linked.ts";
+import { listIds } from "../net/messages.ts";
 import { checkAllowedInstances, checkVolumeCreate, type Members, text, volumeRules } from "../net/params.ts";
 import {
   COLLECTIONS,
@@ -255,7 +256,7 @@ export const volumesResource = defineResource({
           .filter((a) => a.storage_href === href);
         if (attachments.length) {
           throw actionNotAllowed(
-            `Volume ${volume.id} still has recurring volume attachments ${attachments.map((a) => a.id).join(", ")}: destroy them first`,
+            `Volume ${volume.id} still has recurring volume attachments ${listIds(attachments)}: destroy them first`,
           );
         }
         if (volume.status === "in-use") {
