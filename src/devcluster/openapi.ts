@@ -35,8 +35,12 @@ interface Kind {
   plural: string;
   namespaced: boolean;
   status: boolean;
-  /** Custom resources accept no strategic merge patch (kubectl picks its patch type from this). */
-  custom: boolean;
+  /**
+   * Whether PATCH lists strategic merge patch. kubectl builds a strategic patch from the schema when
+   * it is listed, so it is listed only where the schema is complete enough for that; custom
+   * resources never accept it (as on a real server), so kubectl sends them JSON merge patches.
+   */
+  strategic: boolean;
   /** The name of the component/definition. */
   name: string;
   /** The schema (v3 flavour; refs written as REF placeholders resolved per document version). */
@@ -198,7 +202,7 @@ function builtinKinds(): Kind[] {
     plural,
     namespaced,
     status: kind === "Namespace" || kind === "CustomResourceDefinition",
-    custom: false,
+    strategic: kind !== "Event" && kind !== "CustomResourceDefinition",
     name,
     schema: objectSchema(properties, gvk(group, version, kind)),
   });
@@ -298,7 +302,7 @@ function crdKinds(crds: CRD[]): Kind[] {
         plural: typeof names.plural === "string" ? names.plural : `${kind.toLowerCase()}s`,
         namespaced: spec.scope !== "Cluster",
         status: isObj(v.subresources) && v.subresources.status !== undefined,
-        custom: true,
+        strategic: false,
         name: definitionName(group, v.name, kind),
         schema,
       });
@@ -473,7 +477,7 @@ const PATCH_TYPES = [
   "application/apply-patch+yaml",
 ];
 /** What the real server lists for custom resources: kubectl then sends JSON merge patches, not strategic ones. */
-const CUSTOM_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== "application/strategic-merge-patch+json");
+const NON_STRATEGIC_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== "application/strategic-merge-patch+json");
 
 type Flavour = "v2" | "v3";
 
@@ -552,7 +556,7 @@ function operation(k: Kind, op: Operation, flavour: Flavour, scope: Param[]): Ob
     return resolveRefs(
       {
         ...common,
-        consumes: op.method === "patch" ? (k.custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES) : ["*/*"],
+        consumes: op.method === "patch" ? (k.strategic ? PATCH_TYPES : NON_STRATEGIC_PATCH_TYPES) : ["*/*"],
         produces: ["application/json", "application/yaml"],
         schemes: ["https"],
         parameters: [...bodyParams, ...params.map((p) => ({ ...p, uniqueItems: true }))],
@@ -585,7 +589,10 @@ function operation(k: Kind, op: Operation, flavour: Flavour, scope: Param[]): Ob
           ? ref(`${META}.DeleteOptions`)
           : ref(k.name);
     v3.requestBody = {
-      content: content(schema, op.body === "patch" ? (k.custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES) : ["*/*"]),
+      content: content(
+        schema,
+        op.body === "patch" ? (k.strategic ? PATCH_TYPES : NON_STRATEGIC_PATCH_TYPES) : ["*/*"],
+      ),
       required: op.body !== "deleteOptions",
     };
   }
