@@ -194,6 +194,45 @@ describe("ApiClient pipeline", () => {
   });
 });
 
+describe("oauth2 301 and opaque hrefs", () => {
+  it("follows a 301 from the token endpoint with the grant, and keeps the new host", async () => {
+    const { client, pool } = (() => {
+      agent = new MockAgent();
+      agent.disableNetConnect();
+      const client = new ApiClient({
+        endpoint: "https://us-3.svc.test",
+        accountId: 7,
+        auth: { type: "oauth", refreshToken: "rt", sendAccountId: true },
+        dispatcher: agent,
+        rateLimit: false,
+        sleep: async () => {},
+      });
+      return { client, pool: agent.get("https://us-3.svc.test") };
+    })();
+    pool
+      .intercept({ path: "/api/oauth2/", method: "POST" })
+      .reply(301, "", { headers: { location: "https://us-4.svc.test/api/oauth2/" } });
+    const other = agent.get("https://us-4.svc.test");
+    let grant = "";
+    other.intercept({ path: "/api/oauth2/", method: "POST" }).reply(200, (opts) => {
+      grant = String(opts.body);
+      return TOKEN;
+    });
+    other.intercept({ path: "/api/clouds", method: "GET" }).reply(200, "[]");
+    await client.call({ method: "GET", path: "/api/clouds" });
+    expect(new URLSearchParams(grant).get("account_id")).toBe("7");
+    expect(new URLSearchParams(grant).get("grant_type")).toBe("refresh_token");
+    expect(client.currentOrigin).toBe("https://us-4.svc.test");
+  });
+
+  it("sends an href with a `;` suffix exactly as given", async () => {
+    const { client, pool, events } = setup();
+    pool.intercept({ path: "/api/clouds/1/volumes/vol-1;zone-a", method: "GET" }).reply(200, "{}");
+    await client.call({ method: "GET", path: "/api/clouds/1/volumes/vol-1;zone-a" });
+    expect(events.at(-1)).toMatchObject({ route: "/api/clouds/:id/volumes/:id", status: 200 });
+  });
+});
+
 describe("session authentication", () => {
   function sessionSetup() {
     const ctx = setup({ auth: { type: "session", email: "a@example.com", password: "pw" } });

@@ -154,3 +154,26 @@ describe("rate limiter", () => {
     await b.close();
   });
 });
+
+describe("timeouts", () => {
+  it("a slow answer times out per attempt: a GET is retried, then reported as a network error", async () => {
+    const t = testApi(h, { transport: { requestTimeoutMs: 50 }, retry: { maxAttempts: 2 } });
+    await authenticated(t);
+    await h.hook("faults", { latencyMs: 400 });
+    const error = await rejection(t.api.deployments.index());
+    await h.hook("faults", {});
+    expect(error).toMatchObject({ kind: "retryable", code: "SVC_NETWORK_ERROR", attempts: 2 });
+    expect((error.cause as { code?: string }).code).toBe("SVC_ATTEMPT_TIMEOUT");
+    await t.close();
+  });
+
+  it("a create that times out is outcomeUnknown", async () => {
+    const t = testApi(h, { transport: { requestTimeoutMs: 50 } });
+    await authenticated(t);
+    await h.hook("faults", { latencyMs: 400 });
+    const error = await rejection(t.api.deployments.create({ name: "Slow create" }));
+    await h.hook("faults", {});
+    expect(error).toMatchObject({ kind: "outcomeUnknown", attempts: 1 });
+    await t.close();
+  });
+});
