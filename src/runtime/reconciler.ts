@@ -409,7 +409,7 @@ class Run {
       throw terminal(
         Reason.ImmutableField,
         `${locked.map((d) => `spec.${d.field}`).join(", ")} cannot be changed on an existing ${this.kind.kind} ` +
-          `(service has ${locked.map((d) => JSON.stringify(d.observed)).join(", ")}); create a new resource instead`,
+          `(service has ${locked.map((d) => JSON.stringify(d.observed)).join(", ")}); create a new ${this.kind.kind} instead`,
       );
     }
     if (diff.length > 0) {
