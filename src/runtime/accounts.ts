@@ -56,6 +56,8 @@ export class AccountController implements AccountClients {
     clock: Clock;
     log: Logger;
     resyncMs: number;
+    /** Called when an Account's client becomes usable: its dependents can proceed now. */
+    onVerified?: (key: string) => void;
   };
 
   constructor(kind: AccountKind<unknown, unknown, unknown>, deps: AccountController["deps"]) {
@@ -73,7 +75,7 @@ export class AccountController implements AccountClients {
   }
 
   async close(): Promise<void> {
-    for (const e of this.entries.values()) await this.kind.close(e.client).catch(() => {});
+    for (const e of this.entries.values()) if (e.client) await this.kind.close(e.client).catch(() => {});
     this.entries.clear();
   }
 
@@ -131,7 +133,7 @@ export class AccountController implements AccountClients {
         .digest("hex");
       let entry = this.entries.get(key);
       if (entry?.fingerprint !== fingerprint) {
-        if (entry) await this.kind.close(entry.client).catch(() => {});
+        if (entry?.client) await this.kind.close(entry.client).catch(() => {});
         entry = { fingerprint, client: this.kind.connect(spec, auth, { namespace, name }), verified: false };
         this.entries.set(key, entry);
       }
@@ -146,6 +148,9 @@ export class AccountController implements AccountClients {
       entry.verified = true;
       entry.error = undefined;
       if (!wasVerified) {
+        // Ready may already be True from an earlier run (no status flip, no watch event):
+        // dependents are told directly.
+        this.deps.onVerified?.(key);
         this.deps.events.emit(
           obj,
           "Account",

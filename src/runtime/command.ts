@@ -74,6 +74,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           clock: options.clock ?? { now: Date.now, setTimeout, clearTimeout },
           log: options.log,
           resyncMs: options.config.resync,
+          onVerified: shared.wake,
         },
       ),
   });

@@ -32,6 +32,8 @@ export interface OperatorOptions {
     refs: ReferenceIndex;
     events: EventSink;
     metrics: OperatorMetrics;
+    /** Enqueues the dependents of an object (an Account whose client just became usable). */
+    wake: (key: string) => void;
   }) => AccountController;
   registry: Registry;
   log: Logger;
@@ -105,6 +107,9 @@ export class Operator {
       refs: this.refs,
       events: this.events,
       metrics: this.metrics,
+      wake: (key) => {
+        for (const dependent of this.refs.dependents(key)) this.enqueue(dependent);
+      },
     });
     this.observations = new Observations(() => this.clock.now());
     for (const kind of options.kinds) {

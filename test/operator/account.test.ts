@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  condition,
+  createCr,
+  namespaceWithAccount,
+  patchCr,
+  type Stack,
+  startOperator,
+  startStack,
+  waitForCondition,
+} from "./harness.ts";
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+  await startOperator(stack);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("Account", () => {
+  it("is Ready with the host it talks to when the refresh token works", async () => {
+    const ns = await namespaceWithAccount(stack);
+    const a = await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    expect(a.status?.host).toBe(stack.sim.url);
+  });
+
+  it("follows the regional redirect and shows the account's host", async () => {
+    const ns = await namespaceWithAccount(stack, { account: { endpoint: stack.sim.regionUrl } });
+    const a = await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    expect(a.status?.host).toBe(stack.sim.url);
+  });
+
+  it("works with session login (email and password keys)", async () => {
+    const ns = await namespaceWithAccount(stack, {
+      secretData: { email: "admin@example.com", password: "password" },
+      account: { oauth: undefined, session: { secretRef: { name: "svc-credentials" } } },
+    });
+    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+  });
+
+  it("a missing secret key is a clear condition; resources wait with DependencyNotReady and start once it is fixed", async () => {
+    const ns = await namespaceWithAccount(stack, { secretData: { token: "dev-refresh-token" } });
+    const a = await waitForCondition(stack, ns, "Account", "default", "Ready", "False", "SecretKeyMissing");
+    expect(condition(a, "Ready")?.message).toBe(
+      "Secret svc-credentials has no key refreshToken (spec.oauth.refreshTokenSecretRef.key)",
+    );
+    await createCr(stack, ns, "Deployment", "waits", {});
+    const d = await waitForCondition(
+      stack,
+      ns,
+      "Deployment",
+      "waits",
+      "Ready",
+      "False",
+      "DependencyNotReady",
+    );
+    expect(condition(d, "Ready")?.message).toContain(
+      "Account default is not ready: Secret svc-credentials has no key refreshToken",
+    );
+    // Point the Account at the right key: it becomes Ready and the waiting Deployment proceeds at once.
+    await patchCr(stack, ns, "Account", "default", {
+      spec: { oauth: { refreshTokenSecretRef: { name: "svc-credentials", key: "token" } } },
+    });
+    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    await waitForCondition(stack, ns, "Deployment", "waits", "Ready", "True");
+  });
+
+  it("a missing Secret and refused credentials say which", async () => {
+    const missing = await namespaceWithAccount(stack, {
+      account: { oauth: { refreshTokenSecretRef: { name: "nope", key: "refreshToken" } } },
+    });
+    const a = await waitForCondition(
+      stack,
+      missing,
+      "Account",
+      "default",
+      "Ready",
+      "False",
+      "SecretNotFound",
+    );
+    expect(condition(a, "Ready")?.message).toContain(
+      "Secret nope (spec.oauth.refreshTokenSecretRef) not found",
+    );
+
+    const refused = await namespaceWithAccount(stack, { secretData: { refreshToken: "wrong-token" } });
+    const b = await waitForCondition(
+      stack,
+      refused,
+      "Account",
+      "default",
+      "Ready",
+      "False",
+      "CredentialsInvalid",
+    );
+    expect(condition(b, "Ready")?.message).toContain("the service refused the credentials");
+    expect(JSON.stringify(b)).not.toContain("wrong-token");
+    expect(stack.logs.join("\n")).not.toContain("wrong-token");
+    expect(stack.logs.join("\n")).not.toContain("dev-refresh-token");
+  });
+});
