@@ -6,6 +6,7 @@
 import { admit, checkCrd, type AdmissionInput as RealAdmissionInput } from "./admission/index.ts";
 import type { StatusCause } from "./errors.ts";
 import { isObj, type Obj } from "./meta.ts";
+import { openApiV2, openApiV3GroupVersion, openApiV3Index } from "./openapi.ts";
 import { toTable } from "./table.ts";
 
 export interface AdmissionInput {
@@ -88,8 +89,10 @@ export const crdAdmission: Admitter = {
   checkCrd: (crd) => checkCrd(crd),
 };
 
-/** Tables from the CRD's printer columns (src/devcluster/table.ts); OpenAPI still minimal. */
+/** OpenAPI documents from the CRDs (src/devcluster/openapi.ts), Tables from printer columns (table.ts). */
 export const defaultPresenter: Presenter = {
-  ...minimalPresenter,
+  openApiV2: (crds) => openApiV2(crds),
+  openApiV3Index: (crds) => openApiV3Index(crds),
+  openApiV3GroupVersion: (crds, group, version) => openApiV3GroupVersion(crds, group, version),
   toTable: (crdVersion, objects, listMeta) => toTable(crdVersion, objects, listMeta),
 };

@@ -9,6 +9,7 @@ const schema = z
     kubeconfig: z.string().min(1, "must not be empty").optional(),
     "state-file": z.string().min(1, "must not be empty").optional(),
     token: z.string().min(16, "must be at least 16 characters").optional(),
+    "plain-http": z.boolean().default(false),
   })
   .strict();
 
@@ -39,13 +40,22 @@ export function devclusterCommand(stop: StopSignal = waitForSignal) {
         type: "string",
         description: "persist the store here (atomic writes) and load it at start",
       },
-      token: { type: "string", description: "bearer token to require (default: a random one, printed)" },
+      token: {
+        type: "string",
+        description: "bearer token to require (default: the state file's, else a random one, printed)",
+      },
+      "plain-http": {
+        type: "boolean",
+        description:
+          "serve plain HTTP instead of HTTPS (kubectl then cannot send the token: client-node only)",
+      },
     },
     schema,
     async run(options, io) {
       const config: DevClusterOptions = {
         host: options.host,
         port: options.port,
+        tls: !options["plain-http"],
         log: (level, message, fields) =>
           io.err(JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...(fields ?? {}) })),
       };

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type Admitter, crdAdmission, defaultPresenter, type Presenter } from "./admission-adapter.ts";
 import { Controllers } from "./controllers.ts";
@@ -7,8 +8,9 @@ import { createHandler } from "./handler.ts";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.ts";
 import { type Clock, Operations } from "./operations.ts";
 import { Registry } from "./registry.ts";
-import { loadState, StateFile } from "./state-file.ts";
+import { type Credentials, loadState, StateFile } from "./state-file.ts";
 import { Store } from "./store.ts";
+import { generateTls, type TlsMaterial } from "./tls.ts";
 import { WatchHub } from "./watch.ts";
 
 export type LogFn = (
@@ -22,8 +24,13 @@ export interface DevClusterOptions {
   host?: string;
   /** Default 0 (a free port). The CLI defaults to 6443. */
   port?: number;
-  /** Bearer token; a random one when absent. */
+  /** Bearer token; the state file's, else a random one. */
   token?: string;
+  /**
+   * Serve HTTPS with a self-signed certificate (kept in the state file) that the kubeconfig
+   * trusts: needed for kubectl, which sends tokens only over TLS. Default false (plain HTTP).
+   */
+  tls?: boolean | TlsMaterial;
   /** Where the store is persisted (atomically, debounced) and loaded from at start. */
   stateFile?: string;
   stateDebounceMs?: number;
@@ -42,6 +49,8 @@ export interface DevClusterOptions {
 export interface DevCluster {
   url: string;
   token: string;
+  /** The serving certificate (PEM), when serving HTTPS. */
+  caCert?: string;
   /** The kubeconfig YAML (also written to kubeconfigPath when given). */
   kubeconfig: string;
   kubeconfigPath?: string;
@@ -57,8 +66,15 @@ const DEFAULT_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-
 /** Starts a devcluster: an HTTP server that behaves as a kube-apiserver for what the operator uses. */
 export async function createDevCluster(options: DevClusterOptions = {}): Promise<DevCluster> {
   const log: LogFn = options.log ?? (() => {});
-  const token = options.token ?? randomBytes(24).toString("base64url");
   let stateFile: StateFile | undefined;
+  const loaded = options.stateFile ? await loadState(options.stateFile) : undefined;
+  const token = options.token ?? loaded?.credentials?.token ?? randomBytes(24).toString("base64url");
+  const host = options.host ?? "127.0.0.1";
+  let tls: TlsMaterial | undefined;
+  if (typeof options.tls === "object") tls = options.tls;
+  else if (options.tls) tls = loaded?.credentials?.tls ?? (await generateTls(host));
+  const credentials: Credentials = { token };
+  if (tls) credentials.tls = tls;
   const store = new Store({
     historyLimit: options.historyLimit,
     onWrite: () => stateFile?.changed(),
@@ -77,19 +93,23 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   controllers.attach(ops);
 
   if (options.stateFile) {
-    const snapshot = await loadState(options.stateFile);
-    if (snapshot) {
-      store.restore(snapshot);
+    if (loaded) {
+      store.restore(loaded.snapshot);
       for (const crd of store.list("apiextensions.k8s.io/customresourcedefinitions")) registry.serveCrd(crd);
-      log("info", "state loaded", { path: options.stateFile, resourceVersion: snapshot.resourceVersion });
+      log("info", "state loaded", {
+        path: options.stateFile,
+        resourceVersion: loaded.snapshot.resourceVersion,
+      });
       controllers.schedule();
     }
     stateFile = new StateFile({
       path: options.stateFile,
       snapshot: () => store.snapshot(),
       debounceMs: options.stateDebounceMs,
+      credentials,
       onError: (error) => log("error", "state file write failed", { error: String(error) }),
     });
+    stateFile.changed();
   }
   const nsType = registry.find("", "v1", "namespaces")!;
   for (const name of DEFAULT_NAMESPACES) {
@@ -100,21 +120,21 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
 
   const hub = new WatchHub({ bookmarkIntervalMs: options.bookmarkIntervalMs });
   let address = "";
-  const server: Server = createServer(
-    createHandler({
-      ops,
-      hub,
-      presenter: options.presenter ?? defaultPresenter,
-      token,
-      serverAddress: () => address,
-      log,
-    }),
-  );
+  const handler = createHandler({
+    ops,
+    hub,
+    presenter: options.presenter ?? defaultPresenter,
+    token,
+    serverAddress: () => address,
+    log,
+  });
+  const server: Server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler)
+    : createHttpServer(handler);
   server.on("clientError", (_error, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
     else socket.destroy();
   });
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -125,8 +145,8 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   address = `${urlHost}:${port}`;
-  const url = `http://${address}`;
-  const kubeconfig = kubeconfigYaml(url, token);
+  const url = `${tls ? "https" : "http"}://${address}`;
+  const kubeconfig = kubeconfigYaml(url, token, tls?.cert);
   if (options.kubeconfigPath) await writeKubeconfig(options.kubeconfigPath, kubeconfig);
 
   let closed = false;
@@ -148,5 +168,6 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     },
   };
   if (options.kubeconfigPath) cluster.kubeconfigPath = options.kubeconfigPath;
+  if (tls) cluster.caCert = tls.cert;
   return cluster;
 }

@@ -581,13 +581,16 @@ export class Operations {
       if (old) input.oldObject = this.serve(type, version, old);
       if (req.subresource) input.subresource = req.subresource;
       const result = this.admitter.admit(input);
+      // Unknown fields are found while decoding, before validation runs, as on the real server.
+      const unknown = result.unknownFields ?? droppedPaths(object, result.object, "");
+      if (unknown.length > 0 && req.fieldValidation === "Strict") {
+        throw badRequest(
+          `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(", ")}`,
+        );
+      }
       causes.push(...result.causes);
       if (result.causes.length === 0) {
-        const unknown = result.unknownFields ?? droppedPaths(object, result.object, "");
         if (result.warnings) req.warnings?.push(...result.warnings);
-        if (unknown.length > 0 && req.fieldValidation === "Strict") {
-          throw badRequest(`strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(", ")}`);
-        }
         if (unknown.length > 0 && req.fieldValidation !== "Ignore") {
           req.warnings?.push(...unknown.map((p) => `unknown field "${p}"`));
         }

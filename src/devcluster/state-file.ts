@@ -1,15 +1,28 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { StoreSnapshot } from "./store.ts";
+import type { TlsMaterial } from "./tls.ts";
 
 const FORMAT = "devcluster.svc-operator/v1";
 
+/** Kept with the store so a restarted devcluster accepts the kubeconfigs it wrote before. */
+export interface Credentials {
+  token: string;
+  tls?: TlsMaterial;
+}
+
 interface StateDocument extends StoreSnapshot {
   format: typeof FORMAT;
+  credentials?: Credentials;
+}
+
+export interface LoadedState {
+  snapshot: StoreSnapshot;
+  credentials?: Credentials;
 }
 
 /** Reads a state file; undefined when there is none yet; a clear error when it is not one. */
-export async function loadState(path: string): Promise<StoreSnapshot | undefined> {
+export async function loadState(path: string): Promise<LoadedState | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -33,11 +46,18 @@ export async function loadState(path: string): Promise<StoreSnapshot | undefined
   }
   const snapshot: StoreSnapshot = { resourceVersion: doc.resourceVersion, buckets: doc.buckets };
   if (typeof doc.lastChange === "object" && doc.lastChange !== null) snapshot.lastChange = doc.lastChange;
-  return snapshot;
+  const loaded: LoadedState = { snapshot };
+  const c = doc.credentials;
+  if (c && typeof c.token === "string") {
+    loaded.credentials = { token: c.token };
+    if (c.tls && typeof c.tls.cert === "string" && typeof c.tls.key === "string")
+      loaded.credentials.tls = c.tls;
+  }
+  return loaded;
 }
 
 /**
- * Persists the store: writes are debounced, go to a temporary file that is then renamed over
+ * Persists the store (and the token and TLS key, so the file is written owner-only): writes are debounced, go to a temporary file that is then renamed over
  * the state file (atomic on POSIX), and never overlap.
  */
 export class StateFile {
@@ -45,6 +65,7 @@ export class StateFile {
   private readonly snapshot: () => StoreSnapshot;
   private readonly debounceMs: number;
   private readonly onError: (error: unknown) => void;
+  private readonly credentials: Credentials | undefined;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private dirty = false;
@@ -55,7 +76,9 @@ export class StateFile {
     snapshot: () => StoreSnapshot;
     debounceMs?: number;
     onError?: (error: unknown) => void;
+    credentials?: Credentials;
   }) {
+    this.credentials = options.credentials;
     this.path = options.path;
     this.snapshot = options.snapshot;
     this.debounceMs = options.debounceMs ?? 200;
@@ -89,6 +112,7 @@ export class StateFile {
 
   private async write(): Promise<void> {
     const doc: StateDocument = { format: FORMAT, ...this.snapshot() };
+    if (this.credentials) doc.credentials = this.credentials;
     const temp = `${this.path}.${process.pid}.${++this.counter}.tmp`;
     await mkdir(dirname(this.path), { recursive: true });
     await writeFile(temp, JSON.stringify(doc), { mode: 0o600 });

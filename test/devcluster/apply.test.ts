@@ -232,7 +232,9 @@ describe("admission through the server", () => {
       body,
     });
     expect(strict.status).toBe(400);
-    expect((await json(strict)).message).toBe('strict decoding error: unknown field "spec.extra"');
+    expect((await json(strict)).message).toBe(
+      'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.extra"',
+    );
     const warn = await h.http(collection, {
       method: "POST",
       headers: { "Content-Type": "application/json" },

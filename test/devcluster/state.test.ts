@@ -77,6 +77,27 @@ describe("state file", () => {
     }
   });
 
+  it("keeps the token and TLS certificate, so a kubeconfig written before a restart still works", async () => {
+    const stateFile = join(dir, "tls-state.json");
+    const first = await createDevCluster({ stateFile, tls: true, port: 0 });
+    expect(first.url).toMatch(/^https:\/\//);
+    await first.close();
+    const second = await createDevCluster({ stateFile, tls: true, port: Number(new URL(first.url).port) });
+    try {
+      expect(second.token).toBe(first.token);
+      expect(second.caCert).toBe(first.caCert);
+      const kc = new k8s.KubeConfig();
+      kc.loadFromString(first.kubeconfig);
+      const namespaces = await kc.makeApiClient(k8s.CoreV1Api).listNamespace();
+      expect(namespaces.items.length).toBeGreaterThan(0);
+      const noToken = await fetch(`${second.url}/api/v1/namespaces`).catch((e: unknown) => e);
+      // Without the CA, the self-signed certificate is refused; with it and no token, 401.
+      expect(noToken).toBeInstanceOf(Error);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("refuses to start on a file that is not a state file, naming it", async () => {
     const bad = join(dir, "bad.json");
     await writeFile(bad, "{ nope");

@@ -1,0 +1,171 @@
+import { execFile } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+const kubectlPath = onPath("kubectl");
+if (!kubectlPath)
+  console.warn("kubectl is not on PATH: skipping the kubectl tests (apt-get install kubernetes-client)");
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.kubectl.svc.io
+spec:
+  group: kubectl.svc.io
+  scope: Namespaced
+  names: {plural: gizmos, singular: gizmo, kind: Gizmo, shortNames: [gzm], categories: [svctest]}
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type=="Ready")].status'}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, minimum: 1}
+          status:
+            type: object
+            properties:
+              conditions:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [type]
+                items:
+                  type: object
+                  required: [type, status]
+                  properties:
+                    type: {type: string}
+                    status: {type: string}
+`;
+
+const GIZMO = `apiVersion: kubectl.svc.io/v1alpha1
+kind: Gizmo
+metadata: {name: g1, namespace: default}
+spec: {size: 3}
+`;
+
+describe.skipIf(!kubectlPath)(
+  `kubectl against the devcluster${kubectlPath ? "" : " (skipped: kubectl not on PATH)"}`,
+  () => {
+    let cluster: DevCluster;
+    let dir: string;
+    const kubectl = (args: string[], input?: string) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          kubectlPath!,
+          [`--kubeconfig=${join(dir, "config")}`, `--cache-dir=${join(dir, "cache")}`, ...args],
+          { timeout: 30_000 },
+          (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+            resolve({ code, stdout, stderr });
+          },
+        );
+        if (input !== undefined) child.stdin!.end(input);
+      });
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), "devcluster-kubectl-"));
+      cluster = await createDevCluster({ tls: true, kubeconfigPath: join(dir, "config") });
+      await writeFile(join(dir, "crd.yaml"), CRD);
+      await writeFile(join(dir, "gizmo.yaml"), GIZMO);
+    });
+    afterAll(async () => {
+      await cluster?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it("applies a CRD, waits for Established, and lists the new resource in api-resources", async () => {
+      const applied = await kubectl(["apply", "-f", join(dir, "crd.yaml")]);
+      expect(applied.stderr).toBe("");
+      expect(applied.stdout).toContain(
+        "customresourcedefinition.apiextensions.k8s.io/gizmos.kubectl.svc.io created",
+      );
+      const waited = await kubectl([
+        "wait",
+        "--for=condition=Established",
+        "crd/gizmos.kubectl.svc.io",
+        "--timeout=20s",
+      ]);
+      expect(waited.stdout).toContain("condition met");
+      const resources = await kubectl(["api-resources", "--api-group=kubectl.svc.io"]);
+      expect(resources.stdout).toMatch(/gizmos\s+gzm\s+kubectl\.svc\.io\/v1alpha1\s+true\s+Gizmo/);
+    });
+
+    it("applies a custom resource from YAML and prints the CRD's printer columns", async () => {
+      const applied = await kubectl(["apply", "-f", join(dir, "gizmo.yaml")]);
+      expect(applied.stdout).toContain("gizmo.kubectl.svc.io/g1 created");
+      const got = await kubectl(["get", "gizmos"]);
+      expect(got.stdout).toMatch(/^NAME\s+SIZE\s+READY\s+AGE\n/);
+      expect(got.stdout).toMatch(/\ng1\s+3\s+\S+/);
+      const byShort = await kubectl(["get", "gzm", "g1", "-o", "jsonpath={.spec.size}"]);
+      expect(byShort.stdout).toBe("3");
+      const byCategory = await kubectl(["get", "svctest"]);
+      expect(byCategory.stdout).toContain("g1");
+      const again = await kubectl(["apply", "--server-side", "-f", join(dir, "gizmo.yaml")]);
+      expect(again.stdout).toContain("serverside-applied");
+    });
+
+    it("waits for a condition set through the status subresource", async () => {
+      const patched = await kubectl([
+        "patch",
+        "gizmo",
+        "g1",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        '{"status":{"conditions":[{"type":"Ready","status":"True"}]}}',
+      ]);
+      expect(patched.stdout).toContain("patched");
+      const waited = await kubectl(["wait", "--for=condition=Ready", "gizmo/g1", "--timeout=20s"]);
+      expect(waited.stdout).toContain("condition met");
+      const got = await kubectl(["get", "gizmo", "g1"]);
+      expect(got.stdout).toMatch(/\ng1\s+3\s+True\s+/);
+    });
+
+    it("shows the server's field errors on an invalid object", async () => {
+      const bad = await kubectl(
+        ["apply", "-f", "-"],
+        GIZMO.replace("name: g1", "name: bad").replace("size: 3", "size: 0"),
+      );
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toContain(
+        "spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1",
+      );
+    });
+
+    it("deletes the custom resource, then the CRD", async () => {
+      const deleted = await kubectl(["delete", "-f", join(dir, "gizmo.yaml")]);
+      expect(deleted.stdout).toContain('gizmo.kubectl.svc.io "g1" deleted');
+      const empty = await kubectl(["get", "gizmos"]);
+      expect(empty.stderr).toContain("No resources found");
+      const crd = await kubectl(["delete", "-f", join(dir, "crd.yaml"), "--wait=true"]);
+      expect(crd.stdout).toContain("deleted");
+      const gone = await kubectl(["get", "crd", "gizmos.kubectl.svc.io"]);
+      expect(gone.code).not.toBe(0);
+      expect(gone.stderr).toContain("NotFound");
+    });
+  },
+);
