@@ -3,9 +3,19 @@ import { managedStatusSchema } from "../runtime/crd.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
 import { accountDefinition } from "./account/schema.ts";
 import { deploymentKind } from "./deployment/kind.ts";
+import { networkKind } from "./network/kind.ts";
+import { networkGatewayKind } from "./network-gateway/kind.ts";
+import { routeKind } from "./route/kind.ts";
+import { subnetKind } from "./subnet/kind.ts";
 
 /** Every managed kind, in dependency order (parents first). Adding a kind = one line here. */
-export const managedKinds: AnyManagedKind[] = [deploymentKind];
+export const managedKinds: AnyManagedKind[] = [
+  deploymentKind,
+  networkKind,
+  subnetKind,
+  networkGatewayKind,
+  routeKind,
+];
 
 /** Every CRD the operator serves: Account plus the managed kinds. */
 export function crdSources(kinds: AnyManagedKind[] = managedKinds): CrdSource[] {

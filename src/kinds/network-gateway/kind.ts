@@ -1,0 +1,177 @@
+import { linkHref, selfHref } from "../../api/index.ts";
+import type {
+  NetworkGateway,
+  NetworkGatewayCreate,
+  NetworkGatewayUpdate,
+} from "../../api/resources/network-gateways.ts";
+import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { compact, type NetClient, orUndefined } from "../network/api.ts";
+import { CloudDirectory } from "../network/cloud.ts";
+import { GATEWAY_CREATE_ONLY, type NetworkGatewaySpec, networkGatewaySpecSchema } from "./schema.ts";
+
+export interface NetworkGatewayObserved {
+  href: string;
+  name: string;
+  description: string | null;
+  type: string;
+  state: string | null;
+  resourceUid: string | null;
+  cloudHref: string | undefined;
+  /** The attached network; undefined when detached. */
+  networkHref: string | undefined;
+}
+
+export interface NetworkGatewayDesired {
+  cloudHref: string;
+  cloudField: "cloudHref" | "cloud";
+  name: string;
+  type: "vpn" | "internet";
+  description?: string;
+  /** The network to attach to; null means detached (no reference in the spec). */
+  networkHref: string | null;
+  networkField: "networkRef" | "networkHref";
+}
+
+export function toGatewayObserved(g: NetworkGateway): NetworkGatewayObserved {
+  return {
+    href: selfHref(g),
+    name: g.name,
+    description: g.description,
+    type: g.type,
+    state: g.state ?? null,
+    resourceUid: g.resource_uid ?? null,
+    cloudHref: linkHref(g, "cloud"),
+    networkHref: linkHref(g, "network"),
+  };
+}
+
+export function gatewayReferences(spec: NetworkGatewaySpec): Reference[] {
+  return spec.networkRef ? [{ field: "networkRef", kind: "Network", name: spec.networkRef.name }] : [];
+}
+
+export function desiredGateway(
+  spec: NetworkGatewaySpec,
+  metaName: string,
+  cloudHref: string,
+  networkRefHref?: string,
+): NetworkGatewayDesired {
+  const d: NetworkGatewayDesired = {
+    cloudHref,
+    cloudField: spec.cloudHref ? "cloudHref" : "cloud",
+    name: spec.name ?? metaName,
+    type: spec.type,
+    networkHref: spec.networkHref ?? networkRefHref ?? null,
+    networkField: spec.networkRef ? "networkRef" : "networkHref",
+  };
+  if (spec.description !== undefined) d.description = spec.description;
+  return d;
+}
+
+/** Pure diff by spec field. The attachment is always managed: no network reference means detached. */
+export function diffGateway(desired: NetworkGatewayDesired, observed: NetworkGatewayObserved): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  const differs = (field: string, want: unknown, have: unknown) => {
+    if (want !== undefined && want !== have) out.push({ field, desired: want, observed: have });
+  };
+  if (observed.cloudHref !== undefined) differs(desired.cloudField, desired.cloudHref, observed.cloudHref);
+  differs("type", desired.type, observed.type);
+  differs("name", desired.name, observed.name);
+  differs("description", desired.description, observed.description ?? "");
+  if (desired.networkHref !== (observed.networkHref ?? null)) {
+    out.push({
+      field: desired.networkField,
+      desired: desired.networkHref,
+      observed: observed.networkHref ?? null,
+    });
+  }
+  return out;
+}
+
+export function gatewayCreateParams(desired: NetworkGatewayDesired): NetworkGatewayCreate {
+  const p: NetworkGatewayCreate = { cloud_href: desired.cloudHref, name: desired.name, type: desired.type };
+  if (desired.description !== undefined) p.description = desired.description;
+  // Attaching is an update (spec 4.9): the update after the first observation does it.
+  return p;
+}
+
+export function gatewayUpdateParams(diff: FieldDiff[], desired: NetworkGatewayDesired): NetworkGatewayUpdate {
+  const p: NetworkGatewayUpdate = {};
+  for (const d of diff) {
+    if (d.field === "name") p.name = desired.name;
+    if (d.field === "description") p.description = desired.description ?? "";
+    if (d.field === "networkRef" || d.field === "networkHref") p.network_href = desired.networkHref ?? "";
+  }
+  return p;
+}
+
+export function gatewayAtProvider(o: NetworkGatewayObserved): Record<string, unknown> {
+  return compact({
+    name: o.name,
+    description: o.description,
+    type: o.type,
+    state: o.state,
+    resourceUid: o.resourceUid,
+    cloudHref: o.cloudHref,
+    networkHref: o.networkHref,
+  });
+}
+
+export function createNetworkGatewayKind(
+  clouds: CloudDirectory = new CloudDirectory(),
+): ManagedKind<NetworkGatewaySpec, NetworkGatewayDesired, NetworkGatewayObserved, NetClient> {
+  return {
+    kind: "NetworkGateway",
+    plural: "networkgateways",
+    singular: "networkgateway",
+    shortNames: ["svcgw"],
+    description:
+      "A network gateway (vpn or internet) of the cloud-management service, attached to a Network through update " +
+      "and detached before it is deleted.",
+    schema: networkGatewaySpecSchema,
+    printerColumns: [
+      { name: "Type", type: "string", jsonPath: ".spec.type", description: "vpn or internet" },
+      {
+        name: "Network",
+        type: "string",
+        jsonPath: ".status.atProvider.networkHref",
+        description: "Attached network",
+        priority: 1,
+      },
+    ],
+    references: gatewayReferences,
+    async desired(spec: NetworkGatewaySpec, ctx: DesiredContext<NetClient>) {
+      const cloudHref = await clouds.resolve(ctx.client.clouds, spec);
+      return desiredGateway(spec, ctx.meta.name, cloudHref, ctx.refs.networkRef?.href);
+    },
+    async observe(client, href) {
+      const g = await orUndefined(client.networkGateways.show(href));
+      return g && toGatewayObserved(g);
+    },
+    async lookup(client, desired) {
+      const found = await client.networkGateways.index({
+        filter: { cloud_href: desired.cloudHref, name: desired.name },
+      });
+      return found.map(toGatewayObserved).filter((g) => g.name === desired.name && g.type === desired.type);
+    },
+    hrefOf: (o) => o.href,
+    create: (client, desired) => client.networkGateways.create(gatewayCreateParams(desired)),
+    async update(client, href, desired, _observed, diff) {
+      const params = gatewayUpdateParams(diff, desired);
+      if (Object.keys(params).length > 0) await client.networkGateways.update(href, params);
+    },
+    async delete(client, href, observed) {
+      // Detach first: the network's deletion (which waits for this one) must find no gateway attached.
+      if (observed.networkHref) await client.networkGateways.update(href, { network_href: "" });
+      await client.networkGateways.destroy(href);
+    },
+    diff: diffGateway,
+    immutable: [...GATEWAY_CREATE_ONLY],
+    atProvider: gatewayAtProvider,
+    index: {
+      scope: () => "",
+      list: async (client) => (await client.networkGateways.index()).map(toGatewayObserved),
+    },
+  };
+}
+
+export const networkGatewayKind = createNetworkGatewayKind();

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import {
+  desiredNetwork,
+  diffNetwork,
+  type NetworkDesired,
+  type NetworkObserved,
+  networkAtProvider,
+  networkCreateParams,
+  networkKind,
+  networkUpdateParams,
+  toNetworkObserved,
+} from "./kind.ts";
+import { networkSpecSchema } from "./schema.ts";
+
+const observed: NetworkObserved = toNetworkObserved({
+  name: "main",
+  description: null,
+  cidr_block: "10.10.0.0/16",
+  instance_tenancy: "default",
+  is_default: false,
+  resource_uid: "vpc-1",
+  links: [
+    { rel: "self", href: "/api/networks/1" },
+    { rel: "cloud", href: "/api/clouds/1" },
+    { rel: "default_route_table", href: "/api/route_tables/1" },
+  ],
+});
+
+function desired(over: Partial<NetworkDesired> = {}): NetworkDesired {
+  return {
+    cloudHref: "/api/clouds/1",
+    cloudField: "cloudHref",
+    name: "main",
+    cidrBlock: "10.10.0.0/16",
+    ...over,
+  };
+}
+
+describe("network desired state", () => {
+  it("defaults the name, takes the deployment from the ref or the href", () => {
+    const spec = networkSpecSchema.parse({ cloud: { name: "EC2" }, deploymentRef: { name: "web" } });
+    const d = desiredNetwork(spec, "meta", "/api/clouds/1", "/api/deployments/9");
+    expect(d).toMatchObject({ name: "meta", cloudField: "cloud", deploymentHref: "/api/deployments/9" });
+    expect(networkKind.references(spec)).toEqual([
+      { field: "deploymentRef", kind: "Deployment", name: "web" },
+    ]);
+  });
+});
+
+describe("diffNetwork", () => {
+  const cases: { reason: string; desired: NetworkDesired; want: string[] }[] = [
+    { reason: "in sync", desired: desired(), want: [] },
+    { reason: "renamed", desired: desired({ name: "x" }), want: ["name"] },
+    {
+      reason: "description set (null reads as empty)",
+      desired: desired({ description: "d" }),
+      want: ["description"],
+    },
+    { reason: "empty description matches null", desired: desired({ description: "" }), want: [] },
+    {
+      reason: "CIDR changed (create-only)",
+      desired: desired({ cidrBlock: "10.20.0.0/16" }),
+      want: ["cidrBlock"],
+    },
+    {
+      reason: "cloud changed, by href",
+      desired: desired({ cloudHref: "/api/clouds/3" }),
+      want: ["cloudHref"],
+    },
+    {
+      reason: "cloud changed, by name",
+      desired: desired({ cloudHref: "/api/clouds/3", cloudField: "cloud" }),
+      want: ["cloud"],
+    },
+    { reason: "tenancy", desired: desired({ instanceTenancy: "dedicated" }), want: ["instanceTenancy"] },
+    {
+      reason: "deployment attached",
+      desired: desired({ deploymentHref: "/api/deployments/1" }),
+      want: ["deploymentHref"],
+    },
+    {
+      reason: "default route table chosen",
+      desired: desired({ routeTableHref: "/api/route_tables/2" }),
+      want: ["routeTableHref"],
+    },
+    {
+      reason: "default route table unchanged",
+      desired: desired({ routeTableHref: "/api/route_tables/1" }),
+      want: [],
+    },
+  ];
+  for (const c of cases) {
+    it(c.reason, () => expect(diffNetwork(c.desired, observed).map((d) => d.field)).toEqual(c.want));
+  }
+
+  it("lists the create-only fields as immutable (Stalled when a change gets through)", () => {
+    expect(networkKind.immutable).toEqual(["cloudHref", "cloud", "cidrBlock", "instanceTenancy"]);
+    expect(networkKind.replace).toBeUndefined();
+  });
+});
+
+describe("network parameters and atProvider", () => {
+  it("creates with the create fields only, updates only what differs", () => {
+    const d = desired({
+      description: "d",
+      instanceTenancy: "dedicated",
+      deploymentHref: "/api/deployments/1",
+      routeTableHref: "/api/route_tables/2",
+    });
+    expect(networkCreateParams(d)).toEqual({
+      cloud_href: "/api/clouds/1",
+      name: "main",
+      description: "d",
+      cidr_block: "10.10.0.0/16",
+      instance_tenancy: "dedicated",
+      deployment_href: "/api/deployments/1",
+    });
+    expect(
+      networkUpdateParams(
+        diffNetwork(desired({ name: "x", routeTableHref: "/api/route_tables/2" }), observed),
+        desired({ name: "x", routeTableHref: "/api/route_tables/2" }),
+      ),
+    ).toEqual({
+      name: "x",
+      route_table_href: "/api/route_tables/2",
+    });
+  });
+
+  it("atProvider has the default route table and the cloud, and no nulls (status storage drops them)", () => {
+    const at = networkAtProvider(observed);
+    expect(at).toMatchObject({
+      defaultRouteTableHref: "/api/route_tables/1",
+      cloudHref: "/api/clouds/1",
+      cidrBlock: "10.10.0.0/16",
+    });
+    expect(Object.values(at)).not.toContain(null);
+    expect("description" in at).toBe(false);
+  });
+});

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
+import { IPV4_CIDR } from "./cidr.ts";
+
+export const cloudByName = z
+  .object({
+    name: z.string().min(1).max(255).describe("Exact name of the cloud, looked up through the clouds index."),
+  })
+  .strict()
+  .describe("The cloud by name (alternative to cloudHref).");
+
+export const cidrBlock = (what: string) =>
+  z.string().regex(IPV4_CIDR, "must be an IPv4 CIDR block such as 10.10.0.0/16").describe(what);
+
+/** Fields the service takes only on create: changing them needs a new network. */
+export const NETWORK_CREATE_ONLY = ["cloudHref", "cloud", "cidrBlock", "instanceTenancy"] as const;
+
+export const networkSpecSchema = managedSpec(
+  {
+    cloudHref: href("the cloud the network lives in").optional(),
+    cloud: cloudByName.optional(),
+    name: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe("Name of the network in the service; defaults to metadata.name."),
+    description: z.string().max(4096).optional().describe("Description of the network; empty clears it."),
+    cidrBlock: cidrBlock(
+      "IPv4 CIDR block of the network (required by some clouds, e.g. amazon). Create-only.",
+    ).optional(),
+    instanceTenancy: z
+      .enum(["default", "dedicated"])
+      .optional()
+      .describe("default lets instances decide; dedicated forces dedicated launch. Create-only."),
+    deploymentRef: ref("Deployment", "A Deployment custom resource the network belongs to.").optional(),
+    deploymentHref: href("a deployment the network belongs to").optional(),
+    routeTableHref: href("a route table of this network to make its default route table").optional(),
+  },
+  [
+    { ...exactlyOne(["cloudHref", "cloud"]), fieldPath: ".cloudHref" },
+    { ...exactlyOne(["deploymentRef", "deploymentHref"], false), fieldPath: ".deploymentRef" },
+    ...NETWORK_CREATE_ONLY.map(immutable),
+  ],
+  "Desired state of the network.",
+);
+
+export type NetworkSpec = z.output<typeof networkSpecSchema>;

@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import { InvalidSpecError } from "../../runtime/result.ts";
+import {
+  desiredRoute,
+  diffRoute,
+  type RouteDesired,
+  type RouteObserved,
+  routeCreateParams,
+  routeKind,
+  routeUpdateParams,
+  sameRoute,
+  toRouteObserved,
+  validateRoute,
+} from "./kind.ts";
+import { routeSpecSchema } from "./schema.ts";
+
+const observed: RouteObserved = toRouteObserved({
+  description: null,
+  destination_cidr_block: "0.0.0.0/0",
+  next_hop_type: "network_gateway",
+  next_hop_href: "/api/network_gateways/3",
+  next_hop_ip: null,
+  next_hop_url: null,
+  state: "available",
+  links: [
+    { rel: "self", href: "/api/route_tables/1/routes/4" },
+    { rel: "route_table", href: "/api/route_tables/1" },
+    { rel: "cloud", href: "/api/clouds/1" },
+    { rel: "next_hop", href: "/api/network_gateways/3" },
+  ],
+  cloud_specific_attributes: null,
+});
+
+function desired(over: Partial<RouteDesired> = {}): RouteDesired {
+  return {
+    routeTableHref: "/api/route_tables/1",
+    routeTableField: "networkRef",
+    destinationCidrBlock: "0.0.0.0/0",
+    nextHopType: "network_gateway",
+    nextHopHref: "/api/network_gateways/3",
+    nextHopField: "nextHopGatewayRef",
+    ...over,
+  };
+}
+
+describe("route desired state", () => {
+  it("uses the network's default route table and the gateway's href", () => {
+    const spec = routeSpecSchema.parse({
+      networkRef: { name: "main" },
+      destinationCidrBlock: "0.0.0.0/0",
+      nextHopType: "network_gateway",
+      nextHopGatewayRef: { name: "igw" },
+    });
+    expect(
+      desiredRoute(spec, { routeTableHref: "/api/route_tables/1", gatewayHref: "/api/network_gateways/3" }),
+    ).toEqual(desired());
+    expect(routeKind.references(spec)).toEqual([
+      { field: "networkRef", kind: "Network", name: "main" },
+      { field: "nextHopGatewayRef", kind: "NetworkGateway", name: "igw" },
+    ]);
+  });
+
+  it("validate() stops a spec that breaks a next-hop rule, naming the field", () => {
+    const bad = routeSpecSchema.parse({
+      routeTableHref: "/api/route_tables/1",
+      destinationCidrBlock: "0.0.0.0/0",
+      nextHopType: "ip_string",
+    });
+    expect(() => validateRoute(bad)).toThrow(InvalidSpecError);
+    expect(() => validateRoute(bad)).toThrow(
+      /spec\.nextHopIp: nextHopIp is required when nextHopType is ip_string/,
+    );
+  });
+});
+
+describe("diffRoute", () => {
+  const cases: {
+    reason: string;
+    desired: RouteDesired;
+    observed?: Partial<RouteObserved>;
+    want: string[];
+  }[] = [
+    { reason: "in sync", desired: desired(), want: [] },
+    { reason: "description", desired: desired({ description: "x" }), want: ["description"] },
+    {
+      reason: "destination (updatable)",
+      desired: desired({ destinationCidrBlock: "10.0.0.0/8" }),
+      want: ["destinationCidrBlock"],
+    },
+    {
+      reason: "another gateway",
+      desired: desired({ nextHopHref: "/api/network_gateways/9" }),
+      want: ["nextHopGatewayRef"],
+    },
+    {
+      reason: "gateway to ip (type and member)",
+      desired: desired({ nextHopType: "ip_string", nextHopHref: undefined, nextHopIp: "10.0.0.9" }),
+      want: ["nextHopType", "nextHopIp"],
+    },
+    {
+      reason: "route table moved (replace)",
+      desired: desired({ routeTableHref: "/api/route_tables/2" }),
+      want: ["networkRef"],
+    },
+    {
+      reason: "url changed (replace)",
+      desired: desired({ nextHopType: "url", nextHopHref: undefined, nextHopUrl: "https://b" }),
+      observed: { nextHopType: "url", nextHopHref: null, nextHopUrl: "https://a" },
+      want: ["nextHopUrl"],
+    },
+    {
+      reason: "gateway to url (replace)",
+      desired: desired({ nextHopType: "url", nextHopHref: undefined, nextHopUrl: "https://b" }),
+      want: ["nextHopUrl"],
+    },
+    {
+      reason: "instance tags (replace)",
+      desired: desired({ instanceTags: ["web"] }),
+      want: ["cloudSpecificAttributes"],
+    },
+    { reason: "priority (replace)", desired: desired({ priority: 5 }), want: ["cloudSpecificAttributes"] },
+    {
+      reason: "next hop fields not shown by the service are not compared",
+      desired: desired({ nextHopType: "ip_string", nextHopHref: undefined, nextHopIp: "10.0.0.9" }),
+      observed: { nextHopType: "ip_string", nextHopHref: undefined, nextHopIp: undefined },
+      want: [],
+    },
+  ];
+  for (const c of cases) {
+    it(c.reason, () =>
+      expect(diffRoute(c.desired, { ...observed, ...c.observed }).map((d) => d.field)).toEqual(c.want),
+    );
+  }
+
+  it("replaces (create before delete) exactly for what update cannot carry", () => {
+    expect(routeKind.replace).toBe("createBeforeDelete");
+    expect(routeKind.immutable).toEqual([
+      "networkRef",
+      "routeTableHref",
+      "nextHopUrl",
+      "cloudSpecificAttributes",
+    ]);
+    for (const f of [
+      "description",
+      "destinationCidrBlock",
+      "nextHopType",
+      "nextHopIp",
+      "nextHopGatewayRef",
+    ]) {
+      expect(routeKind.immutable).not.toContain(f);
+    }
+  });
+});
+
+describe("route parameters", () => {
+  it("create carries everything, update only what differs (a new type with its member)", () => {
+    expect(routeCreateParams(desired({ description: "d", instanceTags: ["a"], priority: 1 }))).toEqual({
+      route_table_href: "/api/route_tables/1",
+      destination_cidr_block: "0.0.0.0/0",
+      next_hop_type: "network_gateway",
+      next_hop_href: "/api/network_gateways/3",
+      description: "d",
+      cloud_specific_attributes: { instance_tags: ["a"], priority: 1 },
+    });
+    const toIp = desired({
+      nextHopType: "ip_string",
+      nextHopHref: undefined,
+      nextHopIp: "10.0.0.9",
+      description: "x",
+    });
+    expect(routeUpdateParams(diffRoute(toIp, observed), toIp)).toEqual({
+      description: "x",
+      next_hop_type: "ip_string",
+      next_hop_ip: "10.0.0.9",
+    });
+    const hop = desired({ nextHopHref: "/api/network_gateways/9" });
+    expect(routeUpdateParams(diffRoute(hop, observed), hop)).toEqual({
+      next_hop_href: "/api/network_gateways/9",
+    });
+  });
+
+  it("a pending create is matched by table, destination and next hop, so a route being replaced is not", () => {
+    expect(sameRoute(desired(), observed)).toBe(true);
+    expect(sameRoute(desired({ routeTableHref: "/api/route_tables/2" }), observed)).toBe(false);
+    expect(sameRoute(desired({ nextHopHref: "/api/network_gateways/9" }), observed)).toBe(false);
+    expect(sameRoute(desired({ instanceTags: ["x"] }), observed)).toBe(false);
+  });
+});

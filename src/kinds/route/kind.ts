@@ -1,0 +1,286 @@
+import { linkHref, selfHref } from "../../api/index.ts";
+import type { NextHopType, Route, RouteCreate, RouteUpdate } from "../../api/resources/routes.ts";
+import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { deepEqual } from "../../runtime/kube.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
+import { compact, type NetClient, orUndefined } from "../network/api.ts";
+import { brokenNextHopRules } from "./rules.ts";
+import { type RouteSpec, routeSpecSchema } from "./schema.ts";
+
+export interface RouteObserved {
+  href: string;
+  destinationCidrBlock: string;
+  nextHopType: string;
+  /** Undefined: the representation does not carry the field (the spec does not promise it). */
+  nextHopHref: string | null | undefined;
+  nextHopIp: string | null | undefined;
+  nextHopUrl: string | null | undefined;
+  description: string | null;
+  state: string | null;
+  resourceUid: string | null;
+  routeTableHref: string | undefined;
+  networkHref: string | undefined;
+  cloudHref: string | undefined;
+  instanceTags: string[] | undefined;
+  priority: number | undefined;
+}
+
+export interface RouteDesired {
+  routeTableHref: string;
+  routeTableField: "networkRef" | "routeTableHref";
+  destinationCidrBlock: string;
+  nextHopType: NextHopType;
+  nextHopHref?: string;
+  nextHopField: "nextHopHref" | "nextHopGatewayRef";
+  nextHopIp?: string;
+  nextHopUrl?: string;
+  description?: string;
+  instanceTags?: string[];
+  priority?: number;
+}
+
+/** Fields the update call cannot carry: a change replaces the route (see `replace`). */
+export const ROUTE_REPLACED_BY = [
+  "networkRef",
+  "routeTableHref",
+  "nextHopUrl",
+  "cloudSpecificAttributes",
+] as const;
+
+function member(r: Route, key: string): string | null | undefined {
+  const v = (r as Record<string, unknown>)[key];
+  return typeof v === "string" || v === null ? v : undefined;
+}
+
+export function toRouteObserved(r: Route): RouteObserved {
+  const attrs = r.cloud_specific_attributes ?? undefined;
+  return {
+    href: selfHref(r),
+    destinationCidrBlock: r.destination_cidr_block,
+    nextHopType: r.next_hop_type,
+    nextHopHref: member(r, "next_hop_href") ?? linkHref(r, "next_hop"),
+    nextHopIp: member(r, "next_hop_ip"),
+    nextHopUrl: member(r, "next_hop_url"),
+    description: r.description ?? null,
+    state: r.state ?? null,
+    resourceUid: r.resource_uid ?? null,
+    routeTableHref: linkHref(r, "route_table"),
+    networkHref: linkHref(r, "network"),
+    cloudHref: linkHref(r, "cloud"),
+    instanceTags: attrs?.instance_tags,
+    priority: attrs?.priority,
+  };
+}
+
+export function routeReferences(spec: RouteSpec): Reference[] {
+  const refs: Reference[] = [];
+  if (spec.networkRef) refs.push({ field: "networkRef", kind: "Network", name: spec.networkRef.name });
+  if (spec.nextHopGatewayRef) {
+    refs.push({ field: "nextHopGatewayRef", kind: "NetworkGateway", name: spec.nextHopGatewayRef.name });
+  }
+  return refs;
+}
+
+/** The spec's conditional next-hop rules, checked before any call (CEL enforces them at admission). */
+export function validateRoute(spec: RouteSpec): void {
+  const broken = brokenNextHopRules(spec);
+  if (broken.length > 0)
+    throw new InvalidSpecError(broken[0]!.field, broken.map((r) => r.message).join("; "));
+}
+
+export function desiredRoute(
+  spec: RouteSpec,
+  resolved: { routeTableHref: string; gatewayHref?: string },
+): RouteDesired {
+  const d: RouteDesired = {
+    routeTableHref: resolved.routeTableHref,
+    routeTableField: spec.networkRef ? "networkRef" : "routeTableHref",
+    destinationCidrBlock: spec.destinationCidrBlock,
+    nextHopType: spec.nextHopType,
+    nextHopField: spec.nextHopGatewayRef ? "nextHopGatewayRef" : "nextHopHref",
+  };
+  const hop = spec.nextHopHref ?? resolved.gatewayHref;
+  if (hop !== undefined) d.nextHopHref = hop;
+  if (spec.nextHopIp !== undefined) d.nextHopIp = spec.nextHopIp;
+  if (spec.nextHopUrl !== undefined) d.nextHopUrl = spec.nextHopUrl;
+  if (spec.description !== undefined) d.description = spec.description;
+  const attrs = spec.cloudSpecificAttributes;
+  if (attrs?.instanceTags !== undefined) d.instanceTags = attrs.instanceTags;
+  if (attrs?.priority !== undefined) d.priority = attrs.priority;
+  return d;
+}
+
+/**
+ * Pure diff by spec field. Route table, URL next hop and cloud-specific attributes cannot be
+ * updated (spec 4.4: update takes no next_hop_url, no route table, no attributes): they are
+ * reported under the fields in ROUTE_REPLACED_BY, which replace the route.
+ */
+export function diffRoute(desired: RouteDesired, observed: RouteObserved): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  const differs = (field: string, want: unknown, have: unknown) => {
+    if (want !== undefined && have !== undefined && !deepEqual(want, have)) {
+      out.push({ field, desired: want, observed: have });
+    }
+  };
+  differs(desired.routeTableField, desired.routeTableHref, observed.routeTableHref);
+  if (
+    (desired.instanceTags !== undefined && !deepEqual(desired.instanceTags, observed.instanceTags)) ||
+    (desired.priority !== undefined && desired.priority !== observed.priority)
+  ) {
+    out.push({
+      field: "cloudSpecificAttributes",
+      desired: compact({ instanceTags: desired.instanceTags, priority: desired.priority }),
+      observed: compact({ instanceTags: observed.instanceTags, priority: observed.priority }),
+    });
+  }
+  const url = desired.nextHopType === "url" || observed.nextHopType === "url";
+  if (url) {
+    if (desired.nextHopType !== observed.nextHopType) {
+      out.push({
+        field: "nextHopUrl",
+        desired: desired.nextHopUrl ?? null,
+        observed: observed.nextHopUrl ?? null,
+      });
+    } else differs("nextHopUrl", desired.nextHopUrl, observed.nextHopUrl);
+  } else {
+    differs("nextHopType", desired.nextHopType, observed.nextHopType);
+    differs(desired.nextHopField, desired.nextHopHref, observed.nextHopHref);
+    differs("nextHopIp", desired.nextHopIp, observed.nextHopIp);
+  }
+  differs("destinationCidrBlock", desired.destinationCidrBlock, observed.destinationCidrBlock);
+  differs("description", desired.description, observed.description ?? "");
+  return out;
+}
+
+export function routeCreateParams(desired: RouteDesired): RouteCreate {
+  const p: RouteCreate = {
+    route_table_href: desired.routeTableHref,
+    destination_cidr_block: desired.destinationCidrBlock,
+    next_hop_type: desired.nextHopType,
+  };
+  if (desired.nextHopHref !== undefined) p.next_hop_href = desired.nextHopHref;
+  if (desired.nextHopIp !== undefined) p.next_hop_ip = desired.nextHopIp;
+  if (desired.nextHopUrl !== undefined) p.next_hop_url = desired.nextHopUrl;
+  if (desired.description !== undefined) p.description = desired.description;
+  if (desired.instanceTags !== undefined || desired.priority !== undefined) {
+    p.cloud_specific_attributes = {};
+    if (desired.instanceTags !== undefined) p.cloud_specific_attributes.instance_tags = desired.instanceTags;
+    if (desired.priority !== undefined) p.cloud_specific_attributes.priority = desired.priority;
+  }
+  return p;
+}
+
+/** The PUT parameters for the updatable fields that differ; a new type carries its next-hop member. */
+export function routeUpdateParams(diff: FieldDiff[], desired: RouteDesired): RouteUpdate {
+  const p: RouteUpdate = {};
+  const fields = new Set(diff.map((d) => d.field));
+  if (fields.has("description")) p.description = desired.description ?? "";
+  if (fields.has("destinationCidrBlock")) p.destination_cidr_block = desired.destinationCidrBlock;
+  const typeChanged = fields.has("nextHopType");
+  if (typeChanged && desired.nextHopType !== "url") p.next_hop_type = desired.nextHopType;
+  if ((typeChanged || fields.has(desired.nextHopField)) && desired.nextHopHref !== undefined) {
+    p.next_hop_href = desired.nextHopHref;
+  }
+  if ((typeChanged || fields.has("nextHopIp")) && desired.nextHopIp !== undefined)
+    p.next_hop_ip = desired.nextHopIp;
+  return p;
+}
+
+export function routeAtProvider(o: RouteObserved): Record<string, unknown> {
+  return compact({
+    destinationCidrBlock: o.destinationCidrBlock,
+    nextHopType: o.nextHopType,
+    nextHopHref: o.nextHopHref,
+    nextHopIp: o.nextHopIp,
+    nextHopUrl: o.nextHopUrl,
+    description: o.description,
+    state: o.state,
+    resourceUid: o.resourceUid,
+    routeTableHref: o.routeTableHref,
+    networkHref: o.networkHref,
+    cloudHref: o.cloudHref,
+    instanceTags: o.instanceTags,
+    priority: o.priority,
+  });
+}
+
+/** Same route table, destination and next hop: what identifies the route a lost create made. */
+export function sameRoute(desired: RouteDesired, o: RouteObserved): boolean {
+  return (
+    o.routeTableHref === desired.routeTableHref &&
+    o.destinationCidrBlock === desired.destinationCidrBlock &&
+    o.nextHopType === desired.nextHopType &&
+    (desired.nextHopHref === undefined || o.nextHopHref === desired.nextHopHref) &&
+    (desired.nextHopIp === undefined || o.nextHopIp === desired.nextHopIp) &&
+    (desired.nextHopUrl === undefined || o.nextHopUrl === desired.nextHopUrl) &&
+    (desired.instanceTags === undefined || deepEqual(o.instanceTags, desired.instanceTags)) &&
+    (desired.priority === undefined || o.priority === desired.priority)
+  );
+}
+
+function resolve(
+  spec: RouteSpec,
+  ctx: DesiredContext<NetClient>,
+): { routeTableHref: string; gatewayHref?: string } {
+  let routeTableHref = spec.routeTableHref;
+  const network = ctx.refs.networkRef;
+  if (network) {
+    const table = network.atProvider.defaultRouteTableHref;
+    if (typeof table !== "string") {
+      throw new DependencyNotReadyError(
+        `waiting for Network ${network.name} to report its default route table`,
+      );
+    }
+    routeTableHref = table;
+  }
+  return { routeTableHref: routeTableHref!, gatewayHref: ctx.refs.nextHopGatewayRef?.href };
+}
+
+export const routeKind: ManagedKind<RouteSpec, RouteDesired, RouteObserved, NetClient> = {
+  kind: "Route",
+  plural: "routes",
+  singular: "route",
+  shortNames: ["svcroute"],
+  description:
+    "A route in a route table of the cloud-management service (a Network's default route table, or one named by href).",
+  schema: routeSpecSchema,
+  printerColumns: [
+    {
+      name: "Destination",
+      type: "string",
+      jsonPath: ".spec.destinationCidrBlock",
+      description: "Destination CIDR",
+    },
+    { name: "Next-Hop", type: "string", jsonPath: ".spec.nextHopType", description: "Next hop type" },
+  ],
+  references: routeReferences,
+  validate: validateRoute,
+  desired: (spec, ctx) => desiredRoute(spec, resolve(spec, ctx)),
+  async observe(client, href) {
+    const r = await orUndefined(client.routes.show(href));
+    return r && toRouteObserved(r);
+  },
+  async lookup(client, desired) {
+    const found = await client.routes.index({
+      filter: { route_table_href: desired.routeTableHref, next_hop_type: desired.nextHopType },
+    });
+    return found.map(toRouteObserved).filter((r) => sameRoute(desired, r));
+  },
+  hrefOf: (o) => o.href,
+  create: (client, desired) => client.routes.create(routeCreateParams(desired)),
+  async update(client, href, desired, _observed, diff) {
+    const params = routeUpdateParams(diff, desired);
+    if (Object.keys(params).length > 0) await client.routes.update(href, params);
+  },
+  delete: (client, href) => client.routes.destroy(href),
+  diff: diffRoute,
+  immutable: [...ROUTE_REPLACED_BY],
+  // Create the new route first, then delete the old one: the destination is never left
+  // without a route (the service allows several routes per destination; `priority` breaks ties).
+  replace: "createBeforeDelete",
+  atProvider: routeAtProvider,
+  index: {
+    scope: () => "",
+    list: async (client) => (await client.routes.index()).map(toRouteObserved),
+  },
+};

@@ -1,0 +1,224 @@
+import { linkHref, selfHref } from "../../api/index.ts";
+import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
+import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { InvalidSpecError } from "../../runtime/result.ts";
+import { compact, type NetClient, orUndefined } from "../network/api.ts";
+import { cidrContains } from "../network/cidr.ts";
+import { toNetworkObserved } from "../network/kind.ts";
+import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
+
+export interface SubnetObserved {
+  href: string;
+  name: string | null;
+  description: string | null;
+  cidrBlock: string | null;
+  state: string | null;
+  visibility: string | null;
+  resourceUid: string | null;
+  isDefault: boolean;
+  datacenterHref: string | undefined;
+  /** The subnet's own route table; undefined when it uses the network's default. */
+  routeTableHref: string | undefined;
+  effectiveRouteTableHref: string | undefined;
+  networkHref: string | undefined;
+  /** The cloud whose subnets collection holds it (known from the network, not from the representation). */
+  cloudHref: string | undefined;
+}
+
+/** What the network tells a subnet: its href, cloud and CIDR. */
+export interface NetworkFacts {
+  href: string;
+  cloudHref: string;
+  cidrBlock?: string;
+}
+
+export interface SubnetDesired {
+  network: NetworkFacts;
+  networkField: "networkRef" | "networkHref";
+  cidrBlock: string;
+  name: string;
+  description?: string;
+  datacenterHref?: string;
+  /** "" resets to the network's default route table. */
+  routeTableHref?: string;
+}
+
+export function toSubnetObserved(s: Subnet, cloudHref: string | undefined): SubnetObserved {
+  return {
+    href: selfHref(s),
+    name: s.name ?? null,
+    description: s.description ?? null,
+    cidrBlock: s.cidr_block,
+    state: s.state ?? null,
+    visibility: s.visibility ?? null,
+    resourceUid: s.resource_uid ?? null,
+    isDefault: s.is_default,
+    datacenterHref: linkHref(s, "datacenter"),
+    routeTableHref: linkHref(s, "route_table"),
+    effectiveRouteTableHref: linkHref(s, "effective_route_table"),
+    networkHref: linkHref(s, "network"),
+    cloudHref,
+  };
+}
+
+export function subnetReferences(spec: SubnetSpec): Reference[] {
+  return spec.networkRef ? [{ field: "networkRef", kind: "Network", name: spec.networkRef.name }] : [];
+}
+
+/** Pure: the subnet's CIDR must lie inside the network's (checked before any call). */
+export function checkSubnetCidr(cidr: string, network: NetworkFacts): void {
+  if (network.cidrBlock && !cidrContains(network.cidrBlock, cidr)) {
+    throw new InvalidSpecError(
+      "cidrBlock",
+      `${cidr} is not inside the CIDR block ${network.cidrBlock} of network ${network.href}`,
+    );
+  }
+}
+
+export function desiredSubnet(spec: SubnetSpec, metaName: string, network: NetworkFacts): SubnetDesired {
+  checkSubnetCidr(spec.cidrBlock, network);
+  const d: SubnetDesired = {
+    network,
+    networkField: spec.networkRef ? "networkRef" : "networkHref",
+    cidrBlock: spec.cidrBlock,
+    name: spec.name ?? metaName,
+  };
+  if (spec.description !== undefined) d.description = spec.description;
+  if (spec.datacenterHref !== undefined) d.datacenterHref = spec.datacenterHref;
+  if (spec.routeTableHref !== undefined) d.routeTableHref = spec.routeTableHref;
+  return d;
+}
+
+/** Pure diff by spec field; the network and datacenter are create-only (see `immutable`). */
+export function diffSubnet(desired: SubnetDesired, observed: SubnetObserved): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  const differs = (field: string, want: unknown, have: unknown) => {
+    if (want !== undefined && want !== have) out.push({ field, desired: want, observed: have });
+  };
+  if (observed.networkHref !== undefined)
+    differs(desired.networkField, desired.network.href, observed.networkHref);
+  if (observed.datacenterHref !== undefined)
+    differs("datacenterHref", desired.datacenterHref, observed.datacenterHref);
+  differs("cidrBlock", desired.cidrBlock, observed.cidrBlock);
+  differs("name", desired.name, observed.name);
+  differs("description", desired.description, observed.description ?? "");
+  if (desired.routeTableHref !== undefined) {
+    const have = observed.routeTableHref ?? "";
+    if (desired.routeTableHref !== have)
+      out.push({ field: "routeTableHref", desired: desired.routeTableHref, observed: have });
+  }
+  return out;
+}
+
+export function subnetCreateParams(desired: SubnetDesired): SubnetCreate {
+  const p: SubnetCreate = {
+    cidr_block: desired.cidrBlock,
+    network_href: desired.network.href,
+    name: desired.name,
+  };
+  if (desired.description !== undefined) p.description = desired.description;
+  if (desired.datacenterHref !== undefined) p.datacenter_href = desired.datacenterHref;
+  // The route table is not a create parameter: the update after the first observation sets it.
+  return p;
+}
+
+export function subnetUpdateParams(diff: FieldDiff[], desired: SubnetDesired): SubnetUpdate {
+  const p: SubnetUpdate = {};
+  for (const d of diff) {
+    if (d.field === "name") p.name = desired.name;
+    if (d.field === "description") p.description = desired.description ?? "";
+    if (d.field === "cidrBlock") p.cidr_block = desired.cidrBlock;
+    if (d.field === "routeTableHref") p.route_table_href = desired.routeTableHref ?? "";
+  }
+  return p;
+}
+
+export function subnetAtProvider(o: SubnetObserved): Record<string, unknown> {
+  return compact({
+    name: o.name,
+    description: o.description,
+    cidrBlock: o.cidrBlock,
+    state: o.state,
+    visibility: o.visibility,
+    resourceUid: o.resourceUid,
+    datacenterHref: o.datacenterHref,
+    routeTableHref: o.routeTableHref,
+    effectiveRouteTableHref: o.effectiveRouteTableHref,
+    networkHref: o.networkHref,
+    cloudHref: o.cloudHref,
+  });
+}
+
+/** The network a spec names: from the resolved Network custom resource, or shown by href. */
+async function networkFacts(spec: SubnetSpec, ctx: DesiredContext<NetClient>): Promise<NetworkFacts> {
+  const fromRef = ctx.refs.networkRef;
+  if (fromRef) {
+    const cloudHref = fromRef.atProvider.cloudHref;
+    if (typeof cloudHref !== "string") {
+      throw new InvalidSpecError(
+        "networkRef",
+        `Network ${fromRef.name} reports no cloud in status.atProvider`,
+      );
+    }
+    const cidr = fromRef.atProvider.cidrBlock;
+    return { href: fromRef.href, cloudHref, cidrBlock: typeof cidr === "string" ? cidr : undefined };
+  }
+  const href = spec.networkHref!;
+  const n = await orUndefined(ctx.client.networks.show(href));
+  if (!n) throw new InvalidSpecError("networkHref", `network ${href} does not exist in the service`);
+  const o = toNetworkObserved(n);
+  if (!o.cloudHref) throw new InvalidSpecError("networkHref", `network ${href} shows no cloud link`);
+  return { href, cloudHref: o.cloudHref, cidrBlock: o.cidrBlock ?? undefined };
+}
+
+export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, NetClient> = {
+  kind: "Subnet",
+  plural: "subnets",
+  singular: "subnet",
+  shortNames: ["svcsubnet"],
+  description: "A subnet of a Network in the cloud-management service; its cloud is the network's.",
+  schema: subnetSpecSchema,
+  printerColumns: [
+    { name: "CIDR", type: "string", jsonPath: ".status.atProvider.cidrBlock", description: "CIDR block" },
+    {
+      name: "State",
+      type: "string",
+      jsonPath: ".status.atProvider.state",
+      description: "State the service reports",
+    },
+  ],
+  references: subnetReferences,
+  desired: async (spec, ctx) => desiredSubnet(spec, ctx.meta.name, await networkFacts(spec, ctx)),
+  async observe(client, href, desired) {
+    const s = await orUndefined(client.subnets.show(href));
+    return s && toSubnetObserved(s, desired?.network.cloudHref);
+  },
+  async lookup(client, desired) {
+    const found = await client.subnets.index(desired.network.cloudHref, {
+      filter: { network_href: desired.network.href },
+    });
+    return found
+      .map((s) => toSubnetObserved(s, desired.network.cloudHref))
+      .filter((s) => s.cidrBlock === desired.cidrBlock);
+  },
+  hrefOf: (o) => o.href,
+  create: (client, desired) => client.subnets.create(desired.network.cloudHref, subnetCreateParams(desired)),
+  async update(client, href, desired, _observed, diff) {
+    const params = subnetUpdateParams(diff, desired);
+    if (Object.keys(params).length > 0) await client.subnets.update(href, params);
+  },
+  delete: (client, href) => client.subnets.destroy(href),
+  diff: diffSubnet,
+  immutable: [...SUBNET_CREATE_ONLY],
+  atProvider: subnetAtProvider,
+  notReady: (o) => (o.state === "pending" ? `subnet ${o.href} is pending in the service` : undefined),
+  index: {
+    // Subnets are listed per cloud; the cloud is recorded in atProvider after the first observation.
+    scope: (_spec, status) => {
+      const cloud = status.atProvider?.cloudHref;
+      return typeof cloud === "string" ? cloud : undefined;
+    },
+    list: async (client, cloudHref) =>
+      (await client.subnets.index(cloudHref)).map((s) => toSubnetObserved(s, cloudHref)),
+  },
+};
