@@ -1,4 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { resources } from "../../src/simulator/resources/index.ts";
+import { defaultSeed, validateSeed } from "../../src/simulator/seed.ts";
 import { startSimulator } from "./harness.ts";
 import { type BadInput, create, expectRefused, index, type Rep, refuse, rel, show } from "./net-helpers.ts";
 
@@ -363,5 +365,37 @@ describe("route tables (read-only, beyond the spec)", () => {
     );
     const bad = await h.admin.get("/api/route_tables", { query: { filter: ["name==x"] } });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("query-string parameters and seeded networks", () => {
+  it("takes update parameters from a PUT's query string, as official examples send them", async () => {
+    await create(h, "/api/networks", { network: NETWORK });
+    const res = await h.admin.put("/api/networks/1", { query: { network: { name: "from-query" } } });
+    expect(res.status, res.text).toBe(204);
+    expect((await show(h, "/api/networks/1")).name).toBe("from-query");
+  });
+
+  it("links a seeded network to its seeded default route table", async () => {
+    const raw: Record<string, unknown[]> = { ...defaultSeed(resources) };
+    raw.networks = [{ id: "7", cloud_id: "1", cidr_block: "10.7.0.0/16" }];
+    raw.route_tables = [{ id: "70", cloud_id: "1", network_id: "7" }];
+    raw.subnets = [{ id: "1", cloud_id: "1", network_id: "7", cidr_block: "10.7.1.0/24" }];
+    const seeded = await startSimulator({ seed: validateSeed(raw, resources) });
+    try {
+      expect(rel(await show(seeded, "/api/networks/7"), "default_route_table")).toBe("/api/route_tables/70");
+      const subnet = await show(seeded, "/api/clouds/1/subnets/1");
+      expect(subnet.state).toBe("available");
+      expect(rel(subnet, "effective_route_table")).toBe("/api/route_tables/70");
+      await expectRefused(
+        seeded,
+        () => seeded.admin.delete("/api/networks/7"),
+        422,
+        "Network 7 still has subnets 1",
+      );
+      expect(await create(seeded, "/api/networks", { network: NETWORK })).toBe("/api/networks/8");
+    } finally {
+      await seeded.close();
+    }
   });
 });

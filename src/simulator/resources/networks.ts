@@ -25,14 +25,14 @@ import { link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import type { Store } from "../store.ts";
-import { insertDefaultRouteTable, routeTableHref, routeTables } from "./route-tables.ts";
+import { defaultRouteTableId, insertDefaultRouteTable, routeTableHref, routeTables } from "./route-tables.ts";
 
 export const networks = (store: Store) => store.collection<NetworkRecord>(COLLECTIONS.networks);
 
-export function networkRepresentation(n: NetworkRecord): Representation {
+/** `defaultTable`: the id of the network's default route table (see defaultRouteTableId). */
+export function networkRepresentation(n: NetworkRecord, defaultTable: string | null): Representation {
   const links = [link("self", hrefOf("network", n.id)), link("cloud", hrefOf("cloud", n.cloud_id))];
-  if (n.default_route_table_id !== null)
-    links.push(link("default_route_table", routeTableHref(n.default_route_table_id)));
+  if (defaultTable !== null) links.push(link("default_route_table", routeTableHref(defaultTable)));
   if (n.deployment_href !== null) links.push(link("deployment", n.deployment_href));
   return {
     resource_uid: n.resource_uid,
@@ -87,7 +87,11 @@ export const networksResource = defineResource({
       handler(ctx) {
         ctx.view(["default"]);
         const list = ctx.filter(networks(ctx.store).values(), FILTERS);
-        return ctx.many("network", "networks", list.map(networkRepresentation));
+        return ctx.many(
+          "network",
+          "networks",
+          list.map((n) => networkRepresentation(n, defaultRouteTableId(ctx.store, n))),
+        );
       },
     });
 
@@ -97,7 +101,8 @@ export const networksResource = defineResource({
       access: read,
       handler(ctx) {
         ctx.view(["default"]);
-        return ctx.one("network", networkRepresentation(load(ctx)));
+        const network = load(ctx);
+        return ctx.one("network", networkRepresentation(network, defaultRouteTableId(ctx.store, network)));
       },
     });
 

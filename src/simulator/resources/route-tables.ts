@@ -42,6 +42,15 @@ export function insertDefaultRouteTable(
   return table;
 }
 
+/**
+ * The default route table of a network: the one it names, else (a seeded network that names
+ * none) its route table marked `is_default`.
+ */
+export function defaultRouteTableId(store: Store, network: NetworkRecord): string | null {
+  if (network.default_route_table_id !== null) return network.default_route_table_id;
+  return routeTables(store).find((t) => t.network_id === network.id && t.is_default)?.id ?? null;
+}
+
 export function routeTableRepresentation(t: RouteTableRecord): Representation {
   const href = routeTableHref(t.id);
   return {

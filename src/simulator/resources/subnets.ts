@@ -26,7 +26,7 @@ import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import type { Store } from "../store.ts";
 import { networks } from "./networks.ts";
-import { routeTableHref } from "./route-tables.ts";
+import { defaultRouteTableId, routeTableHref } from "./route-tables.ts";
 
 /** How long a new subnet reads `pending` (simulator clock). */
 export const SUBNET_PENDING_MS = 1000;
@@ -40,15 +40,16 @@ export function subnetState(s: SubnetRecord, now: number): string {
   return now < s.available_at ? "pending" : "available";
 }
 
+/** `defaultTable`: the id of the network's default route table (see defaultRouteTableId). */
 export function subnetRepresentation(
   s: SubnetRecord,
-  network: NetworkRecord | undefined,
+  defaultTable: string | null,
   now: number,
 ): Representation {
   const links = [link("self", subnetHref(s))];
   if (s.datacenter_href !== null) links.push(link("datacenter", s.datacenter_href));
   if (s.route_table_id !== null) links.push(link("route_table", routeTableHref(s.route_table_id)));
-  const effective = s.route_table_id ?? network?.default_route_table_id ?? null;
+  const effective = s.route_table_id ?? defaultTable;
   if (effective !== null) links.push(link("effective_route_table", routeTableHref(effective)));
   links.push(link("network", hrefOf("network", s.network_id)));
   return {
@@ -122,8 +123,14 @@ export const subnetsResource = defineResource({
   register(sim) {
     const read = access.anyOf("observer");
     const write = access.anyOf("security_manager");
-    const render = (ctx: RequestContext, s: SubnetRecord) =>
-      subnetRepresentation(s, networks(ctx.store).get(s.network_id), ctx.clock.now());
+    const render = (ctx: RequestContext, s: SubnetRecord) => {
+      const network = networks(ctx.store).get(s.network_id);
+      return subnetRepresentation(
+        s,
+        network ? defaultRouteTableId(ctx.store, network) : null,
+        ctx.clock.now(),
+      );
+    };
 
     for (const prefix of ["/api/clouds/:cloud_id", "/api/clouds/:cloud_id/instances/:instance_id"]) {
       const base = `${prefix}/subnets`;
