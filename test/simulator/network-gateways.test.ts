@@ -52,6 +52,12 @@ describe("network gateways", () => {
     expect(attach.status).toBe(204);
     expect(rel(await show(h, "/api/network_gateways/1"), "network")).toBe("/api/networks/1");
     expect((await index(h, "/api/network_gateways", ["network_href==/api/networks/1"])).length).toBe(1);
+    await expectRefused(
+      h,
+      () => h.admin.delete("/api/network_gateways/1"),
+      422,
+      "ActionNotAllowed: Network gateway 1 is attached to network 1: detach it first",
+    );
     const detach = await h.admin.put("/api/network_gateways/1", {
       form: { network_gateway: { network_href: "" } },
     });

@@ -1,7 +1,7 @@
 /**
  * Network gateways (spec 4.9). Create answers 201 with the object in the body and a
  * Location. Update attaches the gateway to a network of the same cloud with network_href,
- * or detaches it with a blank network_href.
+ * or detaches it with a blank network_href. An attached gateway cannot be destroyed (422).
  */
 import type { RequestContext } from "../context.ts";
 import { actionNotAllowed } from "../errors.ts";
@@ -156,7 +156,13 @@ export const networkGatewaysResource = defineResource({
       path: "/api/network_gateways/:id",
       access: write,
       handler(ctx) {
-        networkGateways(ctx.store).delete(load(ctx).id);
+        const gateway = load(ctx);
+        if (gateway.network_id !== null) {
+          throw actionNotAllowed(
+            `Network gateway ${gateway.id} is attached to network ${gateway.network_id}: detach it first (network_href blank)`,
+          );
+        }
+        networkGateways(ctx.store).delete(gateway.id);
         return ctx.noContent();
       },
     });
