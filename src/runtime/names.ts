@@ -10,6 +10,8 @@ export const Annotation = {
   createPending: "cloud.svc.io/create-pending",
   reconcileRequestedAt: "cloud.svc.io/reconcile-requested-at",
   paused: "cloud.svc.io/paused",
+  /** Href of the object a createBeforeDelete replacement supersedes: deleted once the new one exists. */
+  replaces: "cloud.svc.io/replaces",
 } as const;
 
 export const FIELD_MANAGER = "svc-operator";

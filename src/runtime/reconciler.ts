@@ -374,6 +374,8 @@ class Run {
         throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
     }
 
+    await this.finishReplacement(client, href, desired, observed);
+
     if (observeOnly) {
       this.status.atProvider = this.kind.atProvider(observed);
       return {
@@ -406,6 +408,7 @@ class Run {
           requeueAfterMs: 1,
         };
       }
+      if (this.kind.replace === "createBeforeDelete") return this.startReplacement(href, fields);
       throw terminal(
         Reason.ImmutableField,
         `${locked.map((d) => `spec.${d.field}`).join(", ")} cannot be changed on an existing ${this.kind.kind} ` +
@@ -463,6 +466,48 @@ class Run {
     return [...new Set([...Object.keys(values), ...Object.keys(applied)])]
       .filter((field) => !deepEqual(values[field], applied[field]))
       .map((field) => ({ field, desired: values[field], observed: applied[field] }));
+  }
+
+  /**
+   * createBeforeDelete: forget the old object but remember it in an annotation (written before
+   * anything else, so a crash cannot leak it); the next reconcile creates the new one through the
+   * normal no-duplicate create path, and `finishReplacement` deletes the old one after that.
+   */
+  private async startReplacement(href: string, fields: string): Promise<Outcome> {
+    await this.patchMetadata({ annotations: { [Annotation.replaces]: href, [Annotation.href]: null } }, true);
+    this.status.href = undefined;
+    this.status.atProvider = undefined;
+    this.status.applied = undefined;
+    this.status.adopted = undefined;
+    this.event(
+      "Normal",
+      EventReason.Replaced,
+      `replacing ${href}: ${fields} cannot be updated in place; creating the new object before deleting it`,
+    );
+    return {
+      type: "progressing",
+      reason: Reason.Updating,
+      message: `replacing ${href}: ${fields} changed`,
+      requeueAfterMs: 1,
+    };
+  }
+
+  /** Deletes the object a replacement superseded, once its successor exists and is usable. */
+  private async finishReplacement(
+    client: unknown,
+    href: string,
+    desired: unknown,
+    observed: unknown,
+  ): Promise<void> {
+    const old = this.annotations[Annotation.replaces];
+    if (old === undefined) return;
+    if (old !== href) {
+      if (this.kind.notReady?.(observed)) return;
+      const current = await this.kind.observe(client, old, desired);
+      if (current !== undefined) await this.kind.delete(client, old, current);
+      this.event("Normal", EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
+    }
+    await this.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);
   }
 
   private currentHref(): string | undefined {
@@ -576,6 +621,16 @@ class Run {
       this.event("Normal", EventReason.Orphaned, `left ${href} in the service: ${retained}`);
       await this.removeFinalizer();
       return "gone";
+    }
+    const replaced = this.annotations[Annotation.replaces];
+    if (replaced !== undefined && replaced !== href) {
+      // A replacement was under way: its superseded object goes too.
+      const client = this.client(accountName);
+      const current = await this.kind.observe(client, replaced, undefined);
+      if (current !== undefined) {
+        await this.kind.delete(client, replaced, current);
+        this.event("Normal", EventReason.Deleted, `deleted ${replaced} (superseded by a replacement)`);
+      }
     }
     const pending = this.annotations[Annotation.createPending] !== undefined;
     if (!href && !pending) {
