@@ -173,17 +173,20 @@ class StaticChecker {
       }
       case "selectExpr": {
         const operand = this.check(v.operand as ExprNode, scope);
-        return this.field(e, operand, v.field as string);
+        const field = this.field(e, operand, v.field as string);
+        return v.testOnly ? scalar("boolean") : field;
       }
+      case "constExpr":
+        return constType(v as { constantKind: { case: string | undefined } });
       case "callExpr": {
         const target = v.target as ExprNode | undefined;
         const fn = v.function as string;
         if (!target && !/^[_!@-]/.test(fn) && !GLOBAL_FUNCS.has(fn)) {
           this.issue(e, `undeclared reference to '${fn}' (in container '')`);
         }
-        this.check(target, scope);
-        for (const arg of v.args as ExprNode[]) this.check(arg, scope);
-        return undefined;
+        const targetType = this.check(target, scope);
+        const args = (v.args as ExprNode[]).map((arg) => this.check(arg, scope));
+        return this.call(e, fn, targetType, args);
       }
       case "listExpr":
         for (const el of v.elements as ExprNode[]) this.check(el, scope);
@@ -218,6 +221,71 @@ class StaticChecker {
     }
   }
 
+  /**
+   * Overload checks cel-go makes at compile time, limited to operands whose types are certain
+   * (scalars from the schema or literals), so a valid rule is never rejected.
+   */
+  private call(e: ExprNode, fn: string, target: StaticType, args: StaticType[]): StaticType {
+    const [a, b] = args.map(celScalar);
+    const mismatch = () =>
+      this.issue(
+        e,
+        `found no matching overload for '${fn}' applied to '(${args.map((t) => celScalar(t)).join(", ")})'`,
+      );
+    switch (fn) {
+      case "_==_":
+      case "_!=_":
+        if (a && b && a !== b && a !== "null_type" && b !== "null_type") mismatch();
+        return scalar("boolean");
+      case "_<_":
+      case "_<=_":
+      case "_>_":
+      case "_>=_":
+        if (a && b && a !== b && !(NUMERIC.has(a) && NUMERIC.has(b))) mismatch();
+        return scalar("boolean");
+      case "_+_":
+      case "_-_":
+      case "_*_":
+      case "_/_":
+      case "_%_":
+        if (a && b && a !== b) mismatch();
+        return a && a === b ? args[0] : undefined;
+      case "_&&_":
+      case "_||_":
+        if (a && b && (a !== "bool" || b !== "bool")) mismatch();
+        return scalar("boolean");
+      case "!_":
+      case "@in":
+      case "matches":
+      case "startsWith":
+      case "endsWith":
+      case "contains":
+      case "isSorted":
+        return scalar("boolean");
+      case "size":
+        return scalar("integer");
+      case "int":
+        return scalar("integer");
+      case "double":
+        return scalar("number");
+      case "string":
+        return scalar("string");
+      case "_?_:_":
+        return celScalar(args[1]) !== undefined && celScalar(args[1]) === celScalar(args[2])
+          ? args[1]
+          : undefined;
+      case "_[_]": {
+        const s = args[0]?.schema;
+        if (s?.type === "array" && s.items) return { schema: s.items, isRoot: false };
+        const ap = s ? additionalSchema(s) : undefined;
+        return ap ? { schema: ap, isRoot: false } : undefined;
+      }
+      default:
+        void target;
+        return undefined;
+    }
+  }
+
   private field(e: ExprNode, operand: StaticType, name: string): StaticType {
     if (!operand) return undefined;
     const s = operand.schema;
@@ -247,6 +315,51 @@ class StaticChecker {
       this.issue(e, `type '${celTypeName(s)}' does not support field selection`);
     }
     return undefined;
+  }
+}
+
+const NUMERIC = new Set(["int", "uint", "double"]);
+
+function scalar(type: string): StaticType {
+  return { schema: { type }, isRoot: false };
+}
+
+/** The CEL scalar type of a static type, when certain; formats the apiserver binds as timestamp etc. are not. */
+function celScalar(t: StaticType): string | undefined {
+  const s = t?.schema;
+  if (!s || s["x-kubernetes-int-or-string"] || s["x-kubernetes-preserve-unknown-fields"]) return undefined;
+  if (s.type === "string" && s.format && ["date", "date-time", "duration", "byte"].includes(s.format))
+    return undefined;
+  switch (s.type) {
+    case "integer":
+      return "int";
+    case "number":
+      return "double";
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+    case "null":
+      return "null_type";
+    default:
+      return undefined;
+  }
+}
+
+function constType(c: { constantKind: { case: string | undefined } }): StaticType {
+  switch (c.constantKind.case) {
+    case "int64Value":
+      return scalar("integer");
+    case "doubleValue":
+      return scalar("number");
+    case "stringValue":
+      return scalar("string");
+    case "boolValue":
+      return scalar("boolean");
+    case "nullValue":
+      return scalar("null");
+    default:
+      return undefined;
   }
 }
 

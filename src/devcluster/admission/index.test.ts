@@ -731,6 +731,64 @@ describe("checkCrd", () => {
       ],
     },
     {
+      reason: "an overload cel-go rejects at compile time: int compared with string",
+      input: crd({
+        schema: schemaWithSpec({
+          type: "object",
+          properties: { size: { type: "integer" } },
+          "x-kubernetes-validations": [{ rule: "self.size == 'x'" }],
+        }),
+      }),
+      want: [
+        {
+          field: `${S}.properties[spec].x-kubernetes-validations[0].rule`,
+          reason: "FieldValueInvalid",
+          message:
+            "Invalid value: apiextensions.ValidationRule{Rule:\"self.size == 'x'\", Message:\"\", MessageExpression:\"\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:11: found no matching overload for '_==_' applied to '(int, string)'\n | self.size == 'x'\n | ..........^",
+        },
+      ],
+    },
+    {
+      reason: "equality does not mix int and double, arithmetic does not mix int and string",
+      input: crd({
+        schema: schemaWithSpec({
+          type: "object",
+          properties: { ratio: { type: "number" }, name: { type: "string" } },
+          "x-kubernetes-validations": [{ rule: "self.ratio == 1" }, { rule: "self.name + 1 == 'a1'" }],
+        }),
+      }),
+      want: [
+        { field: `${S}.properties[spec].x-kubernetes-validations[0].rule`, reason: "FieldValueInvalid" },
+        { field: `${S}.properties[spec].x-kubernetes-validations[1].rule`, reason: "FieldValueInvalid" },
+      ],
+    },
+    {
+      reason:
+        "valid typed rules compile: cross-type numeric ordering, ternaries, sizes, int-or-string as dyn, null checks",
+      input: crd({
+        schema: schemaWithSpec({
+          type: "object",
+          properties: {
+            size: { type: "integer" },
+            ratio: { type: "number" },
+            port: { "x-kubernetes-int-or-string": true },
+            tags: { type: "array", items: { type: "string" } },
+            a: { type: "object", properties: {} },
+            b: { type: "string", nullable: true },
+          },
+          "x-kubernetes-validations": [
+            { rule: "self.size > 1.5 && self.ratio < 3" },
+            { rule: "(has(self.a) ? 1 : 0) + (has(self.b) ? 1 : 0) <= 1" },
+            { rule: "self.tags.size() < 10 && self.tags.all(t, t.size() > 0)" },
+            { rule: "self.port == 80 || self.port == 'http'" },
+            { rule: "self.b != null" },
+            { rule: "self.tags[0] == 'x' || self.tags.exists(t, t.startsWith('k'))" },
+          ],
+        }),
+      }),
+      want: [],
+    },
+    {
       reason: "invalid rule reason and fieldPath",
       input: crd({
         schema: schemaWithSpec({
