@@ -236,4 +236,14 @@ describe("Deployment end to end", () => {
     expect(sim("p")[0]?.description).toBe("two");
     expect(o.status?.observedGeneration).toBe(o.metadata.generation);
   });
+
+  it("keeps working after the apiserver cuts its watches (informers restart)", async () => {
+    const ns = await readyNamespace();
+    expect(stack.cluster.cutWatches("reset")).toBeGreaterThan(0);
+    await createCr(stack, ns, "Deployment", "after-cut", {});
+    await waitForCondition(stack, ns, "Deployment", "after-cut", "Ready", "True", undefined, 20_000);
+    expect(operator.ready).toBe(true);
+    // client-node stops an informer on a non-410 error; the runtime restarted it.
+    expect(stack.logs.some((l) => l.includes("informer stopped on an error; restarting"))).toBe(true);
+  });
 });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { EventRecorder } from "./events.ts";
+import { FakeClock } from "./fake-clock.ts";
+
+function fakeApi() {
+  const created: { name: string; reason: string; count: number }[] = [];
+  const patched: { name: string; body: { count: number } }[] = [];
+  return {
+    created,
+    patched,
+    api: {
+      createNamespacedEvent: async ({
+        body,
+      }: {
+        body: { metadata: { name: string }; reason: string; count: number };
+      }) => {
+        created.push({ name: body.metadata.name, reason: body.reason, count: body.count });
+        return body;
+      },
+      patchNamespacedEvent: async ({ name, body }: { name: string; body: { count: number } }) => {
+        patched.push({ name, body });
+        return body;
+      },
+    },
+  };
+}
+
+const obj = { metadata: { name: "web", namespace: "ns", uid: "u1" } };
+
+describe("EventRecorder", () => {
+  it("aggregates a repeated event into a count instead of a new Event", async () => {
+    const f = fakeApi();
+    const r = new EventRecorder({ api: f.api as never, clock: new FakeClock() });
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    r.emit(obj, "Deployment", "Normal", "Created", "created /api/deployments/1");
+    await r.flush();
+    expect(f.created.map((c) => c.reason)).toEqual(["ReconcileError", "Created"]);
+    expect(f.patched.map((p) => p.body.count)).toEqual([2, 3]);
+    expect(f.patched[0]?.name).toBe(f.created[0]?.name);
+  });
+
+  it("rate-limits a flood per object (burst, then one per refill period)", async () => {
+    const f = fakeApi();
+    const clock = new FakeClock();
+    const r = new EventRecorder({ api: f.api as never, clock, burst: 3, refillMs: 1000 });
+    for (let i = 0; i < 10; i++) r.emit(obj, "Deployment", "Warning", "ReconcileError", `error ${i}`);
+    await r.flush();
+    expect(f.created).toHaveLength(3);
+    clock.advance(1000);
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "later");
+    r.emit(
+      { metadata: { name: "other", namespace: "ns", uid: "u2" } },
+      "Deployment",
+      "Normal",
+      "Created",
+      "x",
+    );
+    await r.flush();
+    expect(f.created.map((c) => c.reason)).toHaveLength(5);
+  });
+});

@@ -1,0 +1,91 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { FakeKube } from "./fake-kube.ts";
+import type { ManagedKind } from "./kind.ts";
+import { IndexObserver, Observations } from "./observer.ts";
+import { managedSpec } from "./spec.ts";
+
+type Obs = { href: string; size: number };
+
+function setup(n: number, namespaces = 1) {
+  const kube = new FakeKube();
+  const service = new Map<string, Obs>();
+  const calls: string[] = [];
+  const kind: ManagedKind<{ size: number; accountRef: { name: string } }, unknown, Obs, unknown> = {
+    kind: "Widget",
+    plural: "widgets",
+    singular: "widget",
+    shortNames: [],
+    description: "",
+    schema: managedSpec({ size: z.number() }) as never,
+    references: () => [],
+    desired: () => ({}),
+    observe: async () => undefined,
+    lookup: async () => [],
+    hrefOf: (o) => o.href,
+    create: async () => "",
+    update: async () => {},
+    delete: async () => {},
+    diff: () => [],
+    atProvider: (o) => ({ size: o.size }),
+    index: {
+      scope: () => "",
+      list: async () => {
+        calls.push("index");
+        return [...service.values()];
+      },
+    },
+  };
+  for (let i = 0; i < n; i++) {
+    const href = `/api/widgets/${i}`;
+    service.set(href, { href, size: 1 });
+    const o = kube.put("Widget", {
+      metadata: { name: `w${i}`, namespace: `ns${i % namespaces}` },
+      spec: { size: 1 },
+    });
+    o.status = {
+      href,
+      atProvider: { size: 1 },
+      observedGeneration: o.metadata.generation,
+      conditions: [
+        { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
+      ],
+    };
+  }
+  const queued: string[] = [];
+  const observations = new Observations(() => 0);
+  const observer = new IndexObserver({
+    kinds: [kind as never],
+    store: kube,
+    accounts: { get: () => ({ client: {} }) },
+    observations,
+    enqueue: (k) => queued.push(k),
+    log: pino({ level: "silent" }),
+  });
+  return { service, calls, queued, observer, observations };
+}
+
+describe("IndexObserver", () => {
+  it.each([10, 1000])("one index call per account for %i in-sync objects, nothing queued", async (n) => {
+    const s = setup(n);
+    const [report] = await s.observer.resync();
+    expect(s.calls).toEqual(["index"]);
+    expect(report).toMatchObject({ calls: 1, checked: n, drifted: 0, missing: 0 });
+    expect(s.queued).toEqual([]);
+  });
+
+  it("groups by namespace (accounts never shared) and queues drifted and missing objects with their observation", async () => {
+    const s = setup(6, 2);
+    s.service.get("/api/widgets/2")!.size = 9;
+    s.service.delete("/api/widgets/3");
+    const [report] = await s.observer.resync();
+    expect(report).toMatchObject({ groups: 2, calls: 2, drifted: 1, missing: 1 });
+    expect(s.queued.sort()).toEqual(["Widget/ns0/w2", "Widget/ns1/w3"]);
+    expect(s.observations.take("Widget/ns0/w2", "/api/widgets/2")).toEqual({
+      href: "/api/widgets/2",
+      size: 9,
+    });
+    expect(s.observations.take("Widget/ns0/w2", "/api/widgets/2")).toBeUndefined();
+  });
+});
