@@ -44,6 +44,14 @@ describe("filters", () => {
     ],
     [["name=red"], "ParameterError: filter[] 'name=red' must be <field>==<value> or <field><><value>"],
     [[{ a: 1 }], "ParameterError: filter must be an Array of Strings"],
+    [
+      ["constructor==x"],
+      "ParameterError: filter[] 'constructor' is not a filter of this index (allowed: name, scope)",
+    ],
+    [
+      ["__proto__==x"],
+      "ParameterError: filter[] '__proto__' is not a filter of this index (allowed: name, scope)",
+    ],
     [{ a: "b" }, "ParameterError: filter must be an Array of Strings"],
   ];
   it.each(bad)("refuses %j with 400", (raw, message) => {

@@ -29,7 +29,7 @@ export function compileFilters<T>(raw: unknown, spec: FilterSpec<T>): CompiledFi
     const m = ENTRY.exec(entry);
     if (!m) throw parameterError(`filter[] '${entry}' must be <field>==<value> or <field><><value>`);
     const [, field, op, value] = m as unknown as [string, string, string, string];
-    const def = spec[field];
+    const def = Object.hasOwn(spec, field) ? spec[field] : undefined;
     if (!def) {
       const allowed = Object.keys(spec);
       throw parameterError(

@@ -70,6 +70,7 @@ export function parseFormEncoded(text: string): Params {
 export function mergeParams(base: Params, over: Params): Params {
   const out: Params = { ...base };
   for (const [key, value] of Object.entries(over)) {
+    if (key === "__proto__") continue;
     const prior = out[key];
     out[key] = isPlainObject(prior) && isPlainObject(value) ? mergeParams(prior, value) : value;
   }

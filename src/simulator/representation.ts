@@ -65,8 +65,7 @@ const SINGULAR: Record<string, string> = {
 };
 
 export function singular(plural: string): string {
-  const known = SINGULAR[plural];
-  if (known) return known;
+  if (Object.hasOwn(SINGULAR, plural)) return SINGULAR[plural]!;
   if (plural.endsWith("ies")) return `${plural.slice(0, -3)}y`;
   if (plural.endsWith("sses") || plural.endsWith("xes")) return plural.slice(0, -2);
   if (plural.endsWith("s")) return plural.slice(0, -1);

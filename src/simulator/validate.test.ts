@@ -83,6 +83,11 @@ describe("validateParams", () => {
       "ParameterError: thing[colour] is not allowed",
     ],
     [
+      "inherited name as member",
+      { thing: { name: "n", toString: "x" } },
+      "ParameterError: thing[toString] is not allowed",
+    ],
+    [
       "nested hash of the wrong type",
       { thing: { name: "n", attrs: "x" } },
       "ParameterError: thing[attrs] must be a Hash",

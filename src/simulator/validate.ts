@@ -125,7 +125,7 @@ function checkHash(value: unknown, rule: ParamRule, name: string): Params {
   }
   if (rule.unknown !== "ignore") {
     for (const member of Object.keys(value)) {
-      if (!(member in rule.members)) throw parameterError(`${name}[${member}] is not allowed`);
+      if (!Object.hasOwn(rule.members, member)) throw parameterError(`${name}[${member}] is not allowed`);
     }
   }
   return out;

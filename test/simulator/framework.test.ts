@@ -48,7 +48,22 @@ function getWithBody(url: string, body: string): Promise<string> {
   });
 }
 
-const h = await startSimulator({ resources: [...resources, echo] });
+const crash = defineResource({
+  name: "crash",
+  collections: {},
+  register(sim) {
+    sim.route({
+      method: "GET",
+      path: "/api/crash",
+      access: access.public,
+      handler() {
+        throw new Error("boom");
+      },
+    });
+  },
+});
+
+const h = await startSimulator({ resources: [...resources, echo, crash] });
 afterAll(() => h.close());
 const anon = h.anonymous;
 
@@ -205,5 +220,37 @@ describe("the default seed", () => {
     ]) {
       expect(s[name]?.length ?? 0, name).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("robustness", () => {
+  it("a handler bug is a 500 and the server keeps serving", async () => {
+    const res = await anon.get("/api/crash");
+    expect([res.status, res.text]).toEqual([500, "InternalServerError: the simulator failed; see its log"]);
+    expect((await h.admin.get("/api/deployments/1")).status).toBe(200);
+  });
+
+  it("hostile input is refused cleanly", async () => {
+    expect((await h.admin.get("/api/deployments/%E0%A4%A")).status).toBe(404);
+    expect((await anon.get("/api/echo/1", { query: "a=%E0%A4%A&b[c][d][e]=1" })).status).toBe(200);
+    const proto = await h.expectUnchanged(() =>
+      h.admin.post("/api/deployments", {
+        form: '{"deployment":{"name":"x","__proto__":{"locked":true}}}',
+        headers: { "content-type": "application/json" },
+      }),
+    );
+    expect([proto.status, proto.text]).toEqual([400, "ParameterError: deployment[__proto__] is not allowed"]);
+    const notObject = await anon.post("/api/echo/1", {
+      form: "[1,2]",
+      headers: { "content-type": "application/json" },
+    });
+    expect([notObject.status, notObject.text]).toEqual([
+      400,
+      "ParameterError: request body must be a JSON object",
+    ]);
+    const deep = await h.expectUnchanged(() =>
+      h.admin.post("/api/deployments", { form: `deployment${"[a]".repeat(50)}=1` }),
+    );
+    expect(deep.status).toBe(400);
   });
 });
