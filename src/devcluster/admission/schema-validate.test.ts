@@ -398,6 +398,33 @@ const cases: Case[] = [
     value: [{ name: "a" }, { name: "a" }],
     want: [{ reason: "FieldValueDuplicate", message: `Duplicate value: {"name":"a"}`, field: `${F}[1]` }],
   },
+  {
+    reason: "x-kubernetes-embedded-resource requires apiVersion and kind",
+    schema: {
+      type: "object",
+      "x-kubernetes-embedded-resource": true,
+      "x-kubernetes-preserve-unknown-fields": true,
+    },
+    value: { metadata: { name: "x" } },
+    want: [
+      {
+        reason: "FieldValueRequired",
+        message: "Required value: must not be empty",
+        field: `${F}.apiVersion`,
+      },
+      { reason: "FieldValueRequired", message: "Required value: must not be empty", field: `${F}.kind` },
+    ],
+  },
+  {
+    reason: "an embedded resource with apiVersion and kind passes",
+    schema: {
+      type: "object",
+      "x-kubernetes-embedded-resource": true,
+      "x-kubernetes-preserve-unknown-fields": true,
+    },
+    value: { apiVersion: "v1", kind: "ConfigMap", data: { a: "b" } },
+    want: [],
+  },
 ];
 
 describe("schema validation (kube-openapi wording)", () => {
