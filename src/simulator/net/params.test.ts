@@ -257,6 +257,9 @@ describe("recurring volume attachment rules", () => {
       delete_on_termination: "true",
       a: "b",
     });
+    const odd = checkSettings(JSON.parse('{"settings":{"__proto__":"x"}}'));
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+    expect(Object.hasOwn(odd, "__proto__")).toBe(true);
     expect(rejection(() => checkSettings({ settings: { a: { b: "c" } } }))).toBe(
       "recurring_volume_attachment[settings][a] must be a String",
     );

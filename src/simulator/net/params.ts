@@ -297,11 +297,11 @@ export function checkAllowedInstances(volume: Members): void {
 /** Attachment settings are free key/value options with String values. */
 export function checkSettings(attachment: Members): Record<string, string> {
   const settings = attachment.settings as Record<string, unknown> | undefined;
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(settings ?? {})) {
-    if (typeof value === "string") out[key] = value;
-    else if (typeof value === "number" || typeof value === "boolean") out[key] = String(value);
-    else throw parameterError(`recurring_volume_attachment[settings][${key}] must be a String`);
-  }
-  return out;
+  const entries = Object.entries(settings ?? {}).map(([key, value]): [string, string] => {
+    if (typeof value === "string") return [key, value];
+    if (typeof value === "number" || typeof value === "boolean") return [key, String(value)];
+    throw parameterError(`recurring_volume_attachment[settings][${key}] must be a String`);
+  });
+  // fromEntries defines own properties, so a key such as `__proto__` stays plain data.
+  return Object.fromEntries(entries);
 }
