@@ -136,6 +136,14 @@ describe("ApiClient pipeline", () => {
     const { client, pool } = setup();
     pool.intercept({ path: "/api/audit_entries/1/append", method: "POST" }).reply(503, "");
     await expect(client.call({ method: "POST", path: "/api/audit_entries/1/append" })).rejects.toMatchObject({
+      kind: "retryable",
+      attempts: 1,
+    });
+    pool
+      .intercept({ path: "/api/audit_entries/1/append", method: "POST" })
+      .replyWithError(Object.assign(new Error("socket hang up"), { code: "UND_ERR_SOCKET" }));
+    await expect(client.call({ method: "POST", path: "/api/audit_entries/1/append" })).rejects.toMatchObject({
+      kind: "outcomeUnknown",
       attempts: 1,
     });
     pool.intercept({ path: "/api/deployments/1/lock", method: "POST" }).reply(503, "");

@@ -80,7 +80,10 @@ export interface CallOptions {
   multipart?: FormData;
   /** A POST action that is safe to repeat (lock, unlock, clone is not). */
   idempotent?: boolean;
-  /** A POST that creates an object: never retried; a lost answer becomes `outcomeUnknown`. */
+  /**
+   * A POST that creates an object: never retried; a lost answer becomes `outcomeUnknown`
+   * (as for every call that is not idempotent).
+   */
   create?: boolean;
   signal?: AbortSignal;
 }
@@ -205,11 +208,9 @@ export class ApiClient {
         this.report(method, route, 0, t0, attempts);
         if (options.signal?.aborted) throw cause;
         const neverSent = wasNeverSent(cause);
-        if (options.create && !neverSent) {
-          throw withAttempts(outcomeUnknownError(method, href, cause), attempts);
-        }
+        // A write that is not safe to repeat may have been applied: only a lookup can tell.
+        if (!idempotent && !neverSent) throw withAttempts(outcomeUnknownError(method, href, cause), attempts);
         const error = withAttempts(networkError(method, href, cause), attempts);
-        if (!idempotent && !neverSent) throw error;
         await this.backoff(error, options.signal, started, attempts, undefined);
         continue;
       }
@@ -253,14 +254,14 @@ export class ApiClient {
       }
 
       const error = withAttempts(errorFromResponse(method, href, status, response.body), attempts);
-      if (options.create) {
-        // The service may have committed the create before failing: the caller must look it up.
+      if (!idempotent) {
+        // The service may have committed the write before failing: the caller must look it up.
         if (status === 500 || status === 502 || status === 504) {
           throw withAttempts(outcomeUnknownError(method, href, error, status), attempts);
         }
         throw error;
       }
-      if (!idempotent || !RETRYABLE_STATUSES.has(status)) throw error;
+      if (!RETRYABLE_STATUSES.has(status)) throw error;
       const retryAfterMs = parseRetryAfter(response.headers["retry-after"], this.now());
       await this.backoff(error, options.signal, started, attempts, retryAfterMs);
     }
