@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FINALIZER } from "../../src/runtime/names.ts";
+import {
+  condition,
+  eventReasons,
+  namespaceWithAccount,
+  type Stack,
+  startOperator,
+  startStack,
+  waitFor,
+  waitForCondition,
+} from "../operator/harness.ts";
+import { apply, get, type Manifest, remove, simRecords, waitGone, waitReady } from "./helpers.ts";
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+  await startOperator(stack);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** 1 Network, 3 Subnets, 1 Gateway and 4 Routes, parents first. */
+export function networkStack(prefix = ""): Manifest[] {
+  const net = `${prefix}main`;
+  const igw = `${prefix}igw`;
+  return [
+    {
+      kind: "Network",
+      name: net,
+      spec: { cloudHref: "/api/clouds/1", cidrBlock: "10.10.0.0/16", description: "stack" },
+    },
+    ...[1, 2, 3].map((i) => ({
+      kind: "Subnet",
+      name: `${prefix}sub-${i}`,
+      spec: {
+        networkRef: { name: net },
+        cidrBlock: `10.10.${i}.0/24`,
+        datacenterHref: "/api/clouds/1/datacenters/1",
+      },
+    })),
+    {
+      kind: "NetworkGateway",
+      name: igw,
+      spec: { cloudHref: "/api/clouds/1", type: "internet", networkRef: { name: net } },
+    },
+    {
+      kind: "Route",
+      name: `${prefix}default`,
+      spec: {
+        networkRef: { name: net },
+        destinationCidrBlock: "0.0.0.0/0",
+        nextHopType: "network_gateway",
+        nextHopGatewayRef: { name: igw },
+      },
+    },
+    {
+      kind: "Route",
+      name: `${prefix}to-vpn`,
+      spec: {
+        networkRef: { name: net },
+        destinationCidrBlock: "10.20.0.0/16",
+        nextHopType: "ip_string",
+        nextHopIp: "10.10.1.10",
+      },
+    },
+    {
+      kind: "Route",
+      name: `${prefix}to-svc`,
+      spec: {
+        networkRef: { name: net },
+        destinationCidrBlock: "10.30.0.0/16",
+        nextHopType: "url",
+        nextHopUrl: "https://hop.example.com/a",
+      },
+    },
+    {
+      kind: "Route",
+      name: `${prefix}tagged`,
+      spec: {
+        networkRef: { name: net },
+        destinationCidrBlock: "10.40.0.0/16",
+        nextHopType: "ip_string",
+        nextHopIp: "10.10.2.10",
+        cloudSpecificAttributes: { instanceTags: ["web"], priority: 10 },
+      },
+    },
+  ];
+}
+
+const NETWORK_COLLECTIONS = ["networks", "route_tables", "subnets", "network_gateways", "routes"];
+
+describe("the network stack", () => {
+  it("applied in reverse dependency order converges to all Ready; deleted at once, leaves nothing behind", async () => {
+    const ns = await namespaceWithAccount(stack);
+    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    const manifests = networkStack();
+    // One burst, children first: nothing can be created before its parent is Ready.
+    await Promise.all([...manifests].reverse().map((m) => apply(stack, ns, m)));
+    for (const m of manifests) await waitReady(stack, ns, m.kind, m.name, 30_000);
+
+    const network = (await get(stack, ns, "Network", "main"))!;
+    const table = network.status?.atProvider?.defaultRouteTableHref;
+    expect(table).toMatch(/^\/api\/route_tables\/\d+$/);
+    const gateway = (await get(stack, ns, "NetworkGateway", "igw"))!;
+    expect(gateway.status?.atProvider?.networkHref).toBe(network.status?.href);
+    const route = (await get(stack, ns, "Route", "default"))!;
+    expect(route.status?.atProvider).toMatchObject({
+      routeTableHref: table,
+      nextHopHref: gateway.status?.href,
+    });
+    expect(simRecords(stack, "subnets")).toHaveLength(3);
+    expect(simRecords(stack, "routes")).toHaveLength(4);
+    // The children waited, naming what they waited for, instead of failing against the service.
+    expect(await eventReasons(stack, ns, "default")).toContain("DependencyNotReady");
+    expect(await eventReasons(stack, ns, "sub-1")).toContain("DependencyNotReady");
+
+    // Delete everything at once, parents first: the Network waits for its children.
+    await Promise.all(manifests.map((m) => remove(stack, ns, m.kind, m.name)));
+    const blocked = await waitFor("Network DeletionBlocked (or gone)", async () => {
+      const n = await get(stack, ns, "Network", "main");
+      const ready = condition(n, "Ready");
+      return n === undefined ? "gone" : ready?.reason === "DeletionBlocked" ? ready.message : undefined;
+    });
+    if (blocked !== "gone") expect(blocked).toMatch(/Subnet sub-\d|Route \w|NetworkGateway igw/);
+    for (const m of manifests) await waitGone(stack, ns, m.kind, m.name, 30_000);
+    for (const c of NETWORK_COLLECTIONS) expect(simRecords(stack, c), c).toEqual([]);
+    // The simulator refuses a network with dependents (422): none was attempted out of order.
+    const report = stack.sim.core.stats.report() as {
+      requests: { method: string; route: string; status: number }[];
+    };
+    expect(report.requests.filter((r) => r.method === "DELETE" && r.status >= 400)).toEqual([]);
+  }, 90_000);
+
+  it("keeps a Network with children as Ready=False DeletionBlocked, listing them, until they are gone", async () => {
+    const ns = await namespaceWithAccount(stack);
+    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    const [net, sub] = networkStack();
+    await apply(stack, ns, net!);
+    await apply(stack, ns, sub!);
+    await waitReady(stack, ns, "Subnet", sub!.name);
+    await remove(stack, ns, "Network", net!.name);
+    const n = await waitFor("DeletionBlocked", async () => {
+      const o = await get(stack, ns, "Network", net!.name);
+      return condition(o, "Ready")?.reason === "DeletionBlocked" ? o : undefined;
+    });
+    expect(condition(n, "Ready")).toMatchObject({
+      status: "False",
+      message: expect.stringContaining("Subnet sub-1"),
+    });
+    expect(n.metadata.finalizers).toContain(FINALIZER);
+    expect(simRecords(stack, "networks")).toHaveLength(1);
+    await remove(stack, ns, "Subnet", sub!.name);
+    await waitGone(stack, ns, "Network", net!.name, 30_000);
+    for (const c of NETWORK_COLLECTIONS) expect(simRecords(stack, c), c).toEqual([]);
+  }, 60_000);
+});
