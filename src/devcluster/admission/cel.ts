@@ -301,7 +301,7 @@ class StaticChecker {
         isRoot: false,
       };
     }
-    const prop = s.properties?.[name];
+    const prop = s.properties?.[unescapeFieldName(name)];
     if (prop) return { schema: prop, isRoot: prop["x-kubernetes-embedded-resource"] === true };
     const ap = additionalSchema(s);
     if (ap) return { schema: ap, isRoot: false };
@@ -496,11 +496,67 @@ export function toCel(value: unknown, schema: JSONSchemaProps | undefined, isRes
         out[k] = meta;
         continue;
       }
-      out[k] = toCel(v, schema?.properties?.[k] ?? ap);
+      const prop = schema?.properties?.[k];
+      if (prop) {
+        const name = escapeFieldName(k);
+        if (name !== undefined) out[name] = toCel(v, prop);
+      } else {
+        out[k] = toCel(v, ap);
+      }
     }
     return out;
   }
   return value;
+}
+
+const RESERVED = new Set([
+  "true",
+  "false",
+  "null",
+  "in",
+  "as",
+  "break",
+  "const",
+  "continue",
+  "else",
+  "for",
+  "function",
+  "if",
+  "import",
+  "let",
+  "loop",
+  "package",
+  "namespace",
+  "return",
+  "var",
+  "void",
+  "while",
+]);
+
+/**
+ * How Kubernetes exposes a property name to CEL (k8s.io/apiserver/pkg/cel.Escape): reserved words
+ * become `__name__`, and `__`, `.`, `-`, `/` are spelled out. Undefined when it cannot be exposed.
+ */
+export function escapeFieldName(name: string): string | undefined {
+  if (RESERVED.has(name)) return `__${name}__`;
+  if (!/^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/.test(name)) return undefined;
+  return name
+    .replaceAll("__", "__underscores__")
+    .replaceAll(".", "__dot__")
+    .replaceAll("-", "__dash__")
+    .replaceAll("/", "__slash__");
+}
+
+/** The property name an escaped CEL field name refers to. */
+export function unescapeFieldName(name: string): string {
+  const reserved = /^__(.+)__$/.exec(name);
+  if (reserved && RESERVED.has(reserved[1]!)) return reserved[1]!;
+  return name
+    .replaceAll("__underscores__", "\u0000")
+    .replaceAll("__dot__", ".")
+    .replaceAll("__dash__", "-")
+    .replaceAll("__slash__", "/")
+    .replaceAll("\u0000", "__");
 }
 
 export type Evaluation = { ok: true; value: unknown } | { ok: false; error: string };

@@ -816,3 +816,44 @@ describe("checkCrd", () => {
     });
   });
 });
+
+describe("CEL field name escaping (k8s.io/apiserver/pkg/cel.Escape)", () => {
+  const schema: JSONSchemaProps = {
+    type: "object",
+    properties: {
+      ...meta,
+      spec: {
+        type: "object",
+        properties: {
+          namespace: { type: "string" },
+          "x-name": { type: "string" },
+          "a.b": { type: "integer" },
+        },
+        "x-kubernetes-validations": [
+          {
+            rule: "self.__namespace__ == 'ns' && self.x__dash__name == 'n' && self.a__dot__b == 1",
+            message: "escaped",
+          },
+        ],
+      },
+    },
+  } as JSONSchemaProps;
+  it("exposes reserved words and special characters under their escaped names", () => {
+    expect(admit({ schema, object: obj({ namespace: "ns", "x-name": "n", "a.b": 1 }) }).causes).toEqual([]);
+    expect(
+      admit({ schema, object: obj({ namespace: "other", "x-name": "n", "a.b": 1 }) }).causes[0]?.message,
+    ).toBe('Invalid value: "object": escaped');
+  });
+  it("accepts the escaped names at CRD creation", () => {
+    const crd = {
+      metadata: { name: "xs.a.io" },
+      spec: {
+        group: "a.io",
+        scope: "Namespaced",
+        names: { plural: "xs", kind: "X" },
+        versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+      },
+    };
+    expect(checkCrd(crd)).toEqual([]);
+  });
+});
