@@ -345,29 +345,6 @@ describe("networks", () => {
   });
 });
 
-describe("route tables (read-only, beyond the spec)", () => {
-  it("index filters by network_href, show answers one, nothing else is routed", async () => {
-    await create(h, "/api/networks", { network: NETWORK });
-    await create(h, "/api/networks", { network: { ...NETWORK, cidr_block: "10.1.0.0/16" } });
-    const tables = await index(h, "/api/route_tables", ["network_href==/api/networks/2"]);
-    expect(tables.map((t) => rel(t, "self"))).toEqual(["/api/route_tables/2"]);
-    const table = await show<Rep>(h, "/api/route_tables/2");
-    expect(table).toMatchObject({ name: "default", is_default: true });
-    expect(typeof table.created_at).toBe("string");
-    expect(table.created_at).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} \+0000$/);
-    expect((await h.admin.post("/api/route_tables", { json: {} })).status).toBe(405);
-    expect((await h.admin.delete("/api/route_tables/2")).status).toBe(405);
-    await expectRefused(
-      h,
-      () => h.admin.get("/api/route_tables/9"),
-      422,
-      "Couldn't find RouteTable with ID=9",
-    );
-    const bad = await h.admin.get("/api/route_tables", { query: { filter: ["name==x"] } });
-    expect(bad.status).toBe(400);
-  });
-});
-
 describe("query-string parameters and seeded networks", () => {
   it("takes update parameters from a PUT's query string, as official examples send them", async () => {
     await create(h, "/api/networks", { network: NETWORK });
