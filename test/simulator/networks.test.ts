@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { resources } from "../../src/simulator/resources/index.ts";
 import { defaultSeed, validateSeed } from "../../src/simulator/seed.ts";
 import { startSimulator } from "./harness.ts";
-import { type BadInput, create, expectRefused, index, type Rep, refuse, rel, show } from "./net-helpers.ts";
+import { type BadInput, create, expectRefused, index, refuse, rel, show } from "./net-helpers.ts";
 
 const h = await startSimulator();
 afterAll(() => h.close());
