@@ -32,6 +32,30 @@ export class WatchHub {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
   }
 
+  /** Serialized events, shared by every watcher of the same version (fan-out costs one stringify). */
+  private readonly lines = new WeakMap<StoredEvent, Map<string, string>>();
+
+  private line(
+    event: StoredEvent,
+    kind: string,
+    type: ResourceType,
+    version: string,
+    ops: Operations,
+  ): string {
+    let byShape = this.lines.get(event);
+    if (!byShape) {
+      byShape = new Map();
+      this.lines.set(event, byShape);
+    }
+    const key = `${kind}|${type.group}|${type.resource}|${version}`;
+    let text = byShape.get(key);
+    if (text === undefined) {
+      text = `${JSON.stringify({ type: kind, object: ops.serve(type, version, event.object) })}\n`;
+      byShape.set(key, text);
+    }
+    return text;
+  }
+
   get size(): number {
     return this.open.size;
   }
@@ -95,7 +119,7 @@ export class WatchHub {
       else if (now && before) kind = "MODIFIED";
       else if (now) kind = "ADDED";
       else if (before) kind = "DELETED";
-      if (kind) send(kind, ops.serve(type, version, event.object));
+      if (kind) res.write(this.line(event, kind, type, version, ops));
     };
 
     // Subscribe first and buffer, so nothing written while the backlog is sent is lost.
