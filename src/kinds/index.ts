@@ -5,8 +5,11 @@ import { accountDefinition } from "./account/schema.ts";
 import { deploymentKind } from "./deployment/kind.ts";
 import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";
+import { permissionKind } from "./permission/kind.ts";
+import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { routeKind } from "./route/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
+import { volumeKind } from "./volume/kind.ts";
 
 /** Every managed kind, in dependency order (parents first). Adding a kind = one line here. */
 export const managedKinds: AnyManagedKind[] = [
@@ -15,6 +18,9 @@ export const managedKinds: AnyManagedKind[] = [
   subnetKind,
   networkGatewayKind,
   routeKind,
+  volumeKind,
+  recurringVolumeAttachmentKind,
+  permissionKind,
 ];
 
 /** Every CRD the operator serves: Account plus the managed kinds. */

@@ -1,0 +1,151 @@
+import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
+import type { Permission } from "../../api/resources/permissions.ts";
+import type { FieldDiff, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
+import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
+import { orUndefined } from "../deployment/kind.ts";
+import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
+
+export interface PermissionObserved {
+  href: string;
+  roleTitle: string;
+  userHref?: string;
+  createdAt: string | null;
+}
+
+export interface PermissionDesired {
+  userHref: string;
+  roleTitle: string;
+}
+
+export interface PermissionCalls {
+  show(href: string): Promise<PermissionObserved | undefined>;
+  /** Every grant, or those of one user. */
+  index(userHref?: string): Promise<PermissionObserved[]>;
+  create(params: { role_title: string; user_href: string }): Promise<string>;
+  destroy(href: string): Promise<void>;
+}
+
+export function toPermissionObserved(p: Permission): PermissionObserved {
+  return {
+    href: selfHref(p),
+    roleTitle: p.role_title,
+    userHref: linkHref(p, "user"),
+    createdAt: p.created_at ?? null,
+  };
+}
+
+export function permissionCalls(api: ServiceApi): PermissionCalls {
+  return {
+    show: async (href) => {
+      const p = await orUndefined(api.permissions.show(href));
+      return p && toPermissionObserved(p);
+    },
+    index: async (userHref) =>
+      (await api.permissions.index(userHref ? { filter: { user_href: userHref } } : {})).map(
+        toPermissionObserved,
+      ),
+    create: (params) => api.permissions.create(params),
+    destroy: (href) => api.permissions.destroy(href),
+  };
+}
+
+export type PermissionClient = ServiceApi | { permissions: PermissionCalls };
+
+function calls(client: PermissionClient): PermissionCalls {
+  return "client" in client ? permissionCalls(client) : (client.permissions as PermissionCalls);
+}
+
+/** A user's grants as the service shows them; the user link may be missing, the filter already chose the user. */
+async function grantsOf(client: PermissionClient, userHref: string): Promise<PermissionObserved[]> {
+  return (await calls(client).index(userHref)).filter(
+    (p) => p.userHref === undefined || p.userHref === userHref,
+  );
+}
+
+export const Message = {
+  observerFirst: (user: string) =>
+    `grant observer first: ${user} does not hold the observer role yet (the service grants it before any other role)`,
+  observerLast: (user: string, roles: string[]) =>
+    `observer is revoked last: ${user} still holds ${roles.join(", ")}; waiting for those grants to be revoked`,
+  adoptedObserver:
+    "the observer grant existed before the operator adopted it, and the operator never revokes an observer grant it did not make",
+} as const;
+
+export function diffPermission(desired: PermissionDesired, observed: PermissionObserved): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  if (desired.roleTitle !== observed.roleTitle)
+    out.push({ field: "roleTitle", desired: desired.roleTitle, observed: observed.roleTitle });
+  if (observed.userHref !== undefined && desired.userHref !== observed.userHref)
+    out.push({ field: "userHref", desired: desired.userHref, observed: observed.userHref });
+  return out;
+}
+
+/** Pure: an adopted observer grant stays when its Permission goes. */
+export function retainPermission(spec: PermissionSpec, status: ManagedStatus): string | undefined {
+  return spec.roleTitle === "observer" && status.adopted === true ? Message.adoptedObserver : undefined;
+}
+
+export function createPermissionKind(
+  options: { orderRetryMs?: number } = {},
+): ManagedKind<PermissionSpec, PermissionDesired, PermissionObserved, PermissionClient> {
+  // Another Permission (or a person) grants or revokes the role waited for; nothing names it, so re-check.
+  const retryMs = options.orderRetryMs ?? 2_000;
+  return {
+    kind: "Permission",
+    plural: "permissions",
+    singular: "permission",
+    shortNames: ["svcperm"],
+    description:
+      "A role granted to a user on the account. observer is granted before any other role of the user and revoked " +
+      "last; an existing grant is adopted rather than created twice, and an adopted observer grant is never revoked.",
+    schema: permissionSpecSchema,
+    printerColumns: [
+      { name: "User", type: "string", jsonPath: ".spec.userHref", description: "User href" },
+      { name: "Role", type: "string", jsonPath: ".spec.roleTitle", description: "Role title" },
+    ],
+    references: () => [],
+    desired: (spec) => ({ userHref: spec.userHref, roleTitle: spec.roleTitle }),
+    observe: (client, href) => calls(client).show(href),
+    async lookup(client, desired) {
+      return (await grantsOf(client, desired.userHref)).filter((p) => p.roleTitle === desired.roleTitle);
+    },
+    adoptExisting: true,
+    hrefOf: (o) => o.href,
+    async create(client, desired) {
+      if (desired.roleTitle !== "observer") {
+        const grants = await grantsOf(client, desired.userHref);
+        if (!grants.some((p) => p.roleTitle === "observer"))
+          throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
+      }
+      return calls(client).create({ role_title: desired.roleTitle, user_href: desired.userHref });
+    },
+    update() {
+      // Unreachable: both fields are immutable.
+      return Promise.reject(new Error("permissions cannot be updated"));
+    },
+    async delete(client, href, observed) {
+      if (observed.roleTitle === "observer") {
+        const user = observed.userHref ?? "the user";
+        const others = observed.userHref
+          ? (await grantsOf(client, observed.userHref)).filter((p) => p.roleTitle !== "observer")
+          : [];
+        if (others.length > 0)
+          throw new DeletionBlockedError(
+            Message.observerLast(user, others.map((p) => p.roleTitle).sort()),
+            retryMs,
+          );
+      }
+      await calls(client).destroy(href);
+    },
+    retain: retainPermission,
+    diff: diffPermission,
+    immutable: ["userHref", "roleTitle"],
+    atProvider: (o) => ({ roleTitle: o.roleTitle, userHref: o.userHref ?? null, createdAt: o.createdAt }),
+    index: {
+      scope: () => "",
+      list: (client) => calls(client).index(),
+    },
+  };
+}
+
+export const permissionKind = createPermissionKind();

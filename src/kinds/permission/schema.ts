@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { immutable, managedSpec } from "../../runtime/spec.ts";
+
+/** The roles of spec 5.3 that `permission[role_title]` takes. */
+export const ROLE_TITLES = [
+  "admin",
+  "actor",
+  "observer",
+  "aws_architect",
+  "publisher",
+  "designer",
+  "signup_wiz",
+  "enterprise_manager",
+  "server_login",
+  "library",
+  "security_manager",
+  "instance",
+  "server_superuser",
+  "infrastructure",
+  "ss_end_user",
+  "ss_designer",
+  "ss_observer",
+] as const;
+export type RoleTitle = (typeof ROLE_TITLES)[number];
+
+export const permissionSpecSchema = managedSpec(
+  {
+    userHref: z
+      .string()
+      .regex(/^\/api\/users\/[^/\s]+$/, "must be a user href such as /api/users/2")
+      .describe("Href of the user the role is granted to (/api/users/<id>). Immutable."),
+    roleTitle: z
+      .enum(ROLE_TITLES)
+      .describe(
+        "Role granted on the account. observer is granted before any other role of the user and revoked last; " +
+          "a grant that already exists is adopted, and an adopted observer grant is never revoked. Immutable.",
+      ),
+  },
+  [immutable("userHref"), immutable("roleTitle")],
+  "Desired role grant. Both fields are immutable: create a new Permission to grant another role.",
+);
+
+export type PermissionSpec = z.output<typeof permissionSpecSchema>;

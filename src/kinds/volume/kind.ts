@@ -1,0 +1,351 @@
+import { type ServiceApi, selfHref } from "../../api/index.ts";
+import type { Volume } from "../../api/resources/volumes.ts";
+import type { FieldDiff, ManagedKind, ObjectMeta, ResolvedReference } from "../../runtime/kind.ts";
+import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
+import { orUndefined } from "../deployment/kind.ts";
+import { NameDirectory } from "./directory.ts";
+import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
+
+/** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
+export interface VolumeObserved {
+  href: string;
+  name: string;
+  size: number | null;
+  description: string | null;
+  status: string | null;
+  resourceUid: string | null;
+  /** Link hrefs by rel (cloud, datacenter, deployment, volume_type, image, parent_volume_snapshot). */
+  links: Record<string, string>;
+  /** cloud_specific_attributes, where the service shows them. */
+  attributes: Record<string, unknown>;
+}
+
+/** Desired API state; `fields` names the spec field each reference came from (for messages). */
+export interface VolumeDesired {
+  cloudHref: string;
+  name: string;
+  datacenterHref?: string;
+  deploymentHref?: string;
+  description?: string;
+  encrypted?: boolean;
+  imageHref?: string;
+  iops?: number;
+  parentVolumeSnapshotHref?: string;
+  placementGroupHref?: string;
+  size?: number;
+  volumeTypeHref?: string;
+  allowedInstanceHrefs?: string[];
+  fields: {
+    cloud: "cloudHref" | "cloud";
+    deployment: "deploymentRef" | "deploymentHref";
+    volumeType: "volumeTypeHref" | "volumeType";
+  };
+}
+
+/** The calls this kind makes; `volumeCalls()` adapts the service client to them. */
+export interface VolumeCalls {
+  show(href: string): Promise<VolumeObserved | undefined>;
+  index(cloudHref: string, filter?: Record<string, string>): Promise<VolumeObserved[]>;
+  create(cloudHref: string, params: Record<string, unknown>): Promise<string>;
+  update(href: string, params: Record<string, unknown>): Promise<void>;
+  destroy(href: string): Promise<void>;
+  /** Hrefs of the recurring volume attachments naming the volume. */
+  attachments(volumeHref: string): Promise<string[]>;
+  volumeTypesNamed(cloudHref: string, name: string): ReturnType<ServiceApi["clouds"]["volumeTypes"]>;
+  cloudsNamed(name: string): ReturnType<ServiceApi["clouds"]["index"]>;
+}
+
+export function toVolumeObserved(v: Volume): VolumeObserved {
+  const links: Record<string, string> = {};
+  for (const l of v.links) if (l.href && l.rel !== "self") links[l.rel] = l.href;
+  return {
+    href: selfHref(v),
+    name: v.name,
+    size: v.size ?? null,
+    description: v.description ?? null,
+    status: v.status ?? null,
+    resourceUid: v.resource_uid ?? null,
+    links,
+    attributes: { ...(v.cloud_specific_attributes ?? {}) },
+  };
+}
+
+export function volumeCalls(api: ServiceApi): VolumeCalls {
+  return {
+    show: async (href) => {
+      const v = await orUndefined(api.volumes.show(href));
+      return v && toVolumeObserved(v);
+    },
+    index: async (cloudHref, filter) =>
+      (await api.volumes.index(cloudHref, { filter })).map(toVolumeObserved),
+    create: (cloudHref, params) => api.volumes.create(cloudHref, params as never),
+    update: (href, params) => api.volumes.update(href, params),
+    destroy: (href) => api.volumes.destroy(href),
+    attachments: async (volumeHref) =>
+      (await api.recurringVolumeAttachments.index(volumeHref)).map((a) => selfHref(a)),
+    volumeTypesNamed: (cloudHref, name) => api.clouds.volumeTypes(cloudHref, { filter: { name } }),
+    cloudsNamed: (name) => api.clouds.index({ filter: { name } }),
+  };
+}
+
+/** What the kind is given: the service client, or `{volumes: VolumeCalls}` (a fake in tests). */
+export type VolumeClient = ServiceApi | { volumes: VolumeCalls };
+
+function calls(client: VolumeClient): VolumeCalls {
+  return "client" in client ? volumeCalls(client) : (client.volumes as VolumeCalls);
+}
+
+/** Resolves `cloud: {name}` through the clouds index (cached); shared by the storage kinds. */
+export async function resolveCloud(
+  directory: NameDirectory,
+  client: object,
+  spec: { cloudHref?: string; cloud?: { name: string } },
+  list: (name: string) => ReturnType<ServiceApi["clouds"]["index"]>,
+): Promise<string> {
+  if (spec.cloudHref) return spec.cloudHref;
+  return directory.resolve(client, "/api/clouds", spec.cloud!.name, "cloud.name", list);
+}
+
+/** Pure: the desired state once cloud, volume type and deployment are known as hrefs. */
+export function desiredVolume(
+  spec: VolumeSpec,
+  meta: Pick<ObjectMeta, "name">,
+  resolved: { cloudHref: string; volumeTypeHref?: string; deployment?: ResolvedReference },
+): VolumeDesired {
+  const d: VolumeDesired = {
+    cloudHref: resolved.cloudHref,
+    name: spec.name ?? meta.name,
+    fields: {
+      cloud: spec.cloudHref ? "cloudHref" : "cloud",
+      deployment: spec.deploymentRef ? "deploymentRef" : "deploymentHref",
+      volumeType: spec.volumeType ? "volumeType" : "volumeTypeHref",
+    },
+  };
+  const set = <K extends keyof VolumeDesired>(k: K, v: VolumeDesired[K] | undefined) => {
+    if (v !== undefined) d[k] = v;
+  };
+  set("datacenterHref", spec.datacenterHref);
+  set("deploymentHref", resolved.deployment?.href ?? spec.deploymentHref);
+  set("description", spec.description);
+  set("encrypted", spec.encrypted);
+  set("imageHref", spec.imageHref);
+  set("iops", spec.iops);
+  set("parentVolumeSnapshotHref", spec.parentVolumeSnapshotHref);
+  set("placementGroupHref", spec.placementGroupHref);
+  set("size", spec.size);
+  set("volumeTypeHref", resolved.volumeTypeHref ?? spec.volumeTypeHref);
+  if (spec.allowedInstanceHrefs !== undefined)
+    d.allowedInstanceHrefs = [...new Set(spec.allowedInstanceHrefs)];
+  return d;
+}
+
+/** The allowed instances the service shows (absent means none). */
+export function observedAllowed(o: VolumeObserved): string[] {
+  const list = o.attributes.allowed_instance_hrefs;
+  return Array.isArray(list) ? list.map(String) : [];
+}
+
+/** Exactly the hrefs to add and to remove; undefined when the list is unmanaged. */
+export function allowedInstanceChanges(
+  desired: VolumeDesired,
+  observed: VolumeObserved,
+): { add: string[]; remove: string[] } | undefined {
+  if (desired.allowedInstanceHrefs === undefined) return undefined;
+  const have = new Set(observedAllowed(observed));
+  const want = new Set(desired.allowedInstanceHrefs);
+  return {
+    add: [...want].filter((h) => !have.has(h)).sort(),
+    remove: [...have].filter((h) => !want.has(h)).sort(),
+  };
+}
+
+/**
+ * Pure diff by spec field. Create-only fields are compared only where the service shows
+ * them (a link or attribute it leaves out is not held against the spec); unset optional
+ * fields are not managed.
+ */
+export function diffVolume(desired: VolumeDesired, observed: VolumeObserved): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  const push = (field: string, want: unknown, have: unknown) =>
+    out.push({ field, desired: want, observed: have });
+  if (desired.name !== observed.name) push("name", desired.name, observed.name);
+  const allowed = allowedInstanceChanges(desired, observed);
+  if (allowed && (allowed.add.length > 0 || allowed.remove.length > 0))
+    push("allowedInstanceHrefs", desired.allowedInstanceHrefs, observedAllowed(observed));
+
+  const link = (field: string, want: string | undefined, rel: string) => {
+    const have = observed.links[rel];
+    if (want !== undefined && have !== undefined && want !== have) push(field, want, have);
+  };
+  link(desired.fields.cloud, desired.cloudHref, "cloud");
+  link("datacenterHref", desired.datacenterHref, "datacenter");
+  link(desired.fields.deployment, desired.deploymentHref, "deployment");
+  link(desired.fields.volumeType, desired.volumeTypeHref, "volume_type");
+  link("imageHref", desired.imageHref, "image");
+  link("parentVolumeSnapshotHref", desired.parentVolumeSnapshotHref, "parent_volume_snapshot");
+  if (desired.size !== undefined && observed.size !== null && desired.size !== observed.size)
+    push("size", desired.size, observed.size);
+  if (desired.description !== undefined && desired.description !== (observed.description ?? ""))
+    push("description", desired.description, observed.description);
+  const attr = (field: string, want: unknown, key: string) => {
+    const have = observed.attributes[key];
+    if (want !== undefined && have !== undefined && have !== null && want !== have) push(field, want, have);
+  };
+  attr("encrypted", desired.encrypted, "encrypted");
+  attr("iops", desired.iops, "iops");
+  attr("placementGroupHref", desired.placementGroupHref, "placement_group_href");
+  return out;
+}
+
+/** The create parameters: every value a string, as the spec asks (size and iops as digits). */
+export function createParams(d: VolumeDesired): Record<string, string> {
+  const p: Record<string, string> = { name: d.name };
+  if (d.datacenterHref !== undefined) p.datacenter_href = d.datacenterHref;
+  if (d.deploymentHref !== undefined) p.deployment_href = d.deploymentHref;
+  if (d.description !== undefined) p.description = d.description;
+  if (d.encrypted !== undefined) p.encrypted = String(d.encrypted);
+  if (d.imageHref !== undefined) p.image_href = d.imageHref;
+  if (d.iops !== undefined) p.iops = String(d.iops);
+  if (d.parentVolumeSnapshotHref !== undefined) p.parent_volume_snapshot_href = d.parentVolumeSnapshotHref;
+  if (d.placementGroupHref !== undefined) p.placement_group_href = d.placementGroupHref;
+  if (d.size !== undefined) p.size = String(d.size);
+  if (d.volumeTypeHref !== undefined) p.volume_type_href = d.volumeTypeHref;
+  return p;
+}
+
+/** The PUT parameters for the fields that differ: the name and exactly the add and remove sets. */
+export function updateParams(
+  diff: FieldDiff[],
+  desired: VolumeDesired,
+  observed: VolumeObserved,
+): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  const fields = new Set(diff.map((d) => d.field));
+  if (fields.has("name")) params.name = desired.name;
+  const allowed = fields.has("allowedInstanceHrefs") ? allowedInstanceChanges(desired, observed) : undefined;
+  if (allowed) {
+    const sets: { add?: string[]; remove?: string[] } = {};
+    if (allowed.add.length > 0) sets.add = allowed.add;
+    if (allowed.remove.length > 0) sets.remove = allowed.remove;
+    params.allowed_instance_hrefs = sets;
+  }
+  return params;
+}
+
+export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
+  const at: Record<string, unknown> = {
+    name: o.name,
+    size: o.size,
+    description: o.description,
+    status: o.status,
+    resourceUid: o.resourceUid,
+  };
+  const rels: [string, string][] = [
+    ["cloudHref", "cloud"],
+    ["datacenterHref", "datacenter"],
+    ["deploymentHref", "deployment"],
+    ["volumeTypeHref", "volume_type"],
+    ["imageHref", "image"],
+    ["parentVolumeSnapshotHref", "parent_volume_snapshot"],
+  ];
+  for (const [key, rel] of rels) if (o.links[rel] !== undefined) at[key] = o.links[rel];
+  if (o.attributes.encrypted !== undefined) at.encrypted = o.attributes.encrypted;
+  if (o.attributes.iops !== undefined) at.iops = o.attributes.iops;
+  if (o.attributes.placement_group_href !== undefined)
+    at.placementGroupHref = o.attributes.placement_group_href;
+  at.allowedInstanceHrefs = observedAllowed(o);
+  return at;
+}
+
+/** Statuses in which a volume is not usable yet (real-service notes: failures show `failed`). */
+const NOT_READY = new Set(["creating", "pending", "failed", "error"]);
+
+export const Message = {
+  attached: (hrefs: string[]) =>
+    `recurring volume attachments still reference the volume (${hrefs.join(", ")}); delete them first`,
+  inUse: (href: string) =>
+    `volume ${href} is in-use (attached to an instance); waiting for it to be detached before deleting it`,
+} as const;
+
+export function createVolumeKind(
+  options: { directory?: NameDirectory; deletionRetryMs?: number } = {},
+): ManagedKind<VolumeSpec, VolumeDesired, VolumeObserved, VolumeClient> {
+  const directory = options.directory ?? new NameDirectory();
+  const retryMs = options.deletionRetryMs ?? 10_000;
+  return {
+    kind: "Volume",
+    plural: "volumes",
+    singular: "volume",
+    shortNames: ["svcvol"],
+    description:
+      "A volume (block storage) of the cloud-management service. Only its name and allowed instances can change; " +
+      "it is never deleted and re-created to apply a change, and it is deleted only once no recurring attachment " +
+      "references it and it is not in use.",
+    schema: volumeSpecSchema,
+    printerColumns: [
+      { name: "Size", type: "integer", jsonPath: ".status.atProvider.size", description: "Size in GB" },
+      {
+        name: "Status",
+        type: "string",
+        jsonPath: ".status.atProvider.status",
+        description: "Status the service reports",
+      },
+    ],
+    references: (spec) =>
+      spec.deploymentRef
+        ? [{ field: "deploymentRef", kind: "Deployment", name: spec.deploymentRef.name }]
+        : [],
+    async desired(spec, ctx) {
+      const api = calls(ctx.client);
+      const cloudHref = await resolveCloud(directory, ctx.client as object, spec, api.cloudsNamed);
+      const volumeTypeHref = spec.volumeType
+        ? await directory.resolve(
+            ctx.client as object,
+            `${cloudHref}/volume_types`,
+            spec.volumeType.name,
+            "volumeType.name",
+            (name) => api.volumeTypesNamed(cloudHref, name),
+          )
+        : undefined;
+      return desiredVolume(spec, ctx.meta, { cloudHref, volumeTypeHref, deployment: ctx.refs.deploymentRef });
+    },
+    observe: (client, href) => calls(client).show(href),
+    async lookup(client, desired) {
+      const found = await calls(client).index(desired.cloudHref, { name: desired.name });
+      return found.filter(
+        (v) =>
+          v.name === desired.name &&
+          (desired.datacenterHref === undefined ||
+            v.links.datacenter === undefined ||
+            v.links.datacenter === desired.datacenterHref),
+      );
+    },
+    hrefOf: (o) => o.href,
+    create: (client, desired) => calls(client).create(desired.cloudHref, createParams(desired)),
+    async update(client, href, desired, observed, diff) {
+      const params = updateParams(diff, desired, observed);
+      if (Object.keys(params).length > 0) await calls(client).update(href, params);
+    },
+    async delete(client, href, observed) {
+      // The service refuses (422) both; waiting says why instead of failing on every attempt.
+      const attachments = await calls(client).attachments(href);
+      if (attachments.length > 0) throw new DeletionBlockedError(Message.attached(attachments), retryMs);
+      if (observed.status === "in-use") throw new WaitError(Reason.Deleting, Message.inUse(href), retryMs);
+      await calls(client).destroy(href);
+    },
+    diff: diffVolume,
+    immutable: VOLUME_CREATE_ONLY,
+    atProvider: volumeAtProvider,
+    notReady: (o) =>
+      o.status !== null && NOT_READY.has(o.status)
+        ? `the service reports the volume as ${o.status}`
+        : undefined,
+    index: {
+      scope: (spec, status) =>
+        spec.cloudHref ?? (status.atProvider?.cloudHref as string | undefined) ?? undefined,
+      list: (client, cloudHref) => calls(client).index(cloudHref),
+    },
+  };
+}
+
+export const volumeKind = createVolumeKind();
