@@ -48,4 +48,18 @@ describe("Authenticator", () => {
     const error = failure(() => new Authenticator(fixedClock(0)).authenticate({}));
     expect(error.status).toBe(403);
   });
+
+  it("forgets expired sessions and tokens as new ones are issued", () => {
+    const clock = fixedClock(0);
+    const auth = new Authenticator(clock);
+    for (let i = 0; i < 600; i++) {
+      auth.login("1", "1");
+      auth.issueAccessToken("1", "1");
+    }
+    expect(auth.size).toEqual({ sessions: 600, tokens: 600 });
+    clock.advance(7200);
+    // the sweep runs at every 1000th issue: the 2000th is the 800th login below
+    for (let i = 0; i < 800; i++) auth.login("1", "1");
+    expect(auth.size).toEqual({ sessions: 800, tokens: 0 });
+  });
 });

@@ -61,6 +61,7 @@ export class Authenticator {
 
   /** Opens a session; answers the two Set-Cookie values. */
   login(userId: string, accountId: string): string[] {
+    this.sweepSometimes();
     const id = randomBytes(24).toString("hex");
     const globalId = randomBytes(24).toString("hex");
     this.sessions.set(id, { userId, accountId, lastUsedMs: this.clock.now() });
@@ -73,6 +74,7 @@ export class Authenticator {
   }
 
   issueAccessToken(userId: string, accountId: string): { token: string; expiresIn: number } {
+    this.sweepSometimes();
     const token = randomBytes(32).toString("hex");
     this.tokens.set(token, {
       userId,
@@ -80,6 +82,25 @@ export class Authenticator {
       expiresMs: this.clock.now() + ACCESS_TOKEN_TTL_SECONDS * 1000,
     });
     return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  private issued = 0;
+
+  /** Forgets expired sessions and tokens now and then, so a long run does not grow without bound. */
+  private sweepSometimes(): void {
+    this.issued += 1;
+    if (this.issued % 1000 !== 0) return;
+    const now = this.clock.now();
+    for (const [id, session] of this.sessions) {
+      if (now - session.lastUsedMs >= SESSION_TTL_SECONDS * 1000) this.sessions.delete(id);
+    }
+    for (const [globalId, id] of this.globalIds) if (!this.sessions.has(id)) this.globalIds.delete(globalId);
+    for (const [token, entry] of this.tokens) if (now >= entry.expiresMs) this.tokens.delete(token);
+  }
+
+  /** Live sessions and access tokens (for tests of the sweep). */
+  get size(): { sessions: number; tokens: number } {
+    return { sessions: this.sessions.size, tokens: this.tokens.size };
   }
 
   /**
