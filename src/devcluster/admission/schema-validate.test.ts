@@ -61,6 +61,24 @@ const cases: Case[] = [
   },
   { reason: "an integer is a valid number", schema: { type: "number" }, value: 3, want: [] },
   {
+    reason: "kube-openapi quirk: a non-numeric type with a supported format accepts an array",
+    schema: { type: "string", format: "date-time" },
+    value: ["x"],
+    want: [],
+  },
+  {
+    reason: "without a format the array is a type error",
+    schema: { type: "string" },
+    value: ["x"],
+    want: [
+      {
+        reason: "FieldValueTypeInvalid",
+        message: `Invalid value: "array": ${F} in body must be of type string: "array"`,
+        field: F,
+      },
+    ],
+  },
+  {
     reason: "boolean given to string",
     schema: { type: "string" },
     value: true,
