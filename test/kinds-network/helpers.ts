@@ -19,8 +19,8 @@ export interface Manifest {
   metadata?: Record<string, unknown>;
 }
 
-function target(ns: string, kind: string, name?: string) {
-  return { group: GROUP, version: VERSION, namespace: ns, plural: PLURALS[kind]!, ...(name ? { name } : {}) };
+function target(ns: string, kind: string) {
+  return { group: GROUP, version: VERSION, namespace: ns, plural: PLURALS[kind]! };
 }
 
 export async function apply(stack: Stack, ns: string, m: Manifest): Promise<ManagedObject> {
@@ -42,7 +42,7 @@ export async function get(
   name: string,
 ): Promise<ManagedObject | undefined> {
   try {
-    return (await stack.custom.getNamespacedCustomObject(target(ns, kind, name) as never)) as ManagedObject;
+    return (await stack.custom.getNamespacedCustomObject({ ...target(ns, kind), name })) as ManagedObject;
   } catch (error) {
     if (error instanceof k8s.ApiException && error.code === 404) return undefined;
     throw error;
@@ -57,13 +57,13 @@ export async function patch(
   body: Record<string, unknown>,
 ) {
   await stack.custom.patchNamespacedCustomObject(
-    { ...(target(ns, kind, name) as never), body },
+    { ...{ ...target(ns, kind), name }, body },
     k8s.setHeaderOptions("Content-Type", "application/merge-patch+json"),
   );
 }
 
 export async function remove(stack: Stack, ns: string, kind: string, name: string): Promise<void> {
-  await stack.custom.deleteNamespacedCustomObject(target(ns, kind, name) as never);
+  await stack.custom.deleteNamespacedCustomObject({ ...target(ns, kind), name });
 }
 
 /** Waits for a condition computed for the current generation; `reason` and `message` narrow it. */
