@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Condition } from "./conditions.ts";
+import type { NameLookup } from "./lookup.ts";
 
 /**
  * What a managed kind module provides (Crossplane's ExternalClient, ACK's
@@ -106,6 +107,10 @@ export interface ResolvedReference {
 export interface DesiredContext<C> {
   meta: ObjectMeta;
   client: C;
+  /** "namespace/accountName": prefix of cache keys that must not cross accounts. */
+  account?: string;
+  /** Cached name -> href lookups through collection indexes (clouds, volume types); always set by the reconciler. */
+  names?: NameLookup;
   /** Resolved references by spec field. */
   refs: Record<string, ResolvedReference>;
   log: Logger;

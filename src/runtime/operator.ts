@@ -13,6 +13,7 @@ import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { KubeApiWriter } from "./kube-api.ts";
 import { LeaderElector } from "./leader.ts";
+import { NameLookup } from "./lookup.ts";
 import { OperatorMetrics, startHealthServer } from "./metrics.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
 import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
@@ -62,6 +63,8 @@ export class Operator {
   private readonly accounts: AccountController;
   private readonly reconcilers = new Map<string, ManagedReconciler>();
   private readonly observations: Observations;
+  /** Name -> href lookups shared by every kind (clouds, volume types by name). */
+  readonly names = new NameLookup();
   private readonly observer: IndexObserver;
   private readonly elector: LeaderElector | undefined;
   private queue: WorkQueue | undefined;
@@ -124,6 +127,7 @@ export class Operator {
           clock: this.clock,
           log: this.log,
           observations: this.observations,
+          names: this.names,
           metrics: this.metrics,
           isTerminalApiError: options.isTerminalApiError,
           isOutcomeUnknown: options.isOutcomeUnknown,

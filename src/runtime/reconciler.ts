@@ -21,6 +21,7 @@ import {
   type ObjectRef,
   type ObjectStore,
 } from "./kube.ts";
+import { NameLookup } from "./lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
 import { accountKey, type ReferenceIndex } from "./references.ts";
@@ -64,6 +65,8 @@ export interface ReconcilerDeps {
   isTerminalApiError?: (error: unknown) => boolean;
   /** True for a create whose outcome is unknown (the object may exist). */
   isOutcomeUnknown?: (error: unknown) => boolean;
+  /** Shared name lookups (one per operator). */
+  names?: NameLookup;
   /** Default period for re-checking waits on things outside the cluster. */
   dependencyRetryMs?: number;
 }
@@ -291,7 +294,7 @@ class Run {
     }
     const client = this.client(accountName);
     const refs = this.resolve(references);
-    const desired = await this.kind.desired(spec, { meta: this.meta, client, refs, log: this.log });
+    const desired = await this.kind.desired(spec, this.desiredContext(client, accountName, refs));
 
     let href = this.currentHref();
     let observed: unknown;
@@ -510,6 +513,19 @@ class Run {
     await this.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);
   }
 
+  private desiredContext(client: unknown, accountName: string, refs: Record<string, ResolvedReference>) {
+    return {
+      meta: this.meta,
+      client,
+      refs,
+      log: this.log,
+      account: `${this.meta.namespace}/${accountName}`,
+      names: this.deps.names ?? this.fallbackNames,
+    };
+  }
+
+  private readonly fallbackNames = new NameLookup();
+
   private currentHref(): string | undefined {
     return this.annotations[Annotation.href] || this.status.href || undefined;
   }
@@ -641,12 +657,10 @@ class Run {
     let observed: unknown;
     let desired: unknown;
     try {
-      desired = await this.kind.desired(spec, {
-        meta: this.meta,
-        client,
-        refs: this.resolveLoosely(spec),
-        log: this.log,
-      });
+      desired = await this.kind.desired(
+        spec,
+        this.desiredContext(client, accountName, this.resolveLoosely(spec)),
+      );
     } catch {
       desired = undefined;
     }

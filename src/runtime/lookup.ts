@@ -1,0 +1,64 @@
+import { DependencyNotReadyError, InvalidSpecError } from "./result.ts";
+
+/**
+ * Name -> href lookups through a collection index (a cloud by name, a volume type by
+ * name), cached per account and collection so that a thousand resources naming the
+ * same cloud cost one index call per TTL, not a thousand.
+ */
+export class NameLookup {
+  private readonly cache = new Map<
+    string,
+    { at: number; items: Promise<{ name: string; href: string }[]> }
+  >();
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+
+  constructor(options: { now?: () => number; ttlMs?: number } = {}) {
+    this.now = options.now ?? Date.now;
+    this.ttlMs = options.ttlMs ?? 5 * 60_000;
+  }
+
+  /**
+   * The href of the one item called `name` in the collection `collectionKey` (include the
+   * account in the key). `field` names the spec field for error messages. A missing name
+   * waits (it may appear); more than one match is an invalid spec.
+   */
+  async href(
+    collectionKey: string,
+    name: string,
+    field: string,
+    list: () => Promise<{ name: string; href: string }[]>,
+  ): Promise<string> {
+    let entry = this.cache.get(collectionKey);
+    if (!entry || this.now() - entry.at > this.ttlMs) {
+      entry = { at: this.now(), items: list() };
+      this.cache.set(collectionKey, entry);
+      // A failed list must not be cached.
+      entry.items.catch(() => this.cache.delete(collectionKey));
+    }
+    let matches = (await entry.items).filter((i) => i.name === name);
+    if (matches.length === 0 && this.now() - entry.at > 1000) {
+      // Not found in a list older than a second: look again once before reporting it.
+      this.cache.delete(collectionKey);
+      return this.href(collectionKey, name, field, list);
+    }
+    if (matches.length === 0) {
+      throw new DependencyNotReadyError(
+        `spec.${field}: no ${collectionKey.split("/").pop()} named "${name}"`,
+      );
+    }
+    matches = [...new Map(matches.map((m) => [m.href, m])).values()];
+    if (matches.length > 1) {
+      throw new InvalidSpecError(
+        field,
+        `"${name}" names ${matches.length} objects (${matches.map((m) => m.href).join(", ")}); use the href field instead`,
+      );
+    }
+    return matches[0]!.href;
+  }
+
+  invalidate(collectionKey?: string): void {
+    if (collectionKey === undefined) this.cache.clear();
+    else this.cache.delete(collectionKey);
+  }
+}
