@@ -93,6 +93,10 @@ describe("volumes", () => {
     expect((await show(h, `${V}/2`)).cloud_specific_attributes).toEqual({
       allowed_instance_hrefs: ["/api/clouds/1/instances/1", "/api/clouds/1/instances/2"],
     });
+    const xml = await h.admin.get(`${V}/2.xml`);
+    expect(xml.text).toContain(
+      "<cloud_specific_attributes><allowed_instance_hrefs><allowed_instance_href>/api/clouds/1/instances/1</allowed_instance_href>",
+    );
     const both = await h.admin.put(`${V}/2`, {
       json: {
         volume: {
