@@ -127,6 +127,28 @@ describe("deletion", () => {
     expect(orphan.metadata.ownerReferences).toBeUndefined();
   });
 
+  it("deletes dependents before the owner with propagationPolicy=Foreground", async () => {
+    const owner = await json(await create("del", "fg-owner"));
+    await create("del", "fg-child", {
+      finalizers: ["x.io/slow"],
+      ownerReferences: [
+        { apiVersion: `${GROUP}/v1`, kind: "Widget", name: "fg-owner", uid: owner.metadata.uid },
+      ],
+    });
+    const res = await json(
+      await h.http(`${widgets("del")}/fg-owner?propagationPolicy=Foreground`, { method: "DELETE" }),
+    );
+    expect(res.metadata.finalizers).toContain("foregroundDeletion");
+    const child = await eventually(async () => {
+      const body = await json(await h.http(`${widgets("del")}/fg-child`));
+      return body.metadata.deletionTimestamp ? body : undefined;
+    });
+    expect(child.metadata.finalizers).toEqual(["x.io/slow"]);
+    expect((await h.http(`${widgets("del")}/fg-owner`)).status).toBe(200);
+    await patch(`${widgets("del")}/fg-child`, { metadata: { finalizers: null } });
+    await eventually(async () => (await h.http(`${widgets("del")}/fg-owner`)).status === 404);
+  });
+
   it("deletes a namespace's contents, waits for their finalizers, then the namespace", async () => {
     await h.core.createNamespace({ body: { metadata: { name: "doomed" } } });
     await create("doomed", "w1");
