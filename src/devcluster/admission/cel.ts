@@ -473,9 +473,36 @@ function compileRuleUncached(
   return compiled;
 }
 
+const STRING_ENV = celEnv({ variables: { s: CelScalar.STRING } });
+const TO_TIMESTAMP = plan(STRING_ENV, parse("timestamp(s)")) as unknown as Program;
+const TO_DURATION = plan(STRING_ENV, parse("duration(s)")) as unknown as Program;
+
+/** Strings with these formats are bound as CEL timestamp, duration and bytes, as the apiserver does. */
+function formattedString(value: string, format: string | undefined): unknown {
+  const convert = (program: Program, s: string) => {
+    const r = program({ s });
+    return isCelError(r) ? value : r;
+  };
+  switch (format) {
+    case "date-time":
+      return convert(TO_TIMESTAMP, value);
+    case "date":
+      return convert(TO_TIMESTAMP, `${value}T00:00:00Z`);
+    case "duration":
+      return convert(TO_DURATION, value);
+    case "byte":
+      return new Uint8Array(Buffer.from(value, "base64"));
+    default:
+      return value;
+  }
+}
+
 /** Turns a JSON value into the CEL value the apiserver binds for `schema` (integers become int). */
 export function toCel(value: unknown, schema: JSONSchemaProps | undefined, isResourceRoot = false): unknown {
   if (value === null || value === undefined) return null;
+  if (typeof value === "string") {
+    return schema?.type === "string" && schema.format ? formattedString(value, schema.format) : value;
+  }
   if (typeof value === "number") {
     const type = schema?.["x-kubernetes-int-or-string"] ? "integer" : schema?.type;
     if (type === "number") return value;

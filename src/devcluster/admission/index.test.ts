@@ -857,3 +857,52 @@ describe("CEL field name escaping (k8s.io/apiserver/pkg/cel.Escape)", () => {
     expect(checkCrd(crd)).toEqual([]);
   });
 });
+
+describe("CEL bindings of formatted strings", () => {
+  const schema = schemaWithSpec({
+    type: "object",
+    properties: {
+      startsAt: { type: "string", format: "date-time" },
+      endsAt: { type: "string", format: "date-time" },
+      day: { type: "string", format: "date" },
+      ttl: { type: "string", format: "duration" },
+      blob: { type: "string", format: "byte" },
+    },
+    "x-kubernetes-validations": [
+      { rule: "!has(self.endsAt) || self.endsAt > self.startsAt", message: "endsAt must be after startsAt" },
+      { rule: "!has(self.ttl) || self.ttl <= duration('24h')", message: "ttl at most a day" },
+      { rule: "!has(self.day) || self.day.getFullYear() >= 2020", message: "day too old" },
+      { rule: "!has(self.blob) || size(self.blob) <= 3", message: "blob too big" },
+    ],
+  });
+  const cases: { reason: string; spec: Record<string, unknown>; want: string[] }[] = [
+    {
+      reason: "date-time values compare as timestamps",
+      spec: { startsAt: "2026-01-01T10:00:00Z", endsAt: "2026-01-01T11:00:00+00:00" },
+      want: [],
+    },
+    {
+      reason: "a timestamp before another fails the rule",
+      spec: { startsAt: "2026-01-01T10:00:00Z", endsAt: "2026-01-01T09:00:00Z" },
+      want: ['Invalid value: "object": endsAt must be after startsAt'],
+    },
+    {
+      reason: "durations compare as durations",
+      spec: { startsAt: "2026-01-01T10:00:00Z", ttl: "25h" },
+      want: ['Invalid value: "object": ttl at most a day'],
+    },
+    {
+      reason: "dates are timestamps at midnight",
+      spec: { startsAt: "2026-01-01T10:00:00Z", day: "2019-05-01" },
+      want: ['Invalid value: "object": day too old'],
+    },
+    {
+      reason: "byte strings are bytes (size in bytes, not base64 characters)",
+      spec: { startsAt: "2026-01-01T10:00:00Z", blob: "YWJj" },
+      want: [],
+    },
+  ];
+  it.each(cases)("$reason", ({ spec, want }) => {
+    expect(admit({ schema, object: obj(spec) }).causes.map((c) => c.message)).toEqual(want);
+  });
+});
