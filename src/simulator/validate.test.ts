@@ -46,6 +46,7 @@ describe("validateParams", () => {
     ["empty wrapper", { thing: {} }, "ParameterError: thing must not be blank"],
     ["missing member", { thing: { kind: "a" } }, "ParameterError: thing[name] is required"],
     ["blank member", { thing: { name: "" } }, "ParameterError: thing[name] must not be blank"],
+    ["whitespace-only member", { thing: { name: "  " } }, "ParameterError: thing[name] must not be blank"],
     ["member not a string", { thing: { name: { a: 1 } } }, "ParameterError: thing[name] must be a String"],
     [
       "value not allowed",

@@ -85,9 +85,10 @@ function checkString(value: unknown, rule: ParamRule, name: string): string {
   if (typeof value === "string") text = value;
   else if (typeof value === "number" || typeof value === "boolean") text = String(value);
   else throw parameterError(`${name} must be a String`);
-  if (text === "") {
+  // Blank as the real (Rails) service reads it: empty or whitespace only.
+  if (text.trim() === "") {
     if (rule.blank === false) throw parameterError(`${name} must not be blank`);
-    return text;
+    if (text === "") return text;
   }
   if (rule.values && !rule.values.includes(text)) {
     throw parameterError(`${name} must be one of ${rule.values.join(", ")} (got '${text}')`);
