@@ -52,6 +52,26 @@ describe.each<AuthMode>(["oauth", "session"])("%s authentication", (mode) => {
   });
 });
 
+describe("oauth refresh timing", () => {
+  it("refreshes at half of expires_in on the client's clock, before the service refuses the token", async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const t = testApi(h, { now: () => now });
+    await t.api.deployments.index();
+    now += 3599_000;
+    await t.api.deployments.index();
+    expect(t.events.filter((e) => e.route === "/api/oauth2/")).toHaveLength(1);
+    now += 2_000; // past half of the 7200 s lifetime
+    await h.hook("clock", { advanceSeconds: 3601 });
+    await t.api.deployments.index();
+    expect(t.events.map((e) => `${e.route} ${e.status}`).slice(-2)).toEqual([
+      "/api/oauth2/ 200",
+      "/api/deployments 200",
+    ]);
+    expect(t.events.some((e) => e.status === 401)).toBe(false);
+    await t.close();
+  });
+});
+
 describe("authentication failures", () => {
   it("a wrong refresh token is unauthorized, not retried", async () => {
     const t = testApi(h, { auth: { type: "oauth", refreshToken: "wrong" } });
