@@ -36,6 +36,19 @@ describe.each<AuthMode>(["oauth", "session"])("%s authentication", (mode) => {
     await t.close();
   });
 
+  it("renews once when many concurrent calls meet the expiry together", async () => {
+    const t = testApi(h, { mode });
+    await t.api.deployments.index();
+    await h.hook("clock", { advanceSeconds: 7201 });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => t.api.deployments.show("/api/deployments/2")),
+    );
+    expect(results.every((d) => d.name === "Staging")).toBe(true);
+    const authRoute = mode === "oauth" ? "/api/oauth2/" : "/api/session";
+    expect(t.events.filter((e) => e.route === authRoute)).toHaveLength(2);
+    await t.close();
+  });
+
   it("never logs a credential", async () => {
     const t = testApi(h, { mode });
     await t.api.deployments.index();
