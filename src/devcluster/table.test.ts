@@ -197,6 +197,19 @@ describe("toTable defaults", () => {
     expect(t.rows[0]!.cells).toEqual(cells);
   });
 
+  it("falls back to Name and Created At when a printer column's JSONPath cannot be parsed (as the apiserver does)", () => {
+    const broken = {
+      name: "v1",
+      additionalPrinterColumns: [{ name: "X", type: "string", jsonPath: ".spec[" }],
+    };
+    const t = toTable(broken, [route("a")], undefined, { now }) as {
+      columnDefinitions: { name: string }[];
+      rows: { cells: unknown[] }[];
+    };
+    expect(t.columnDefinitions.map((c) => c.name)).toEqual(["Name", "Created At"]);
+    expect(t.rows[0]!.cells).toEqual(["a", "2026-01-01T11:55:00Z"]);
+  });
+
   it("honours includeObject=Object and noHeaders", () => {
     const t = toTable({ name: "v1" }, [route("a")], undefined, {
       now,

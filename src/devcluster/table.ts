@@ -271,14 +271,33 @@ function ageColumn(): Column {
   };
 }
 
-function printerColumn(spec: Obj): Column {
+/** rest.DefaultTableConvertor's creation column: the raw RFC 3339 time, not an age. */
+function createdAtColumn(): Column {
+  return {
+    definition: {
+      name: "Created At",
+      type: "date",
+      format: "",
+      description: CREATION_DESCRIPTION,
+      priority: 0,
+    },
+    cell: (object) => {
+      const ts = metadataOf(object).creationTimestamp;
+      const t = typeof ts === "string" ? Date.parse(ts) : Number.NaN;
+      return Number.isNaN(t) ? null : new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
+    },
+  };
+}
+
+/** A printer column, or undefined when its JSONPath cannot be parsed. */
+function printerColumn(spec: Obj): Column | undefined {
   const jsonPath = String(spec.jsonPath ?? "");
   const type = String(spec.type ?? "string");
-  let steps: Step[] | undefined;
+  let steps: Step[];
   try {
     steps = parseJsonPath(jsonPath);
   } catch {
-    steps = undefined; // the server logs and prints <none>; never fail the request
+    return undefined;
   }
   return {
     definition: {
@@ -292,7 +311,6 @@ function printerColumn(spec: Obj): Column {
       priority: typeof spec.priority === "number" ? spec.priority : 0,
     },
     cell: (object, now) => {
-      if (!steps) return null;
       const results = evaluateJsonPath(steps, object);
       return results.length === 0 ? null : cellFor(type, results[0], now);
     },
@@ -338,14 +356,7 @@ function builtinColumns(kind: string | undefined): Column[] {
         ),
       ];
     case "CustomResourceDefinition":
-      return [
-        col(
-          "Created At",
-          "date",
-          (o) => metadataOf(o).creationTimestamp ?? null,
-          "Time at which the CRD was created",
-        ),
-      ];
+      return [createdAtColumn()];
     default:
       return [];
   }
@@ -375,7 +386,10 @@ export function toTable(
       : [];
   let columns: Column[];
   if (crdVersion !== undefined) {
-    columns = [nameColumn(), ...(printer.length > 0 ? printer.map(printerColumn) : [ageColumn()])];
+    const custom = printer.map(printerColumn);
+    // Like the apiserver: one unusable column makes the whole CRD fall back to default printing.
+    if (custom.some((c) => c === undefined)) columns = [nameColumn(), createdAtColumn()];
+    else columns = [nameColumn(), ...(custom.length > 0 ? (custom as Column[]) : [ageColumn()])];
   } else {
     const kind = objects.length > 0 ? (objects[0] as Obj).kind : undefined;
     const k = typeof kind === "string" ? kind : undefined;

@@ -4,6 +4,7 @@
  * exactly one storage version, structural schema basics, valid defaults and patterns, and CEL
  * rules that compile (including oldSelf only where an old value can correlate).
  */
+
 import { compileRule } from "./cel.ts";
 import { parseFieldPath } from "./cel-validate.ts";
 import { type FieldError, fieldErrors, GoSyntax, goQuote, ROOT } from "./field-error.ts";
@@ -219,6 +220,36 @@ class SchemaChecker {
   }
 }
 
+const COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"];
+const COLUMN_FORMATS = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
+
+/** ValidateCustomResourceColumnDefinition. */
+function checkPrinterColumns(columns: unknown, path: string, errors: FieldError[]): void {
+  if (!Array.isArray(columns)) return;
+  columns.forEach((col, i) => {
+    const p = `${path}[${i}]`;
+    if (!isObject(col)) return;
+    if (!str(col.name)) errors.push(fieldErrors.required(`${p}.name`));
+    const type = str(col.type);
+    if (!type) errors.push(fieldErrors.required(`${p}.type`, `must be one of ${COLUMN_TYPES.join(",")}`));
+    else if (!COLUMN_TYPES.includes(type))
+      errors.push(fieldErrors.notSupported(`${p}.type`, type, COLUMN_TYPES));
+    const format = str(col.format);
+    if (format && !COLUMN_FORMATS.includes(format)) {
+      errors.push(fieldErrors.notSupported(`${p}.format`, format, COLUMN_FORMATS));
+    }
+    // validateSimpleJSONPath: the server checks only the leading dot; a path it cannot evaluate
+    // makes the table fall back to default columns later.
+    const jsonPath = str(col.jsonPath);
+    if (!jsonPath) errors.push(fieldErrors.required(`${p}.jsonPath`));
+    else if (!jsonPath.startsWith(".")) {
+      errors.push(
+        fieldErrors.invalid(`${p}.jsonPath`, jsonPath, "must be a simple json path starting with ."),
+      );
+    }
+  });
+}
+
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
@@ -295,6 +326,7 @@ export function checkCrdErrors(crd: Record<string, unknown>): FieldError[] {
       );
     if (name) seen.add(name);
     if (v.storage === true) storage++;
+    checkPrinterColumns(v.additionalPrinterColumns, `${path}.additionalPrinterColumns`, errors);
     const schema = isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
     const schemaPath = `${path}.schema.openAPIV3Schema`;
     if (!isObject(schema)) {

@@ -789,6 +789,37 @@ describe("checkCrd", () => {
       want: [],
     },
     {
+      reason: "printer columns: unsupported type, missing jsonPath, jsonPath without the leading dot",
+      input: crd({
+        spec: {
+          versions: [
+            {
+              name: "v1alpha1",
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: "object" } },
+              additionalPrinterColumns: [
+                { name: "A", type: "text", jsonPath: ".spec.a" },
+                { name: "B", type: "string" },
+                { name: "C", type: "string", jsonPath: "spec.a" },
+                { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+              ],
+            },
+          ],
+        },
+      }),
+      want: [
+        {
+          field: "spec.versions[0].additionalPrinterColumns[0].type",
+          reason: "FieldValueNotSupported",
+          message:
+            'Unsupported value: "text": supported values: "boolean", "date", "integer", "number", "string"',
+        },
+        { field: "spec.versions[0].additionalPrinterColumns[1].jsonPath", reason: "FieldValueRequired" },
+        { field: "spec.versions[0].additionalPrinterColumns[2].jsonPath", reason: "FieldValueInvalid" },
+      ],
+    },
+    {
       reason: "invalid rule reason and fieldPath",
       input: crd({
         schema: schemaWithSpec({
