@@ -1,0 +1,304 @@
+import * as k8s from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Annotation } from "../../src/runtime/names.ts";
+import {
+  eventReasons,
+  namespaceWithAccount,
+  type Stack,
+  startStack,
+  waitFor,
+  waitForCondition,
+} from "../operator/harness.ts";
+import {
+  apply,
+  get,
+  patch,
+  refusal,
+  remove,
+  serviceApi,
+  simCalls,
+  simErrors,
+  simRows,
+  startStorageOperator,
+  waitForCond,
+  waitGone,
+} from "./helpers.ts";
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+  await startStorageOperator(stack);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+interface SimVolume {
+  id: string;
+  name: string;
+  size: number;
+  volume_type_href: string | null;
+  deployment_href: string | null;
+  allowed_instance_hrefs: string[];
+}
+interface SimAttachment {
+  id: string;
+  device: string;
+  storage_href: string;
+  runnable_href: string;
+  settings: Record<string, string> | null;
+}
+
+const volumeById = (href: string) =>
+  simRows<SimVolume>(stack, "volumes").find((v) => `/api/clouds/1/volumes/${v.id}` === href);
+const attachments = (storageHref: string) =>
+  simRows<SimAttachment>(stack, "recurring_volume_attachments").filter((a) => a.storage_href === storageHref);
+
+async function readyNamespace(): Promise<string> {
+  const ns = await namespaceWithAccount(stack);
+  await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+  return ns;
+}
+
+const VOLUME = { cloudHref: "/api/clouds/1", datacenterHref: "/api/clouds/1/datacenters/1", size: 10 };
+const I = (n: number) => `/api/clouds/1/instances/${n}`;
+
+describe("Volume", () => {
+  it("lifecycle: waits for its Deployment, creates with the named volume type, adds/removes allowed instances, renames, deletes", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "Volume", "data", {
+      ...VOLUME,
+      volumeType: { name: "standard" },
+      deploymentRef: { name: "web" },
+      allowedInstanceHrefs: [I(1), I(2)],
+    });
+    await waitForCond(stack, ns, "Volume", "data", "Ready", "False", {
+      reason: "DependencyNotReady",
+      message: /Deployment web/,
+    });
+    await apply(stack, ns, "Deployment", "web", {});
+    const web = await waitForCond(stack, ns, "Deployment", "web", "Ready", "True");
+    const data = await waitForCond(stack, ns, "Volume", "data", "Ready", "True");
+    const href = data.status!.href!;
+    expect(volumeById(href)).toMatchObject({
+      name: "data",
+      size: 10,
+      volume_type_href: "/api/clouds/1/volume_types/1",
+      deployment_href: web.status?.href,
+      allowed_instance_hrefs: [I(1), I(2)],
+    });
+    expect(data.status?.atProvider).toMatchObject({
+      size: 10,
+      status: "available",
+      allowedInstanceHrefs: [I(1), I(2)],
+    });
+
+    const puts = await simCalls(stack, "PUT", /volumes/);
+    await patch(stack, ns, "Volume", "data", { spec: { allowedInstanceHrefs: [I(2), I(5)] } });
+    await waitFor("allowed instances applied", async () => {
+      const o = await get(stack, ns, "Volume", "data");
+      return (
+        o?.status?.observedGeneration === 2 &&
+        volumeById(href)?.allowed_instance_hrefs.join() === [I(2), I(5)].join()
+      );
+    });
+    expect(await simCalls(stack, "PUT", /volumes/)).toBe(puts + 1);
+
+    await patch(stack, ns, "Volume", "data", { spec: { name: "data-renamed" } });
+    await waitFor("renamed", async () => volumeById(href)?.name === "data-renamed");
+    await waitForCond(stack, ns, "Volume", "data", "Ready", "True");
+
+    await remove(stack, ns, "Volume", "data");
+    await waitGone(stack, ns, "Volume", "data");
+    expect(volumeById(href)).toBeUndefined();
+    // Dependency order on deletion: the Deployment goes only after the Volume that references it.
+    await remove(stack, ns, "Deployment", "web");
+    await waitGone(stack, ns, "Deployment", "web");
+  });
+
+  it("admission refuses a size change (transition rule) and a placement group with a snapshot, naming the field", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "Volume", "v", VOLUME);
+    const sizeChange = await refusal(patch(stack, ns, "Volume", "v", { spec: { size: 20 } }));
+    expect(sizeChange.code).toBe(422);
+    expect(sizeChange.fields).toEqual(["spec.size"]);
+    expect(sizeChange.message).toMatch(/create a new Volume/);
+    const both = await refusal(
+      apply(stack, ns, "Volume", "w", {
+        ...VOLUME,
+        placementGroupHref: "/api/placement_groups/1",
+        parentVolumeSnapshotHref: "/api/clouds/1/volume_snapshots/1",
+      }),
+    );
+    expect(both.fields).toContain("spec.placementGroupHref");
+    await remove(stack, ns, "Volume", "v");
+    await waitGone(stack, ns, "Volume", "v");
+  });
+
+  it("deletionPolicy Orphan keeps the volume", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "Volume", "kept", { ...VOLUME, deletionPolicy: "Orphan" });
+    const href = (await waitForCond(stack, ns, "Volume", "kept", "Ready", "True")).status!.href!;
+    await remove(stack, ns, "Volume", "kept");
+    await waitGone(stack, ns, "Volume", "kept");
+    expect(volumeById(href)).toBeDefined();
+  });
+
+  it("an in-use volume is not deleted: the reconciler waits with a message saying so", async () => {
+    const ns = await readyNamespace();
+    // The seeded volume 1 is attached to instance 1.
+    await apply(
+      stack,
+      ns,
+      "Volume",
+      "seeded",
+      { cloudHref: "/api/clouds/1", name: "app-1-data" },
+      {
+        annotations: { [Annotation.href]: "/api/clouds/1/volumes/1" },
+      },
+    );
+    await waitForCond(stack, ns, "Volume", "seeded", "Ready", "True");
+    const deletes = await simCalls(stack, "DELETE", /volumes/);
+    await remove(stack, ns, "Volume", "seeded");
+    await waitFor("waiting on in-use", async () => {
+      const o = await get(stack, ns, "Volume", "seeded");
+      const ready = o?.status?.conditions?.find((c) => c.type === "Ready");
+      return ready?.reason === "Deleting" && /in-use.*waiting for it to be detached/.test(ready.message);
+    });
+    expect(volumeById("/api/clouds/1/volumes/1")).toBeDefined();
+    expect(await simCalls(stack, "DELETE", /volumes/)).toBe(deletes);
+    // Switching to Orphan lets the resource go and leaves the volume.
+    await patch(stack, ns, "Volume", "seeded", { spec: { deletionPolicy: "Orphan" } });
+    await waitGone(stack, ns, "Volume", "seeded");
+    expect(volumeById("/api/clouds/1/volumes/1")).toBeDefined();
+  });
+
+  it("a size change forced past admission is Stalled, and nothing is destroyed", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "Volume", "big", VOLUME);
+    const href = (await waitForCond(stack, ns, "Volume", "big", "Ready", "True")).status!.href!;
+    const ext = stack.kc.makeApiClient(k8s.ApiextensionsV1Api);
+    const original = await ext.readCustomResourceDefinition({ name: "volumes.cloud.svc.io" });
+    const loose = structuredClone(original);
+    const spec = loose.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!;
+    spec.x_kubernetes_validations = spec.x_kubernetes_validations?.filter(
+      (r) => !r.rule.includes("oldSelf.size"),
+    );
+    await ext.replaceCustomResourceDefinition({ name: "volumes.cloud.svc.io", body: loose });
+    try {
+      const deletes = await simCalls(stack, "DELETE", /volumes/);
+      await patch(stack, ns, "Volume", "big", { spec: { size: 20 } });
+      const stalled = await waitForCond(stack, ns, "Volume", "big", "Stalled", "True", {
+        reason: "ImmutableField",
+      });
+      expect(stalled.status?.conditions?.find((c) => c.type === "Stalled")?.message).toMatch(
+        /spec\.size cannot be changed on an existing Volume.*create a new Volume/,
+      );
+      expect(await simCalls(stack, "DELETE", /volumes/)).toBe(deletes);
+      expect(volumeById(href)?.size).toBe(10);
+      // Putting the size back recovers.
+      await patch(stack, ns, "Volume", "big", { spec: { size: 10 } });
+      await waitForCond(stack, ns, "Volume", "big", "Ready", "True");
+    } finally {
+      const current = await ext.readCustomResourceDefinition({ name: "volumes.cloud.svc.io" });
+      original.metadata!.resourceVersion = current.metadata!.resourceVersion;
+      await ext.replaceCustomResourceDefinition({ name: "volumes.cloud.svc.io", body: original });
+    }
+  });
+});
+
+describe("RecurringVolumeAttachment", () => {
+  const ATTACHMENT = {
+    cloudHref: "/api/clouds/1",
+    storageRef: { name: "disk" },
+    runnableHref: "/api/servers/1",
+    device: "/dev/xvdb",
+  };
+
+  it("admission refuses a device outside /dev/xvd[bcefghij], naming spec.device", async () => {
+    const ns = await readyNamespace();
+    const bad = await refusal(
+      apply(stack, ns, "RecurringVolumeAttachment", "bad", { ...ATTACHMENT, device: "/dev/xvda" }),
+    );
+    expect(bad.code).toBe(422);
+    expect(bad.fields).toEqual(["spec.device"]);
+  });
+
+  it("waits for its Volume, replaces itself on any change (delete, then create), and goes before its Volume", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "RecurringVolumeAttachment", "att", ATTACHMENT);
+    await waitForCond(stack, ns, "RecurringVolumeAttachment", "att", "Ready", "False", {
+      reason: "DependencyNotReady",
+      message: /Volume disk/,
+    });
+    await apply(stack, ns, "Volume", "disk", VOLUME);
+    const disk = (await waitForCond(stack, ns, "Volume", "disk", "Ready", "True")).status!.href!;
+    const first = await waitForCond(stack, ns, "RecurringVolumeAttachment", "att", "Ready", "True");
+    expect(attachments(disk)).toMatchObject([{ device: "/dev/xvdb", runnable_href: "/api/servers/1" }]);
+    expect(first.status?.atProvider).toMatchObject({
+      device: "/dev/xvdb",
+      status: "attached",
+      storageHref: disk,
+    });
+
+    // A device change: the old attachment is deleted, a new one created, with an event.
+    await patch(stack, ns, "RecurringVolumeAttachment", "att", { spec: { device: "/dev/xvdc" } });
+    const second = await waitForCond(stack, ns, "RecurringVolumeAttachment", "att", "Ready", "True");
+    expect(second.status?.href).not.toBe(first.status?.href);
+    expect(attachments(disk)).toMatchObject([{ device: "/dev/xvdc" }]);
+    expect(await eventReasons(stack, ns, "att")).toContain("Replaced");
+
+    // Settings are not shown by the service: their change is seen through status.applied.
+    await patch(stack, ns, "RecurringVolumeAttachment", "att", {
+      spec: { settings: { delete_on_termination: "true" } },
+    });
+    const third = await waitForCond(stack, ns, "RecurringVolumeAttachment", "att", "Ready", "True");
+    expect(third.status?.href).not.toBe(second.status?.href);
+    expect(third.status?.applied).toEqual({ settings: { delete_on_termination: "true" } });
+    expect(attachments(disk)).toMatchObject([
+      { device: "/dev/xvdc", settings: { delete_on_termination: "true" } },
+    ]);
+
+    // Deleted together: the Volume waits (DeletionBlocked) until the attachment is gone; the service never refuses.
+    const volumeDeleteErrors = (await simErrors(stack, /volumes/)).filter(
+      (r) => r.method === "DELETE",
+    ).length;
+    await remove(stack, ns, "Volume", "disk");
+    await waitForCond(stack, ns, "Volume", "disk", "Ready", "False", {
+      reason: "DeletionBlocked",
+      message: /att/,
+    });
+    expect(volumeById(disk)).toBeDefined();
+    await remove(stack, ns, "RecurringVolumeAttachment", "att");
+    await waitGone(stack, ns, "RecurringVolumeAttachment", "att");
+    await waitGone(stack, ns, "Volume", "disk");
+    expect(volumeById(disk)).toBeUndefined();
+    expect(attachments(disk)).toEqual([]);
+    expect((await simErrors(stack, /volumes/)).filter((r) => r.method === "DELETE").length).toBe(
+      volumeDeleteErrors,
+    );
+  });
+
+  it("a volume that an attachment outside the operator references waits (DeletionBlocked) until it is gone", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "Volume", "shared", VOLUME);
+    const href = (await waitForCond(stack, ns, "Volume", "shared", "Ready", "True")).status!.href!;
+    const api = serviceApi(stack);
+    const outside = await api.recurringVolumeAttachments.create("/api/clouds/1", {
+      device: "/dev/xvde",
+      runnable_href: "/api/servers/1",
+      storage_href: href,
+    });
+    await remove(stack, ns, "Volume", "shared");
+    await waitForCond(stack, ns, "Volume", "shared", "Ready", "False", {
+      reason: "DeletionBlocked",
+      message: /recurring volume attachments still reference the volume/,
+    });
+    expect(volumeById(href)).toBeDefined();
+    await api.recurringVolumeAttachments.destroy(outside);
+    await api.close();
+    await waitGone(stack, ns, "Volume", "shared");
+    expect(volumeById(href)).toBeUndefined();
+  });
+});
