@@ -207,7 +207,7 @@ export class SimulatorCore {
     }
     const route = match.handler;
     found(route);
-    const format = match.suffix ?? wantsFormat(req.headers.accept);
+    const format = match.suffix ?? wantsFormat(req.headers.accept) ?? (route.raw ? "json" : null);
     if (format === null) {
       req.resume();
       return textError(406, `NotAcceptable: cannot answer in '${req.headers.accept}' (use JSON or XML)`);

@@ -15,6 +15,8 @@ export interface RouteDef {
   access: Access;
   /** The version header is mandatory (session, oauth2); elsewhere it is optional. */
   versionRequired?: boolean;
+  /** Serves its own bytes and content type (downloads, images): `Accept` is not negotiated. */
+  raw?: boolean;
   handler(ctx: RequestContext): SimResponse | Promise<SimResponse>;
 }
 

@@ -126,6 +126,11 @@ describe("monitoring metrics", () => {
     const image = PNG.sync.read(png);
     expect([image.width, image.height]).toEqual([200, 75]);
     expect(readTextChunks(png)).toEqual({ Title: "Load 1", Period: "day", Timezone: "Europe/Paris" });
+
+    // An <img> tag asks for images; the graph is not an API representation to negotiate.
+    const asImage = await fetch(href, { headers: { accept: "image/png,image/*" } });
+    expect(asImage.status).toBe(200);
+    expect(asImage.headers.get("content-type")).toBe("image/png");
   });
 
   it("an instance that is not running has no metrics", async () => {

@@ -70,6 +70,11 @@ describe("stored script attachments", () => {
     expect(download.status).toBe(200);
     expect(await download.text()).toBe(content);
     expect(download.headers.get("content-disposition")).toBe('attachment; filename="run.sh"');
+
+    // Download tools ask for raw bytes; the signed URL is not an API representation to negotiate.
+    const asBytes = await fetch(rep.download_url, { headers: { accept: "application/octet-stream" } });
+    expect(asBytes.status).toBe(200);
+    expect(await asBytes.text()).toBe(content);
   });
 
   it("keeps binary content byte for byte", async () => {

@@ -209,6 +209,7 @@ function register(sim: SimulatorApi): void {
     method: "GET",
     path: `${GRAPH_PREFIX}/:cloud_id/instances/:instance_id/monitoring_metrics/:id`,
     access: "public",
+    raw: true,
     handler(ctx) {
       const found = instance(ctx);
       const metric = findMetric(ctx, found);

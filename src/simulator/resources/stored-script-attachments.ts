@@ -221,6 +221,7 @@ function register(sim: SimulatorApi): void {
     method: "GET",
     path: `${DOWNLOAD_PREFIX}/:stored_script_id/attachments/:id`,
     access: "public",
+    raw: true,
     handler(ctx) {
       const path = `${DOWNLOAD_PREFIX}/${ctx.param("stored_script_id")}/attachments/${ctx.param("id")}`;
       const query = new URLSearchParams();
