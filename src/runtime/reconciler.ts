@@ -289,9 +289,6 @@ class Run {
 
     this.kind.validate?.(spec, this.meta);
     const observeOnly = spec.managementPolicy === "ObserveOnly";
-    if (!observeOnly && !hasFinalizer) {
-      await this.patchMetadata({ finalizers: [...(this.meta.finalizers ?? []), FINALIZER] }, true);
-    }
     const client = this.client(accountName);
     const refs = this.resolve(references);
     const desired = await this.kind.desired(spec, this.desiredContext(client, accountName, refs));
@@ -299,6 +296,11 @@ class Run {
     let href = this.currentHref();
     let observed: unknown;
     let recreate = false;
+    // The finalizer goes on before any write to the service: with the create-pending
+    // annotation in one patch when creating, on its own otherwise.
+    const withFinalizer =
+      !observeOnly && !hasFinalizer ? [...(this.meta.finalizers ?? []), FINALIZER] : undefined;
+    if (withFinalizer && href) await this.patchMetadata({ finalizers: withFinalizer }, true);
     if (href) {
       if (this.annotations[Annotation.href] && this.annotations[Annotation.href] !== this.status.href) {
         this.event("Normal", EventReason.Adopted, `adopted ${href}`);
@@ -338,6 +340,9 @@ class Run {
         observed = found;
         // Found without a pending create of ours: it existed before, and status says so.
         if (!pending) this.status.adopted = true;
+        if (withFinalizer && !(this.meta.finalizers ?? []).includes(FINALIZER)) {
+          await this.patchMetadata({ finalizers: withFinalizer }, true);
+        }
         await this.recordHref(href!);
         if (pending)
           this.event(
@@ -350,8 +355,12 @@ class Run {
     }
 
     if (!href) {
+      const finalizers = (this.meta.finalizers ?? []).includes(FINALIZER) ? undefined : withFinalizer;
       await this.patchMetadata(
-        { annotations: { [Annotation.createPending]: new Date(this.deps.clock.now()).toISOString() } },
+        {
+          annotations: { [Annotation.createPending]: new Date(this.deps.clock.now()).toISOString() },
+          finalizers,
+        },
         true,
       );
       let created: string;

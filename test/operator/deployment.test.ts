@@ -198,9 +198,8 @@ describe("Deployment end to end", () => {
     await operator.resyncNow();
     const back = await waitFor("re-created", async () => {
       const cr = await getCr(stack, ns, "Deployment", "phoenix");
-      return cr?.status?.href &&
-        cr.status.href !== o.status?.href &&
-        condition(cr, "Ready")?.status === "True"
+      const href = cr?.status?.href;
+      return href && href !== o.status?.href && cr.metadata.annotations?.[Annotation.href] === href
         ? cr
         : undefined;
     });

@@ -67,7 +67,7 @@ export async function startOperator(
     {},
   );
   const log: Logger = pino(
-    { level: "debug", redact: { paths: ["*.refreshToken", "*.password"], censor: "[redacted]" } },
+    { level: config.logLevel, redact: { paths: ["*.refreshToken", "*.password"], censor: "[redacted]" } },
     { write: (line: string) => void stack.logs.push(line) },
   );
   const operator = createOperator({
