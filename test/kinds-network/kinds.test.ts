@@ -241,6 +241,33 @@ describe("NetworkGateway", () => {
   });
 });
 
+describe("Network deletion with an orphaned gateway still attached", () => {
+  it("detaches the gateway, then deletes the network", async () => {
+    const { ns, networkHref } = await withNetwork();
+    await apply(stack, ns, {
+      kind: "NetworkGateway",
+      name: "kept",
+      spec: {
+        cloudHref: "/api/clouds/1",
+        type: "internet",
+        networkRef: { name: "main" },
+        deletionPolicy: "Orphan",
+      },
+    });
+    const gw = (await waitReady(stack, ns, "NetworkGateway", "kept")).status!.href!;
+    await remove(stack, ns, "NetworkGateway", "kept");
+    await waitGone(stack, ns, "NetworkGateway", "kept");
+    expect((await api.networkGateways.show(gw)).links.find((l) => l.rel === "network")?.href).toBe(
+      networkHref,
+    );
+    await remove(stack, ns, "Network", "main");
+    await waitGone(stack, ns, "Network", "main");
+    expect(simRecords(stack, "networks").some((r) => networkHref.endsWith(`/${r.id}`))).toBe(false);
+    expect((await api.networkGateways.show(gw)).links.find((l) => l.rel === "network")).toBeUndefined();
+    await api.networkGateways.destroy(gw);
+  });
+});
+
 describe("Route", () => {
   it("creates, updates in place, replaces a URL next hop leaving exactly one route, deletes", async () => {
     const { ns, table } = await withNetwork();
@@ -300,6 +327,49 @@ describe("Route", () => {
     expect(simRecords(stack, "routes")).toEqual([]);
     await remove(stack, ns, "Network", "main");
     await waitGone(stack, ns, "Network", "main");
+  });
+
+  it("moving to another route table replaces the route: created in the new table, then deleted from the old", async () => {
+    const { ns, table } = await withNetwork();
+    await apply(stack, ns, {
+      kind: "Network",
+      name: "other",
+      spec: { cloudHref: "/api/clouds/1", cidrBlock: "10.11.0.0/16" },
+    });
+    const otherTable = (await waitReady(stack, ns, "Network", "other")).status!.atProvider!
+      .defaultRouteTableHref as string;
+    await apply(stack, ns, {
+      kind: "Route",
+      name: "mv",
+      spec: {
+        networkRef: { name: "main" },
+        destinationCidrBlock: "10.55.0.0/16",
+        nextHopType: "ip_string",
+        nextHopIp: "10.10.0.5",
+      },
+    });
+    const first = (await waitReady(stack, ns, "Route", "mv")).status!.href!;
+    expect(first.startsWith(`${table}/`)).toBe(true);
+    await patch(stack, ns, "Route", "mv", { spec: { networkRef: null, routeTableHref: otherTable } });
+    const moved = await waitFor("route in the other table", async () => {
+      const o = await get(stack, ns, "Route", "mv");
+      return o?.status?.href?.startsWith(`${otherTable}/`) && condition(o, "Ready")?.status === "True"
+        ? o.status.href
+        : undefined;
+    });
+    const routes = simRecords<{ destination_cidr_block: string }>(stack, "routes").filter(
+      (r) => r.destination_cidr_block === "10.55.0.0/16",
+    );
+    expect(routes).toHaveLength(1);
+    expect(moved.endsWith(`/routes/${routes[0]!.id}`)).toBe(true);
+    // Created before deleted: the new route's id is higher and the old one went after it existed.
+    expect(Number(routes[0]!.id)).toBeGreaterThan(Number(first.split("/").pop()));
+    await remove(stack, ns, "Route", "mv");
+    await waitGone(stack, ns, "Route", "mv");
+    await remove(stack, ns, "Network", "other");
+    await remove(stack, ns, "Network", "main");
+    await waitGone(stack, ns, "Network", "main");
+    await waitGone(stack, ns, "Network", "other");
   });
 
   it("puts back a next hop changed through the API, on resync", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FINALIZER } from "../../src/runtime/names.ts";
+import type { Operator } from "../../src/runtime/operator.ts";
 import {
   condition,
   eventReasons,
@@ -14,10 +15,11 @@ import { apply, get, remove, simRecords, waitGone, waitReady } from "./helpers.t
 import { networkStack } from "./manifests.ts";
 
 let stack: Stack;
+let operator: Operator;
 
 beforeAll(async () => {
   stack = await startStack();
-  await startOperator(stack);
+  operator = await startOperator(stack);
 });
 afterAll(async () => {
   await stack?.close();
@@ -49,6 +51,19 @@ describe("the network stack", () => {
     // The children waited, naming what they waited for, instead of failing against the service.
     expect(await eventReasons(stack, ns, "default")).toContain("DependencyNotReady");
     expect(await eventReasons(stack, ns, "sub-1")).toContain("DependencyNotReady");
+
+    // Drift detection reads each kind through its collection index: one call per kind, none per object.
+    const reports = await operator.resyncNow();
+    const counts: Record<string, number> = { Network: 1, Subnet: 3, NetworkGateway: 1, Route: 4 };
+    for (const [kind, n] of Object.entries(counts)) {
+      expect(reports.find((r) => r.kind === kind)).toMatchObject({
+        calls: 1,
+        checked: n,
+        drifted: 0,
+        missing: 0,
+        individually: 0,
+      });
+    }
 
     // Delete everything at once, parents first: the Network waits for its children.
     await Promise.all(manifests.map((m) => remove(stack, ns, m.kind, m.name)));
