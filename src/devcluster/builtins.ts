@@ -58,7 +58,7 @@ function checkKeys(object: Obj, field: "data" | "binaryData"): FieldError[] {
 }
 
 function checkImmutable(object: Obj, old: Obj | undefined, fields: string[]): FieldError[] {
-  if (!old || old.immutable !== true) return [];
+  if (old?.immutable !== true) return [];
   const errors: FieldError[] = [];
   for (const field of fields) {
     if (JSON.stringify(object[field] ?? null) !== JSON.stringify(old[field] ?? null)) {
@@ -136,6 +136,12 @@ function normalizeConfigMap(object: Obj, old: Obj | undefined): FieldError[] {
 }
 
 function normalizeNamespace(object: Obj, old: Obj | undefined): FieldError[] {
+  // The real server labels every namespace with its own name (NamespaceDefaultLabelName).
+  const metadata = object.metadata as Obj;
+  metadata.labels = {
+    ...(isObj(metadata.labels) ? metadata.labels : {}),
+    "kubernetes.io/metadata.name": String(metadata.name),
+  };
   const spec = isObj(object.spec) ? object.spec : {};
   if (!old && !Array.isArray(spec.finalizers)) spec.finalizers = ["kubernetes"];
   object.spec = spec;

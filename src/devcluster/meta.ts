@@ -166,3 +166,69 @@ export function randomSuffix(): string {
 export function finalizersOf(metadata: Obj): string[] {
   return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];
 }
+
+/** ValidateOwnerReferences: apiVersion, kind, name and uid are required; one controller at most. */
+export function validateOwnerReferences(metadata: Obj): FieldError[] {
+  const refs = metadata.ownerReferences;
+  if (refs === undefined || refs === null) return [];
+  if (!Array.isArray(refs)) {
+    return [
+      { type: "FieldValueInvalid", field: "metadata.ownerReferences", value: refs, detail: "must be a list" },
+    ];
+  }
+  const errors: FieldError[] = [];
+  let controllers = 0;
+  for (const ref of refs) {
+    if (!isObj(ref)) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "metadata.ownerReferences",
+        value: ref,
+        detail: "must be an object",
+      });
+      continue;
+    }
+    if (!ref.apiVersion) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "metadata.ownerReferences.apiVersion",
+        value: ref.apiVersion ?? "",
+        detail: "version must not be empty",
+      });
+    }
+    if (!ref.kind) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "metadata.ownerReferences.kind",
+        value: ref.kind ?? "",
+        detail: "kind must not be empty",
+      });
+    }
+    if (!ref.name) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "metadata.ownerReferences.name",
+        value: ref.name ?? "",
+        detail: "name must not be empty",
+      });
+    }
+    if (!ref.uid) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "metadata.ownerReferences.uid",
+        value: ref.uid ?? "",
+        detail: "uid must not be empty",
+      });
+    }
+    if (ref.controller === true) controllers += 1;
+  }
+  if (controllers > 1) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field: "metadata.ownerReferences",
+      value: refs,
+      detail: "Only one reference can have Controller set to true",
+    });
+  }
+  return errors;
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import type { Admitter } from "./admission-adapter.ts";
-import { CRD_CLEANUP_FINALIZER, crdStatus } from "./crd.ts";
+import { crdStatus } from "./crd.ts";
 import {
   ApiError,
   alreadyExists,
@@ -14,6 +14,7 @@ import {
   invalid,
   methodNotAllowedWhile,
   notFound,
+  pageNotFound,
   STALE_OBJECT,
   type StatusCause,
   unsupportedMediaType,
@@ -30,6 +31,7 @@ import {
   rfc3339,
   validateLabelsAndAnnotations,
   validateName,
+  validateOwnerReferences,
 } from "./meta.ts";
 import { jsonPatch, mergePatch, strategicMergePatch } from "./patch.ts";
 import type { Registry } from "./registry.ts";
@@ -144,8 +146,7 @@ export class Operations {
 
   private requireNamespace(type: ResourceType, namespace: string | undefined): string | undefined {
     if (!type.namespaced) return undefined;
-    if (!namespace)
-      throw badRequest("the server could not find the requested resource: namespace is required");
+    if (!namespace) throw pageNotFound();
     return namespace;
   }
 
@@ -351,6 +352,14 @@ export class Operations {
     } else if (String(rv) !== (old.metadata as Obj).resourceVersion) {
       throw conflict(this.target(type), name, STALE_OBJECT);
     }
+    const oldUid = (old.metadata as Obj).uid;
+    if (m.uid !== undefined && m.uid !== "" && m.uid !== oldUid) {
+      throw conflict(
+        this.target(type),
+        name,
+        `Precondition failed: UID in precondition: ${String(m.uid)}, UID in object meta: ${String(oldUid)}`,
+      );
+    }
     return this.writeOver(req, old, object, body);
   }
 
@@ -401,7 +410,12 @@ export class Operations {
     if (patchType === "apply") return this.apply(req, name, raw, force);
     const body = Operations.parseBody(raw, "application/json");
     const old = this.getStored(type, namespace, name);
-    const current = this.serve(type, version, old);
+    let current = this.serve(type, version, old);
+    if (patchType !== "json") {
+      // Merge patches rarely touch managedFields: leaving them out saves deep copies of them.
+      const { managedFields: _f, ...rest } = current.metadata as Obj;
+      current = { ...current, metadata: rest };
+    }
     let patched: unknown;
     if (patchType === "json") patched = jsonPatch(current, body);
     else {
@@ -537,8 +551,9 @@ export class Operations {
       if (req.subresource === "status") {
         // A status write changes status only (and not metadata), as the real status strategy does.
         const status = object.status;
+        const { managedFields: _f, ...oldMeta } = old.metadata as Obj;
         for (const key of Object.keys(object)) delete object[key];
-        Object.assign(object, clone(old));
+        Object.assign(object, clone({ ...old, metadata: oldMeta }));
         if (status === undefined) delete object.status;
         else object.status = status;
       } else if (type.statusSubresource) {
@@ -558,7 +573,7 @@ export class Operations {
     object.kind = type.kind;
     const errors: FieldError[] = [];
     if (!old) errors.push(...validateName(m.name, type.nameRule));
-    errors.push(...validateLabelsAndAnnotations(m));
+    errors.push(...validateLabelsAndAnnotations(m), ...validateOwnerReferences(m));
     if (type.normalize) errors.push(...type.normalize(object, old));
     if (old && (old.metadata as Obj).deletionTimestamp) {
       const before = finalizersOf(old.metadata as Obj);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { badRequest } from "./errors.ts";
 import type { Obj } from "./meta.ts";
-import type { Operations, Selection } from "./operations.ts";
+import type { Operations } from "./operations.ts";
 import type { StoredEvent } from "./store.ts";
 import { apiVersionOf, type ResourceType } from "./types.ts";
 

@@ -4,7 +4,6 @@ import { createCrd, GROUP, type Harness, startHarness, widgetCrd } from "./helpe
 
 let h: Harness;
 const base = { group: GROUP, version: "v1", namespace: "api", plural: "widgets" };
-const merge = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 
 beforeAll(async () => {
   h = await startHarness();
@@ -411,6 +410,37 @@ describe("errors never crash the server", () => {
     expect(
       list.items.every((i: { metadata: { name: string } }) => /^[a-z0-9.-]+$/.test(i.metadata.name)),
     ).toBe(true);
+  });
+});
+
+describe("metadata rules", () => {
+  it("validates owner references, refuses a PUT with another uid, labels namespaces with their name", async () => {
+    const path = `/apis/${GROUP}/v1/namespaces/api/widgets`;
+    const badOwner = await send(
+      "POST",
+      path,
+      widget("owned", { ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: "x" }] }),
+    );
+    expect(badOwner.status).toBe(422);
+    expect((await json(badOwner)).details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "": uid must not be empty',
+        field: "metadata.ownerReferences.uid",
+      },
+    ]);
+    const created = await json(await send("POST", path, widget("uidcheck")));
+    const other = await send("PUT", `${path}/uidcheck`, {
+      ...created,
+      metadata: { ...created.metadata, uid: "00000000-0000-0000-0000-000000000000" },
+    });
+    expect(other.status).toBe(409);
+    expect((await json(other)).message).toContain(
+      "Precondition failed: UID in precondition: 00000000-0000-0000-0000-000000000000",
+    );
+    const ns = await h.core.readNamespace({ name: "api" });
+    expect(ns.metadata?.labels).toEqual({ "kubernetes.io/metadata.name": "api" });
+    expect((await h.http(`/apis/${GROUP}/v1/widgets/uidcheck`)).status).toBe(404);
   });
 });
 
