@@ -11,9 +11,10 @@ import { ApiError } from "./errors.ts";
 const ORIGIN = "http://us-3.svc.test";
 const TOKEN = JSON.stringify({ access_token: "a1", expires_in: 7200, token_type: "bearer" });
 
-let agent: MockAgent;
+let agent: MockAgent | undefined;
 afterEach(async () => {
   await agent?.close();
+  agent = undefined;
 });
 
 function setup(overrides: Partial<ApiClientOptions> = {}) {
@@ -173,7 +174,7 @@ describe("ApiClient pipeline", () => {
 
   it("follows a 302 for a PUT with method and body, and remembers the host", async () => {
     const { client, pool } = setup();
-    const other = agent.get("http://us-4.svc.test");
+    const other = agent!.get("http://us-4.svc.test");
     other.intercept({ path: "/api/oauth2/", method: "POST" }).reply(200, TOKEN).persist();
     pool
       .intercept({ path: "/api/deployments/1", method: "PUT" })
@@ -279,5 +280,29 @@ describe("session authentication", () => {
     );
     expect(error.kind).toBe("unauthorized");
     expect(logins()).toBe(1);
+  });
+});
+
+describe("options", () => {
+  const base = { endpoint: ORIGIN, accountId: 1, auth: { type: "oauth", refreshToken: "rt" } } as const;
+  it.each([
+    { reason: "relative endpoint", options: { endpoint: "/api" }, message: /^endpoint: must be an absolute/ },
+    { reason: "ftp endpoint", options: { endpoint: "ftp://x" }, message: /^endpoint: must use http/ },
+    { reason: "account id", options: { accountId: "abc" }, message: /^accountId: must be digits/ },
+    {
+      reason: "retry attempts",
+      options: { retry: { maxAttempts: 0 } },
+      message: /^retry\.maxAttempts: must be a number > 0/,
+    },
+    {
+      reason: "timeout",
+      options: { transport: { requestTimeoutMs: -1 } },
+      message: /^transport\.requestTimeoutMs/,
+    },
+    { reason: "redirects", options: { maxRedirects: 1.5 }, message: /^maxRedirects/ },
+    { reason: "service domain", options: { serviceDomain: [] }, message: /^serviceDomain/ },
+    { reason: "rate", options: { rateLimit: { ratePerSecond: 0, burst: 1 } }, message: /ratePerSecond/ },
+  ])("rejects a bad $reason, naming the option", ({ options, message }) => {
+    expect(() => new ApiClient({ ...base, ...options } as ApiClientOptions)).toThrow(message);
   });
 });

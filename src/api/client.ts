@@ -128,11 +128,16 @@ export class ApiClient {
       throw new TypeError(`accountId: must be digits, got "${this.accountId}"`);
     this.origin = endpoint.origin;
     this.domain = options.serviceDomain ?? defaultServiceDomain(endpoint);
+    if (this.domain.length === 0 || this.domain.some((d) => d.trim() === "")) {
+      throw new TypeError("serviceDomain: must list at least one non-empty host or domain");
+    }
     const transport = { ...DEFAULT_TRANSPORT, ...options.transport };
+    requirePositive("transport", transport);
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(transport);
     this.timeoutMs = transport.requestTimeoutMs;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    requirePositive("retry", this.retry);
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.random = options.random ?? Math.random;
@@ -143,6 +148,9 @@ export class ApiClient {
           ? options.rateLimit
           : new TokenBucket(options.rateLimit ?? DEFAULT_RATE_LIMIT, this.now);
     this.maxRedirects = options.maxRedirects ?? 3;
+    if (!Number.isInteger(this.maxRedirects) || this.maxRedirects < 0) {
+      throw new TypeError(`maxRedirects: must be an integer >= 0, got ${this.maxRedirects}`);
+    }
     this.logger = apiLogger(options.logger);
     this.onCall = options.onCall;
     this.baseHeaders = {
@@ -315,6 +323,15 @@ export class ApiClient {
 function withAttempts(error: ApiError, attempts: number): ApiError {
   error.attempts = attempts;
   return error;
+}
+
+/** Every member must be a finite number > 0; the error names the option and the member. */
+function requirePositive(prefix: string, values: object): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+      throw new TypeError(`${prefix}.${key}: must be a number > 0, got ${String(value)}`);
+    }
+  }
 }
 
 function parseEndpoint(endpoint: string): URL {
