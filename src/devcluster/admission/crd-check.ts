@@ -9,6 +9,7 @@ import { compileRule } from "./cel.ts";
 import { parseFieldPath } from "./cel-validate.ts";
 import { type FieldError, fieldErrors, GoSyntax, goQuote, ROOT } from "./field-error.ts";
 import { re2Error } from "./regex.ts";
+import { sanitizeSchema, schemaShapeErrors } from "./schema-shape.ts";
 import { SchemaValidator } from "./schema-validate.ts";
 import { additionalSchema, isObject, type JSONSchemaProps, type ValidationRule } from "./types.ts";
 
@@ -333,8 +334,9 @@ export function checkCrdErrors(crd: Record<string, unknown>): FieldError[] {
       err(fieldErrors.required(schemaPath, "schemas are required"));
       return;
     }
+    errors.push(...schemaShapeErrors(schema, schemaPath));
     const checker = new SchemaChecker();
-    checker.node(schema as JSONSchemaProps, schemaPath, true, "root");
+    checker.node(sanitizeSchema(schema), schemaPath, true, "root");
     errors.push(...checker.errors);
   });
   if (versions.length > 0 && storage !== 1) {

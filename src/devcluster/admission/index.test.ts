@@ -820,6 +820,31 @@ describe("checkCrd", () => {
       ],
     },
     {
+      reason: "keywords of the wrong JSON type (the real server fails to decode them) and tuple items",
+      input: crd({
+        schema: schemaWithSpec({
+          type: "object",
+          required: "a" as unknown as string[],
+          properties: {
+            a: { type: "string", maxLength: "3" as unknown as number },
+            l: { type: "array", items: [{ type: "string" }] as unknown as JSONSchemaProps },
+          },
+          "x-kubernetes-validations": [{ rule: 1 as unknown as string }],
+        }),
+      }),
+      want: [
+        {
+          field: `${S}.properties[spec].required`,
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "a": must be a list of strings',
+        },
+        { field: `${S}.properties[spec].properties[a].maxLength`, reason: "FieldValueInvalid" },
+        { field: `${S}.properties[spec].properties[l].items`, reason: "FieldValueInvalid" },
+        { field: `${S}.properties[spec].x-kubernetes-validations`, reason: "FieldValueInvalid" },
+        { field: `${S}.properties[spec].properties[l].items`, reason: "FieldValueRequired" },
+      ],
+    },
+    {
       reason: "invalid rule reason and fieldPath",
       input: crd({
         schema: schemaWithSpec({
@@ -935,5 +960,26 @@ describe("CEL bindings of formatted strings", () => {
   ];
   it.each(cases)("$reason", ({ spec, want }) => {
     expect(admit({ schema, object: obj(spec) }).causes.map((c) => c.message)).toEqual(want);
+  });
+});
+
+describe("robustness", () => {
+  it("admits against a schema with keywords of the wrong type without throwing (they are ignored)", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        ...meta,
+        spec: {
+          type: "object",
+          required: "name",
+          enum: "x",
+          properties: { name: { type: "string", pattern: 5 } },
+          "x-kubernetes-validations": "nope",
+        },
+      },
+    } as unknown as JSONSchemaProps;
+    const r = admit({ schema, object: obj({ name: "a" }) });
+    expect(r.causes).toEqual([]);
+    expect(r.object.spec).toEqual({ name: "a" });
   });
 });

@@ -8,6 +8,7 @@
 import { CelValidator, hasRules } from "./cel-validate.ts";
 import { checkCrdErrors } from "./crd-check.ts";
 import { type FieldError, fieldErrors, ROOT, toCause } from "./field-error.ts";
+import { sanitizeSchema } from "./schema-shape.ts";
 import { SchemaValidator, validateListTypes } from "./schema-validate.ts";
 import { applyDefaults, prune, pruneNulls } from "./structural.ts";
 import { deepCopy, deepEqual, type JSONSchemaProps, type StatusCause } from "./types.ts";
@@ -60,7 +61,7 @@ function dedupe(errors: FieldError[]): StatusCause[] {
 }
 
 export function admit(input: AdmissionInput): AdmissionResult {
-  const { schema } = input;
+  const schema = sanitizeSchema(input.schema);
   const object = deepCopy(input.object);
   const unknownFields: string[] = [];
   prune(object, schema, true, "", unknownFields);
