@@ -1,6 +1,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Annotation } from "../../src/runtime/names.ts";
+import type { Operator } from "../../src/runtime/operator.ts";
 import {
   eventReasons,
   namespaceWithAccount,
@@ -25,10 +26,11 @@ import {
 } from "./helpers.ts";
 
 let stack: Stack;
+let operator: Operator;
 
 beforeAll(async () => {
   stack = await startStack();
-  await startStorageOperator(stack);
+  operator = await startStorageOperator(stack);
 });
 afterAll(async () => {
   await stack?.close();
@@ -300,5 +302,47 @@ describe("RecurringVolumeAttachment", () => {
     await api.close();
     await waitGone(stack, ns, "Volume", "shared");
     expect(volumeById(href)).toBeUndefined();
+  });
+});
+
+describe("drift through the collection index", () => {
+  it("a resync observes volumes and attachments with one index call per cloud, and puts a renamed volume back", async () => {
+    const ns = await readyNamespace();
+    for (const name of ["d1", "d2", "d3"]) await apply(stack, ns, "Volume", name, VOLUME);
+    await apply(stack, ns, "RecurringVolumeAttachment", "d1-on-app", {
+      cloudHref: "/api/clouds/1",
+      storageRef: { name: "d1" },
+      runnableHref: "/api/servers/1",
+      device: "/dev/xvdf",
+    });
+    for (const name of ["d1", "d2", "d3"]) await waitForCond(stack, ns, "Volume", name, "Ready", "True");
+    await waitForCond(stack, ns, "RecurringVolumeAttachment", "d1-on-app", "Ready", "True");
+
+    const clean = await operator.resyncNow();
+    const volumes = clean.find((r) => r.kind === "Volume")!;
+    const groups = new Set(
+      operator.store
+        .list("Volume")
+        .filter((v) => v.status?.href)
+        .map((v) => v.metadata.namespace),
+    );
+    expect(volumes).toMatchObject({ drifted: 0, missing: 0, individually: 0 });
+    expect(volumes.checked).toBeGreaterThanOrEqual(3);
+    expect(volumes.calls).toBeLessThanOrEqual(groups.size);
+    expect(clean.find((r) => r.kind === "RecurringVolumeAttachment")).toMatchObject({
+      drifted: 0,
+      missing: 0,
+    });
+
+    const d2 = (await get(stack, ns, "Volume", "d2"))!.status!.href!;
+    const api = serviceApi(stack);
+    await api.volumes.update(d2, { name: "renamed by hand" });
+    await api.close();
+    const drift = await operator.resyncNow();
+    expect(drift.find((r) => r.kind === "Volume")).toMatchObject({ drifted: 1, missing: 0 });
+    await waitFor("name put back", async () => volumeById(d2)?.name === "d2");
+    await waitFor("DriftCorrected event", async () =>
+      (await eventReasons(stack, ns, "d2")).includes("DriftCorrected"),
+    );
   });
 });

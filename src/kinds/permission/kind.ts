@@ -3,6 +3,7 @@ import type { Permission } from "../../api/resources/permissions.ts";
 import type { FieldDiff, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
 import { orUndefined } from "../deployment/kind.ts";
+import { compact } from "../volume/kind.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
 
 export interface PermissionObserved {
@@ -140,7 +141,7 @@ export function createPermissionKind(
     retain: retainPermission,
     diff: diffPermission,
     immutable: ["userHref", "roleTitle"],
-    atProvider: (o) => ({ roleTitle: o.roleTitle, userHref: o.userHref ?? null, createdAt: o.createdAt }),
+    atProvider: (o) => compact({ roleTitle: o.roleTitle, userHref: o.userHref, createdAt: o.createdAt }),
     index: {
       scope: () => "",
       list: (client) => calls(client).index(),

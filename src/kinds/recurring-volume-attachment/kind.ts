@@ -4,7 +4,7 @@ import type { FieldDiff, ManagedKind, ResolvedReference } from "../../runtime/ki
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { orUndefined } from "../deployment/kind.ts";
 import { NameDirectory } from "../volume/directory.ts";
-import { resolveCloud } from "../volume/kind.ts";
+import { compact, resolveCloud } from "../volume/kind.ts";
 import { type AttachmentSpec, attachmentSpecSchema, DEVICE } from "./schema.ts";
 
 export interface AttachmentObserved {
@@ -117,7 +117,7 @@ export function createParams(d: AttachmentDesired): Record<string, unknown> {
 }
 
 export function attachmentAtProvider(o: AttachmentObserved): Record<string, unknown> {
-  return {
+  return compact({
     device: o.device,
     status: o.status,
     size: o.size,
@@ -126,7 +126,7 @@ export function attachmentAtProvider(o: AttachmentObserved): Record<string, unkn
     runnableType: o.runnableType,
     storageHref: o.storageHref ?? null,
     storageType: o.storageType,
-  };
+  });
 }
 
 /** Every spec field: the service has no update, so a change of any of them replaces the attachment. */

@@ -188,11 +188,10 @@ describe("parameters", () => {
     expect(updateParams(diffVolume(r, observed), r, observed)).toEqual({ name: "renamed" });
   });
 
-  it("atProvider flattens links and attributes", () => {
+  it("atProvider flattens links and attributes, leaving nulls out (a merge patch would delete them)", () => {
     expect(volumeAtProvider(observed)).toEqual({
       name: "data",
       size: 100,
-      description: null,
       status: "available",
       resourceUid: "vol-7",
       cloudHref: "/api/clouds/1",

@@ -232,6 +232,15 @@ export function updateParams(
   return params;
 }
 
+/**
+ * Drops null and undefined values: status is written as a JSON merge patch, where null
+ * deletes a key, so a null kept here would never match status.atProvider and every resync
+ * would report drift.
+ */
+export function compact(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+}
+
 export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
   const at: Record<string, unknown> = {
     name: o.name,
@@ -254,7 +263,7 @@ export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
   if (o.attributes.placement_group_href !== undefined)
     at.placementGroupHref = o.attributes.placement_group_href;
   at.allowedInstanceHrefs = observedAllowed(o);
-  return at;
+  return compact(at);
 }
 
 /** Statuses in which a volume is not usable yet (real-service notes: failures show `failed`). */
