@@ -267,6 +267,11 @@ describe("JSONPath subset", () => {
     [".a['dotted.key']", ["d"]],
     ["{.n}", [5]],
     [".missing.deep", []],
+    ["..k", ["x", "y"]],
+    [".a.b[0:1].k", ["x"]],
+    [".a.b[-1:].k", ["y"]],
+    [".a.b[0,1].v", [1, 2]],
+    [".a['b','dotted.key']", [doc.a.b, "d"]],
   ];
   it.each(table)("%s", (path, want) => {
     expect(evaluateJsonPath(parseJsonPath(path), doc)).toEqual(want);

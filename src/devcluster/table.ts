@@ -6,13 +6,17 @@
  * Rows carry the object as PartialObjectMetadata unless asked otherwise.
  */
 
-/* JSONPath: the subset printer columns use: `.a.b`, `['a.b']`, `[0]`, `[-1]`, `[*]` and filters
- * `[?(@.type=="Ready")]` (==, !=, <, <=, >, >=, or bare existence). Missing keys yield no result. */
+/* JSONPath as printer columns use it: `.a.b`, `['a.b']`, `[0]`, `[-1]`, `[*]`, `..name`, slices
+ * `[0:2]`, unions `[0,1]` / `['a','b']` and filters `[?(@.type=="Ready")]` (==, !=, <, <=, >, >=, or
+ * bare existence). Missing keys yield no result. */
 
 type Step =
   | { kind: "field"; name: string }
   | { kind: "index"; index: number }
+  | { kind: "slice"; start?: number; end?: number; step: number }
+  | { kind: "union"; keys: (string | number)[] }
   | { kind: "wildcard" }
+  | { kind: "descend" }
   | { kind: "filter"; path: string[]; op?: string; literal?: unknown };
 
 export class JsonPathError extends Error {
@@ -38,7 +42,10 @@ export function parseJsonPath(expression: string): Step[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (c === ".") {
+    if (src.startsWith("..", i)) {
+      steps.push({ kind: "descend" });
+      i += 1; // the second dot starts the next step
+    } else if (c === ".") {
       const m = /^\.([A-Za-z0-9_\-/$]+|\*)/.exec(src.slice(i));
       if (!m) throw new JsonPathError(`invalid field at ${src.slice(i)}`);
       steps.push(m[1] === "*" ? { kind: "wildcard" } : { kind: "field", name: m[1]! });
@@ -49,9 +56,21 @@ export function parseJsonPath(expression: string): Step[] {
       i = end + 1;
       if (inner === "*") steps.push({ kind: "wildcard" });
       else if (/^-?\d+$/.test(inner)) steps.push({ kind: "index", index: Number(inner) });
-      else if (/^(['"]).*\1$/s.test(inner)) steps.push({ kind: "field", name: inner.slice(1, -1) });
+      else if (/^'[^']*'$|^"[^"]*"$/.test(inner)) steps.push({ kind: "field", name: inner.slice(1, -1) });
       else if (inner.startsWith("?(") && inner.endsWith(")")) steps.push(parseFilter(inner.slice(2, -1)));
-      else throw new JsonPathError(`unsupported subscript [${inner}]`);
+      else if (/^-?\d*:-?\d*(:-?\d+)?$/.test(inner)) {
+        const [a, b, c] = inner.split(":");
+        const num = (x: string | undefined) => (x === undefined || x === "" ? undefined : Number(x));
+        steps.push({ kind: "slice", start: num(a), end: num(b), step: num(c) ?? 1 });
+      } else if (inner.includes(",")) {
+        const keys = inner.split(",").map((k) => {
+          const t = k.trim();
+          if (/^-?\d+$/.test(t)) return Number(t);
+          if (/^(['"]).*\1$/s.test(t)) return t.slice(1, -1);
+          throw new JsonPathError(`unsupported union member ${t}`);
+        });
+        steps.push({ kind: "union", keys });
+      } else throw new JsonPathError(`unsupported subscript [${inner}]`);
     } else {
       throw new JsonPathError(`unexpected ${c} in ${expression}`);
     }
@@ -115,6 +134,13 @@ function children(v: unknown): unknown[] {
   return [];
 }
 
+/** The value itself and everything below it, depth first (for `..`). */
+function descendants(v: unknown): unknown[] {
+  const out: unknown[] = [v];
+  for (const c of children(v)) out.push(...descendants(c));
+  return out;
+}
+
 /** All values the path selects, in document order. */
 export function evaluateJsonPath(steps: Step[], root: unknown): unknown[] {
   let current: unknown[] = [root];
@@ -135,6 +161,27 @@ export function evaluateJsonPath(steps: Step[], root: unknown): unknown[] {
           break;
         case "wildcard":
           next.push(...children(v));
+          break;
+        case "descend":
+          next.push(...descendants(v));
+          break;
+        case "slice":
+          if (Array.isArray(v) && step.step > 0) {
+            const norm = (x: number) => (x < 0 ? Math.max(v.length + x, 0) : Math.min(x, v.length));
+            for (let j = norm(step.start ?? 0); j < norm(step.end ?? v.length); j += step.step)
+              next.push(v[j]);
+          }
+          break;
+        case "union":
+          for (const key of step.keys) {
+            if (typeof key === "number" && Array.isArray(v)) {
+              const idx = key < 0 ? v.length + key : key;
+              if (idx >= 0 && idx < v.length) next.push(v[idx]);
+            } else if (typeof key === "string") {
+              const r = get(v, [key]);
+              if (r.found) next.push(r.value);
+            }
+          }
           break;
         case "filter":
           for (const item of children(v)) {
