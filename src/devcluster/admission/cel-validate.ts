@@ -5,7 +5,15 @@
  * mapType atomic, listType=map items by key), and failures of unchanged values are ratcheted.
  */
 import { compileRule, evaluate, toCel } from "./cel.ts";
-import { childPath, type FieldError, fieldErrors, indexPath, keyPath, ROOT } from "./field-error.ts";
+import {
+  childPath,
+  errorBody,
+  type FieldError,
+  fieldErrors,
+  indexPath,
+  keyPath,
+  ROOT,
+} from "./field-error.ts";
 import { additionalSchema, deepEqual, isObject, type JSONSchemaProps, type ValidationRule } from "./types.ts";
 
 type Old = { value: unknown } | undefined;
@@ -195,7 +203,7 @@ export class CelValidator {
       }
       const error = errorForReason(field === "" ? ROOT : field, type, detail, rule.reason);
       if (!compiled.usesOldSelf && walk.unchanged) {
-        this.warnings.push(`${error.field}: ${detail}`);
+        this.warnings.push(`${error.field}: ${errorBody(error)}`); // field.Error.Error(), as warning.AddWarning gets it
       } else {
         this.errors.push(error);
       }

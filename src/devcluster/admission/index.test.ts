@@ -447,7 +447,7 @@ describe("CEL x-kubernetes-validations", () => {
     const old = obj({ a: { n: 0 }, b: "x" });
     const r = admit({ schema: s, object: obj({ a: { n: 0 }, b: "y" }), oldObject: old });
     expect(r.causes).toEqual([]);
-    expect(r.warnings).toEqual(["spec.a: failed rule: self.n > 1"]);
+    expect(r.warnings).toEqual([`spec.a: Invalid value: "object": failed rule: self.n > 1`]);
   });
 
   it("root-level rules report the field <nil> and can read metadata.name", () => {
