@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Operator } from "../../src/runtime/operator.ts";
 import type { UserRecord } from "../../src/simulator/roles.ts";
 import {
   eventReasons,
   namespaceWithAccount,
   type Stack,
   startStack,
+  waitFor,
   waitForCondition,
 } from "../operator/harness.ts";
 import {
@@ -23,10 +25,11 @@ import {
 } from "./helpers.ts";
 
 let stack: Stack;
+let operator: Operator;
 
 beforeAll(async () => {
   stack = await startStack();
-  await startStorageOperator(stack);
+  operator = await startStorageOperator(stack);
 });
 afterAll(async () => {
   await stack?.close();
@@ -154,5 +157,28 @@ describe("Permission", () => {
     await waitGone(stack, ns, "Permission", "designer");
     await waitGone(stack, ns, "Permission", "observer");
     expect(rolesOf(user)).toEqual([]);
+  });
+});
+
+describe("Permission drift", () => {
+  it("a resync reads every grant with one index call per account, and re-grants one revoked outside", async () => {
+    const ns = await readyNamespace();
+    const user = newUser();
+    await apply(stack, ns, "Permission", "observer", { userHref: user, roleTitle: "observer" });
+    await apply(stack, ns, "Permission", "library", { userHref: user, roleTitle: "library" });
+    await waitForCond(stack, ns, "Permission", "library", "Ready", "True");
+    const clean = (await operator.resyncNow()).find((r) => r.kind === "Permission")!;
+    expect(clean).toMatchObject({ drifted: 0, missing: 0, individually: 0 });
+    expect(clean.calls).toBe(clean.groups);
+
+    const library = (await get(stack, ns, "Permission", "library"))!.status!.href!;
+    const api = serviceApi(stack);
+    await api.permissions.destroy(library);
+    await api.close();
+    expect((await operator.resyncNow()).find((r) => r.kind === "Permission")).toMatchObject({ missing: 1 });
+    await waitFor("re-granted", async () => rolesOf(user).includes("library"));
+    await waitFor("Recreated event", async () =>
+      (await eventReasons(stack, ns, "library")).includes("Recreated"),
+    );
   });
 });

@@ -111,11 +111,15 @@ describe("Volume", () => {
     await waitFor("renamed", async () => volumeById(href)?.name === "data-renamed");
     await waitForCond(stack, ns, "Volume", "data", "Ready", "True");
 
+    // Dependency order on deletion: the Deployment waits while the Volume that references it exists.
+    await remove(stack, ns, "Deployment", "web");
+    await waitForCond(stack, ns, "Deployment", "web", "Ready", "False", {
+      reason: "DeletionBlocked",
+      message: /Volume data/,
+    });
     await remove(stack, ns, "Volume", "data");
     await waitGone(stack, ns, "Volume", "data");
     expect(volumeById(href)).toBeUndefined();
-    // Dependency order on deletion: the Deployment goes only after the Volume that references it.
-    await remove(stack, ns, "Deployment", "web");
     await waitGone(stack, ns, "Deployment", "web");
   });
 
