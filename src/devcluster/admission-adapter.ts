@@ -34,7 +34,8 @@ export interface Presenter {
   openApiV2(crds: Obj[]): object;
   openApiV3Index(crds: Obj[]): object;
   openApiV3GroupVersion(crds: Obj[], group: string, version: string): object | undefined;
-  toTable(crdVersion: Obj | undefined, objects: object[], listMeta?: object): object;
+  /** `noHeaders` leaves out columnDefinitions (watch events after the first). */
+  toTable(crdVersion: Obj | undefined, objects: object[], listMeta?: object, noHeaders?: boolean): object;
 }
 
 /** Admits everything unchanged: used until the admission module is wired in. */
@@ -94,5 +95,6 @@ export const defaultPresenter: Presenter = {
   openApiV2: (crds) => openApiV2(crds),
   openApiV3Index: (crds) => openApiV3Index(crds),
   openApiV3GroupVersion: (crds, group, version) => openApiV3GroupVersion(crds, group, version),
-  toTable: (crdVersion, objects, listMeta) => toTable(crdVersion, objects, listMeta),
+  toTable: (crdVersion, objects, listMeta, noHeaders) =>
+    toTable(crdVersion, objects, listMeta, { noHeaders }),
 };

@@ -142,8 +142,8 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         : undefined;
     const reply = (code: number, body: unknown) => sendJson(res, code, body, headers());
     const table = wantsTable(req.headers.accept);
-    const asTable = (objects: Obj[], listMeta?: object) =>
-      presenter.toTable(type.crdVersion?.(r.version), objects, listMeta);
+    const asTable = (objects: Obj[], listMeta?: object, noHeaders?: boolean) =>
+      presenter.toTable(type.crdVersion?.(r.version), objects, listMeta, noHeaders);
 
     if (r.name === undefined) {
       if (type.namespaced && r.namespace === undefined && method !== "GET") throw methodNotAllowed();
@@ -165,7 +165,14 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
                 ? { timeoutSeconds: intParam(query, "timeoutSeconds")! }
                 : {}),
             };
-            hub.serve(ops, watch, req, res);
+            hub.serve(
+              ops,
+              table
+                ? { ...watch, table: (object, noHeaders) => asTable([object], undefined, noHeaders) }
+                : watch,
+              req,
+              res,
+            );
             return;
           }
           const list = ops.list(type, r.version, r.namespace, {

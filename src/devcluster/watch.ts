@@ -15,6 +15,8 @@ export interface WatchRequest {
   allowWatchBookmarks: boolean;
   sendInitialEvents: boolean;
   timeoutSeconds?: number;
+  /** Set when the client asked for Tables (`kubectl get -w`): events carry one-row Tables. */
+  table?: (object: Obj, noHeaders: boolean) => object;
 }
 
 interface OpenWatch {
@@ -103,6 +105,14 @@ export class WatchHub {
     const send = (eventType: string, object: Obj) => {
       res.write(`${JSON.stringify({ type: eventType, object })}\n`);
     };
+    // As the real server: the first Table event has the column definitions, later ones do not.
+    let headersSent = false;
+    const present = (object: Obj): object => {
+      if (!watch.table) return object;
+      const table = watch.table(object, headersSent);
+      headersSent = true;
+      return table;
+    };
     const bookmark = (annotations?: Record<string, string>) => {
       const metadata: Obj = { resourceVersion: String(lastRv) };
       if (annotations) metadata.annotations = annotations;
@@ -119,7 +129,9 @@ export class WatchHub {
       else if (now && before) kind = "MODIFIED";
       else if (now) kind = "ADDED";
       else if (before) kind = "DELETED";
-      if (kind) res.write(this.line(event, kind, type, version, ops));
+      if (!kind) return;
+      if (watch.table) send(kind, present(ops.serve(type, version, event.object)) as Obj);
+      else res.write(this.line(event, kind, type, version, ops));
     };
 
     // Subscribe first and buffer, so nothing written while the backlog is sent is lost.
@@ -148,7 +160,7 @@ export class WatchHub {
     if (fromRv === undefined) {
       const snapshotRv = ops.store.resourceVersion;
       for (const object of ops.store.list(type.storageKey, namespace)) {
-        if (visible(object)) send("ADDED", ops.serve(type, version, object));
+        if (visible(object)) send("ADDED", present(ops.serve(type, version, object)) as Obj);
       }
       lastRv = snapshotRv;
       fromRv = snapshotRv;

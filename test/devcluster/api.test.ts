@@ -413,6 +413,54 @@ describe("errors never crash the server", () => {
   });
 });
 
+describe("kubectl's Table output", () => {
+  const accept =
+    "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+  it("answers lists and watches as Tables with the CRD's printer columns", async () => {
+    await send("POST", `/apis/${GROUP}/v1/namespaces/api/widgets`, widget("tab"));
+    const list = await json(
+      await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets?fieldSelector=metadata.name%3Dtab`, {
+        headers: { Accept: accept },
+      }),
+    );
+    expect(list.kind).toBe("Table");
+    expect(list.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Size"]);
+    expect(list.rows.map((r: { cells: unknown[] }) => r.cells)).toEqual([["tab", 1]]);
+    const controller = new AbortController();
+    const res = await h.http(
+      `/apis/${GROUP}/v1/namespaces/api/widgets?watch=true&fieldSelector=metadata.name%3Dtab`,
+      {
+        headers: { Accept: accept },
+        signal: controller.signal,
+      },
+    );
+    const reader = res.body!.getReader();
+    let text = "";
+    const next = async () => {
+      while (!text.includes("\n")) text += new TextDecoder().decode((await reader.read()).value);
+      const line = text.slice(0, text.indexOf("\n"));
+      text = text.slice(text.indexOf("\n") + 1);
+      return JSON.parse(line);
+    };
+    const first = await next();
+    expect(first).toMatchObject({ type: "ADDED", object: { kind: "Table", rows: [{ cells: ["tab", 1] }] } });
+    expect(first.object.columnDefinitions).toHaveLength(2);
+    await send(
+      "PATCH",
+      `/apis/${GROUP}/v1/namespaces/api/widgets/tab`,
+      { spec: { size: 2 } },
+      "application/merge-patch+json",
+    );
+    const second = await next();
+    expect(second).toMatchObject({
+      type: "MODIFIED",
+      object: { kind: "Table", rows: [{ cells: ["tab", 2] }] },
+    });
+    expect(second.object.columnDefinitions ?? []).toEqual([]);
+    controller.abort();
+  });
+});
+
 describe("metadata rules", () => {
   it("validates owner references, refuses a PUT with another uid, labels namespaces with their name", async () => {
     const path = `/apis/${GROUP}/v1/namespaces/api/widgets`;
