@@ -210,6 +210,69 @@ describe("toTable defaults", () => {
     expect(t.rows[0]!.cells).toEqual(["a", "2026-01-01T11:55:00Z"]);
   });
 
+  it("prints events like kube-apiserver: Last Seen, Type, Reason, Object, Message (the rest priority 1)", () => {
+    const core = {
+      kind: "Event",
+      metadata: { name: "web.1", namespace: "team-a", creationTimestamp: "2026-01-01T11:00:00Z" },
+      involvedObject: { kind: "Network", name: "main" },
+      type: "Normal",
+      reason: "Created",
+      message: " created /api/networks/1 ",
+      firstTimestamp: "2026-01-01T11:00:00Z",
+      lastTimestamp: "2026-01-01T11:59:00Z",
+      count: 3,
+      source: { component: "svc-operator" },
+    };
+    const t = toTable(undefined, [core], undefined, { now }) as {
+      columnDefinitions: { name: string; priority: number }[];
+      rows: { cells: unknown[] }[];
+    };
+    expect(t.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name)).toEqual([
+      "Last Seen",
+      "Type",
+      "Reason",
+      "Object",
+      "Message",
+    ]);
+    expect(t.rows[0]!.cells).toEqual([
+      "60s",
+      "Normal",
+      "Created",
+      "network/main",
+      "",
+      "svc-operator",
+      "created /api/networks/1",
+      "60m",
+      3,
+      "web.1",
+    ]);
+    const modern = {
+      kind: "Event",
+      apiVersion: "events.k8s.io/v1",
+      metadata: { name: "e2" },
+      regarding: { kind: "Route", name: "r" },
+      type: "Warning",
+      reason: "ApiError",
+      note: "boom",
+      eventTime: "2026-01-01T11:59:30.000000Z",
+      reportingController: "svc-operator",
+      reportingInstance: "pod-1",
+    };
+    const t2 = toTable(undefined, [modern], undefined, { now }) as { rows: { cells: unknown[] }[] };
+    expect(t2.rows[0]!.cells).toEqual([
+      "30s",
+      "Warning",
+      "ApiError",
+      "route/r",
+      "",
+      "svc-operator, pod-1",
+      "boom",
+      "30s",
+      1,
+      "e2",
+    ]);
+  });
+
   it("honours includeObject=Object and noHeaders", () => {
     const t = toTable({ name: "v1" }, [route("a")], undefined, {
       now,

@@ -409,6 +409,64 @@ function builtinColumns(kind: string | undefined): Column[] {
   }
 }
 
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/**
+ * kube-apiserver's event printer (the server prints wide; kubectl hides priority 1): core/v1
+ * field names, with their events.k8s.io/v1 equivalents.
+ */
+function eventColumns(): Column[] {
+  const since = (ts: unknown, now: Date) => (str(ts) ? ageOf(ts, now) : "<unknown>");
+  const first = (o: Obj, now: Date) => {
+    const t = str(o.firstTimestamp) || str(o.deprecatedFirstTimestamp);
+    return t ? since(t, now) : since(o.eventTime, now);
+  };
+  const last = (o: Obj, now: Date) => {
+    const series = isObj(o.series) ? o.series : undefined;
+    if (series) return since(series.lastObservedTime, now);
+    const t = str(o.lastTimestamp) || str(o.deprecatedLastTimestamp);
+    return t ? since(t, now) : first(o, now);
+  };
+  const involved = (o: Obj): Obj =>
+    isObj(o.involvedObject) ? o.involvedObject : isObj(o.regarding) ? o.regarding : {};
+  const source = (o: Obj) => {
+    const src = isObj(o.source) ? o.source : isObj(o.deprecatedSource) ? o.deprecatedSource : {};
+    const component = str(src.component) || str(o.reportingComponent) || str(o.reportingController);
+    const instance = str(src.host) || str(o.reportingInstance);
+    if (!component) return "<unknown>";
+    return instance ? `${component}, ${instance}` : component;
+  };
+  const count = (o: Obj) => {
+    const series = isObj(o.series) ? o.series : undefined;
+    if (series && typeof series.count === "number") return series.count;
+    const c =
+      typeof o.count === "number" ? o.count : typeof o.deprecatedCount === "number" ? o.deprecatedCount : 0;
+    return c === 0 ? 1 : c;
+  };
+  const col = (name: string, cell: Column["cell"], priority = 0, format = ""): Column => ({
+    definition: { name, type: "string", format, description: "", priority },
+    cell,
+  });
+  return [
+    col("Last Seen", (o, now) => last(o, now)),
+    col("Type", (o) => str(o.type)),
+    col("Reason", (o) => str(o.reason)),
+    col("Object", (o) => {
+      const io = involved(o);
+      const kind = str(io.kind).toLowerCase();
+      return str(io.name) ? `${kind}/${str(io.name)}` : kind;
+    }),
+    col("Subobject", (o) => str(involved(o).fieldPath), 1),
+    col("Source", (o) => source(o), 1),
+    col("Message", (o) => (str(o.message) || str(o.note)).trim()),
+    col("First Seen", (o, now) => first(o, now), 1),
+    col("Count", (o) => count(o), 1),
+    col("Name", (o) => str(metadataOf(o).name), 1, "name"),
+  ];
+}
+
 function rowObject(object: Obj, include: TableOptions["includeObject"]): Obj | undefined {
   if (include === "None") return undefined;
   if (include === "Object") return object;
@@ -441,11 +499,14 @@ export function toTable(
     const kind = objects.length > 0 ? (objects[0] as Obj).kind : undefined;
     const k = typeof kind === "string" ? kind : undefined;
     // CRDs print their raw creation time instead of an age, as kube-apiserver's printer does.
-    columns = [
-      nameColumn(),
-      ...builtinColumns(k),
-      ...(k === "CustomResourceDefinition" ? [] : [ageColumn()]),
-    ];
+    if (k === "Event") columns = eventColumns();
+    else {
+      columns = [
+        nameColumn(),
+        ...builtinColumns(k),
+        ...(k === "CustomResourceDefinition" ? [] : [ageColumn()]),
+      ];
+    }
   }
   const meta: Obj = {};
   const lm = isObj(listMeta) ? listMeta : undefined;
