@@ -3,8 +3,7 @@ import type { RecurringVolumeAttachment } from "../../api/resources/recurring-vo
 import type { FieldDiff, ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { orUndefined } from "../deployment/kind.ts";
-import { NameDirectory } from "../volume/directory.ts";
-import { compact, resolveCloud } from "../volume/kind.ts";
+import { compact, type Named, resolveCloud } from "../volume/kind.ts";
 import { type AttachmentSpec, attachmentSpecSchema, DEVICE } from "./schema.ts";
 
 export interface AttachmentObserved {
@@ -34,7 +33,7 @@ export interface AttachmentCalls {
   index(cloudHref: string, filter?: Record<string, string>): Promise<AttachmentObserved[]>;
   create(cloudHref: string, params: Record<string, unknown>): Promise<string>;
   destroy(href: string): Promise<void>;
-  cloudsNamed(name: string): ReturnType<ServiceApi["clouds"]["index"]>;
+  clouds(): Promise<Named[]>;
 }
 
 export function toAttachmentObserved(a: RecurringVolumeAttachment): AttachmentObserved {
@@ -61,7 +60,7 @@ export function attachmentCalls(api: ServiceApi): AttachmentCalls {
     index: async (cloudHref, filter) => (await rva.index(cloudHref, { filter })).map(toAttachmentObserved),
     create: (cloudHref, params) => rva.create(cloudHref, params as never),
     destroy: (href) => rva.destroy(href),
-    cloudsNamed: (name) => api.clouds.index({ filter: { name } }),
+    clouds: async () => (await api.clouds.index()).map((c) => ({ name: c.name, href: selfHref(c) })),
   };
 }
 
@@ -141,10 +140,12 @@ export const ATTACHMENT_FIELDS = [
   "volumeTypeHref",
 ] as const;
 
-export function createAttachmentKind(
-  options: { directory?: NameDirectory } = {},
-): ManagedKind<AttachmentSpec, AttachmentDesired, AttachmentObserved, AttachmentClient> {
-  const directory = options.directory ?? new NameDirectory();
+export function createAttachmentKind(): ManagedKind<
+  AttachmentSpec,
+  AttachmentDesired,
+  AttachmentObserved,
+  AttachmentClient
+> {
   return {
     kind: "RecurringVolumeAttachment",
     plural: "recurringvolumeattachments",
@@ -171,12 +172,7 @@ export function createAttachmentKind(
         throw new InvalidSpecError("device", "must be /dev/xvd followed by one of b, c, e, f, g, h, i, j");
     },
     async desired(spec, ctx) {
-      const cloudHref = await resolveCloud(
-        directory,
-        ctx.client as object,
-        spec,
-        calls(ctx.client).cloudsNamed,
-      );
+      const cloudHref = await resolveCloud(ctx, spec, calls(ctx.client).clouds);
       return desiredAttachment(spec, { cloudHref, storage: ctx.refs.storageRef });
     },
     observe: (client, href) => calls(client).show(href),

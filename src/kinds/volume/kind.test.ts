@@ -1,7 +1,12 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { DeletionBlockedError, InvalidSpecError, WaitError } from "../../runtime/result.ts";
-import { NameDirectory } from "./directory.ts";
+import { NameLookup } from "../../runtime/lookup.ts";
+import {
+  DeletionBlockedError,
+  DependencyNotReadyError,
+  InvalidSpecError,
+  WaitError,
+} from "../../runtime/result.ts";
 import {
   allowedInstanceChanges,
   createParams,
@@ -213,21 +218,20 @@ function fakeCalls(over: Partial<VolumeCalls> = {}) {
     update: async (href, params) => void log.push(`update ${href} ${JSON.stringify(params)}`),
     destroy: async (href) => void log.push(`destroy ${href}`),
     attachments: async () => [],
-    volumeTypesNamed: async (cloud, name) => {
-      log.push(`volume types ${cloud} ${name}`);
+    volumeTypes: async (cloud) => {
+      log.push(`volume types ${cloud}`);
       return [
-        { name: "standard", links: [{ rel: "self", href: `${cloud}/volume_types/1` }] },
-        { name: "standard-old", links: [{ rel: "self", href: `${cloud}/volume_types/9` }] },
+        { name: "standard", href: `${cloud}/volume_types/1` },
+        { name: "standard-old", href: `${cloud}/volume_types/9` },
       ];
     },
-    cloudsNamed: async (name) => {
-      log.push(`clouds ${name}`);
-      return name === "dup"
-        ? [
-            { name, links: [{ rel: "self", href: "/api/clouds/1" }] },
-            { name, links: [{ rel: "self", href: "/api/clouds/2" }] },
-          ]
-        : [{ name: "EC2", links: [{ rel: "self", href: "/api/clouds/1" }] }];
+    clouds: async () => {
+      log.push("clouds");
+      return [
+        { name: "EC2", href: "/api/clouds/1" },
+        { name: "dup", href: "/api/clouds/2" },
+        { name: "dup", href: "/api/clouds/3" },
+      ];
     },
     ...over,
   };
@@ -235,15 +239,18 @@ function fakeCalls(over: Partial<VolumeCalls> = {}) {
 }
 
 describe("volume kind", () => {
-  const ctx = (client: object) => ({
+  const names = new NameLookup();
+  const ctx = (client: object, account = "ns/default") => ({
     meta: { name: "v", namespace: "ns" },
     client,
     refs: {},
     log: pino({ level: "silent" }),
+    names,
+    account,
   });
 
-  it("looks the cloud and volume type names up exactly, once per client", async () => {
-    const kind = createVolumeKind({ directory: new NameDirectory() });
+  it("looks the cloud and volume type names up exactly, through the runtime's cache per account", async () => {
+    const kind = createVolumeKind();
     const { client, log } = fakeCalls();
     const spec = volumeSpecSchema.parse({ cloud: { name: "EC2" }, volumeType: { name: "standard" } });
     const d1 = await kind.desired(spec, ctx(client) as never);
@@ -251,17 +258,24 @@ describe("volume kind", () => {
     expect(d1.cloudHref).toBe("/api/clouds/1");
     expect(d1.volumeTypeHref).toBe("/api/clouds/1/volume_types/1");
     expect(d2).toEqual(d1);
-    expect(log).toEqual(["clouds EC2", "volume types /api/clouds/1 standard"]);
+    expect(log).toEqual(["clouds", "volume types /api/clouds/1"]);
+    await kind.desired(spec, ctx(client, "other/default") as never);
+    expect(log).toHaveLength(4);
   });
 
-  it("an unknown or ambiguous name is InvalidSpec naming the field", async () => {
+  it("an unknown name waits (DependencyNotReady) and an ambiguous one is InvalidSpec, naming the field", async () => {
     const kind = createVolumeKind();
     const { client } = fakeCalls();
     const missing = volumeSpecSchema.parse({ cloudHref: "/api/clouds/1", volumeType: { name: "nope" } });
-    await expect(kind.desired(missing, ctx(client) as never)).rejects.toThrow(InvalidSpecError);
-    await expect(kind.desired(missing, ctx(client) as never)).rejects.toThrow(/spec\.volumeType\.name/);
+    await expect(kind.desired(missing, ctx(client, "x/y") as never)).rejects.toThrow(DependencyNotReadyError);
+    await expect(kind.desired(missing, ctx(client, "x/y") as never)).rejects.toThrow(
+      /spec\.volumeType\.name/,
+    );
     const dup = volumeSpecSchema.parse({ cloud: { name: "dup" } });
-    await expect(kind.desired(dup, ctx(client) as never)).rejects.toThrow(/spec\.cloud\.name: 2 objects/);
+    await expect(kind.desired(dup, ctx(client, "x/y") as never)).rejects.toThrow(InvalidSpecError);
+    await expect(kind.desired(dup, ctx(client, "x/y") as never)).rejects.toThrow(
+      /spec\.cloud\.name: "dup" names 2 objects/,
+    );
   });
 
   it("deletion waits while recurring attachments reference the volume (DeletionBlocked), destroying nothing", async () => {

@@ -1,9 +1,15 @@
 import { type ServiceApi, selfHref } from "../../api/index.ts";
 import type { Volume } from "../../api/resources/volumes.ts";
-import type { FieldDiff, ManagedKind, ObjectMeta, ResolvedReference } from "../../runtime/kind.ts";
+import type {
+  DesiredContext,
+  FieldDiff,
+  ManagedKind,
+  ObjectMeta,
+  ResolvedReference,
+} from "../../runtime/kind.ts";
+import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { orUndefined } from "../deployment/kind.ts";
-import { NameDirectory } from "./directory.ts";
 import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
 
 /** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
@@ -51,8 +57,14 @@ export interface VolumeCalls {
   destroy(href: string): Promise<void>;
   /** Hrefs of the recurring volume attachments naming the volume. */
   attachments(volumeHref: string): Promise<string[]>;
-  volumeTypesNamed(cloudHref: string, name: string): ReturnType<ServiceApi["clouds"]["volumeTypes"]>;
-  cloudsNamed(name: string): ReturnType<ServiceApi["clouds"]["index"]>;
+  /** The volume types of a cloud and the clouds of the account, by name and href (for name lookups). */
+  volumeTypes(cloudHref: string): Promise<Named[]>;
+  clouds(): Promise<Named[]>;
+}
+
+export interface Named {
+  name: string;
+  href: string;
 }
 
 export function toVolumeObserved(v: Volume): VolumeObserved {
@@ -83,8 +95,9 @@ export function volumeCalls(api: ServiceApi): VolumeCalls {
     destroy: (href) => api.volumes.destroy(href),
     attachments: async (volumeHref) =>
       (await api.recurringVolumeAttachments.index(volumeHref)).map((a) => selfHref(a)),
-    volumeTypesNamed: (cloudHref, name) => api.clouds.volumeTypes(cloudHref, { filter: { name } }),
-    cloudsNamed: (name) => api.clouds.index({ filter: { name } }),
+    volumeTypes: async (cloudHref) =>
+      (await api.clouds.volumeTypes(cloudHref)).map((t) => ({ name: t.name, href: selfHref(t) })),
+    clouds: async () => (await api.clouds.index()).map((c) => ({ name: c.name, href: selfHref(c) })),
   };
 }
 
@@ -95,15 +108,23 @@ function calls(client: VolumeClient): VolumeCalls {
   return "client" in client ? volumeCalls(client) : (client.volumes as VolumeCalls);
 }
 
-/** Resolves `cloud: {name}` through the clouds index (cached); shared by the storage kinds. */
-export async function resolveCloud(
-  directory: NameDirectory,
-  client: object,
+/** The runtime's cached name lookups and the account prefix of their keys. */
+export function namesOf(ctx: Pick<DesiredContext<unknown>, "names" | "account">): {
+  names: NameLookup;
+  account: string;
+} {
+  return { names: ctx.names ?? new NameLookup(), account: ctx.account ?? "" };
+}
+
+/** Resolves `cloud: {name}` through the clouds index (cached per account); shared by the storage kinds. */
+export function resolveCloud(
+  ctx: Pick<DesiredContext<unknown>, "names" | "account">,
   spec: { cloudHref?: string; cloud?: { name: string } },
-  list: (name: string) => ReturnType<ServiceApi["clouds"]["index"]>,
+  list: () => Promise<Named[]>,
 ): Promise<string> {
-  if (spec.cloudHref) return spec.cloudHref;
-  return directory.resolve(client, "/api/clouds", spec.cloud!.name, "cloud.name", list);
+  if (spec.cloudHref) return Promise.resolve(spec.cloudHref);
+  const { names, account } = namesOf(ctx);
+  return names.href(`${account}/api/clouds`, spec.cloud!.name, "cloud.name", list);
 }
 
 /** Pure: the desired state once cloud, volume type and deployment are known as hrefs. */
@@ -277,9 +298,8 @@ export const Message = {
 } as const;
 
 export function createVolumeKind(
-  options: { directory?: NameDirectory; deletionRetryMs?: number } = {},
+  options: { deletionRetryMs?: number } = {},
 ): ManagedKind<VolumeSpec, VolumeDesired, VolumeObserved, VolumeClient> {
-  const directory = options.directory ?? new NameDirectory();
   const retryMs = options.deletionRetryMs ?? 10_000;
   return {
     kind: "Volume",
@@ -306,14 +326,14 @@ export function createVolumeKind(
         : [],
     async desired(spec, ctx) {
       const api = calls(ctx.client);
-      const cloudHref = await resolveCloud(directory, ctx.client as object, spec, api.cloudsNamed);
+      const cloudHref = await resolveCloud(ctx, spec, api.clouds);
+      const { names, account } = namesOf(ctx);
       const volumeTypeHref = spec.volumeType
-        ? await directory.resolve(
-            ctx.client as object,
-            `${cloudHref}/volume_types`,
+        ? await names.href(
+            `${account}${cloudHref}/volume_types`,
             spec.volumeType.name,
             "volumeType.name",
-            (name) => api.volumeTypesNamed(cloudHref, name),
+            () => api.volumeTypes(cloudHref),
           )
         : undefined;
       return desiredVolume(spec, ctx.meta, { cloudHref, volumeTypeHref, deployment: ctx.refs.deploymentRef });
