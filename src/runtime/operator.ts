@@ -12,6 +12,7 @@ import { InformerSet } from "./informers.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { KubeApiWriter } from "./kube-api.ts";
+import { shareDispatchers } from "./kubeconfig.ts";
 import { LeaderElector } from "./leader.ts";
 import { NameLookup } from "./lookup.ts";
 import { OperatorMetrics, startHealthServer } from "./metrics.ts";
@@ -80,7 +81,7 @@ export class Operator {
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
     this.metrics = new OperatorMetrics(options.registry);
-    const kc = options.kubeConfig;
+    const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
     const core = kc.makeApiClient(CoreV1Api);
     this.writer = new KubeApiWriter(custom, core);
