@@ -4,7 +4,8 @@
  * rules (oldSelf) run only where an old value correlates (object fields, map values unless
  * mapType atomic, listType=map items by key), and failures of unchanged values are ratcheted.
  */
-import { compileRule, evaluate, toCel } from "./cel.ts";
+import { compileRule } from "./cel-compile.ts";
+import { evaluate, toCel } from "./cel-runtime.ts";
 import {
   childPath,
   errorBody,

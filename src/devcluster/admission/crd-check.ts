@@ -5,7 +5,7 @@
  * rules that compile (including oldSelf only where an old value can correlate).
  */
 
-import { compileRule } from "./cel.ts";
+import { compileRule } from "./cel-compile.ts";
 import { parseFieldPath } from "./cel-validate.ts";
 import { type FieldError, fieldErrors, GoSyntax, goQuote, ROOT } from "./field-error.ts";
 import { re2Error } from "./regex.ts";
