@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Logger, pino } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import { SimulatorCore } from "./core.ts";
+import { mergeParams, parseBody, parseFormEncoded } from "./params.ts";
 import type { ResourceModule, SeedData } from "./resource.ts";
 import { resources as allResources } from "./resources/index.ts";
 import { defaultSeed, validateSeed } from "./seed.ts";
@@ -82,14 +83,19 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
 
   const primary = createServer({ keepAliveTimeout: 65_000 }, core.handle);
   const region = createServer((req, res) => {
-    req.resume();
-    // Every method, every path: the account lives on the primary host.
-    const location = `${core.api.urls.primary}${req.url ?? "/"}`;
-    res.writeHead(302, { location, "content-type": "text/plain; charset=utf-8" });
-    res.end(`Redirecting to the account's host: ${location}`);
-    logger.info(
-      { method: req.method, path: (req.url ?? "/").split("?")[0], status: 302, region: true },
-      "request",
+    answerFromWrongRegion(core, req).then(
+      (answer) => {
+        const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+        if (answer.location) headers.location = answer.location;
+        res.writeHead(answer.status, headers);
+        res.end(answer.body);
+        const path = (req.url ?? "/").split("?")[0];
+        logger.info({ method: req.method, path, status: answer.status, region: true }, "request");
+      },
+      () => {
+        res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+        res.end("ParameterError: the request body could not be parsed");
+      },
     );
   });
   try {
@@ -111,4 +117,35 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       await Promise.all([closeServer(primary), closeServer(region)]);
     },
   };
+}
+
+const OAUTH_PATH = /^\/api\/oauth2(\.json|\.xml)?\/?$/;
+
+/**
+ * The wrong-region host stands for the other cluster. A token request naming an account
+ * (`account_id`) is answered as the real token endpoint does, 301 to the account's cluster,
+ * or 422 when no cluster hosts it (so a client bounced here from the primary cannot loop);
+ * every other call is the regional 302 to the account's host, for every method.
+ */
+async function answerFromWrongRegion(
+  core: SimulatorCore,
+  req: IncomingMessage,
+): Promise<{ status: number; location?: string; body: string }> {
+  const [path = "/", query = ""] = (req.url ?? "/").split("?", 2);
+  if (req.method === "POST" && OAUTH_PATH.test(path)) {
+    let params = query === "" ? {} : parseFormEncoded(query);
+    params = mergeParams(params, await parseBody(req));
+    const accountId = params.account_id;
+    if (typeof accountId === "string") {
+      if (!core.store.collection("accounts").get(accountId)) {
+        return { status: 422, body: `ResourceNotFound: Couldn't find Account with ID=${accountId}` };
+      }
+      const location = `${core.api.urls.primary}/api/oauth2/`;
+      return { status: 301, location, body: `Account ${accountId} is hosted at ${location}` };
+    }
+  } else {
+    req.resume();
+  }
+  const location = `${core.api.urls.primary}${req.url ?? "/"}`;
+  return { status: 302, location, body: `Redirecting to the account's host: ${location}` };
 }

@@ -193,6 +193,23 @@ describe("oauth2", () => {
     expect(foreign.status).toBe(301);
     expect(foreign.headers.get("location")).toBe(`${h.regionUrl}/api/oauth2/`);
   });
+
+  it("the other cluster answers a token request for account 1 with 301 to the account's cluster", async () => {
+    const region = new SimClient(h.regionUrl);
+    const grant = { grant_type: "refresh_token", refresh_token: "dev-refresh-token", account_id: "1" };
+    const moved = await region.post("/api/oauth2/", { form: grant });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe(`${h.url}/api/oauth2/`);
+    // No cluster hosts account 42: the other cluster refuses instead of bouncing it back.
+    const nowhere = await region.post("/api/oauth2/", { form: { ...grant, account_id: "42" } });
+    expect([nowhere.status, nowhere.text]).toEqual([
+      422,
+      "ResourceNotFound: Couldn't find Account with ID=42",
+    ]);
+    // Without account_id the token endpoint is just another call to the wrong region: 302.
+    const plain = await region.post("/api/oauth2/", { form: { grant_type: "refresh_token" } });
+    expect(plain.status).toBe(302);
+  });
 });
 
 describe("regional redirect", () => {
