@@ -461,6 +461,20 @@ describe("CEL x-kubernetes-validations", () => {
     ]);
   });
 
+  it("a rule that does not compile (a CRD that bypassed checkCrd) is reported on the object, not thrown", () => {
+    const s = schemaWithSpec({
+      type: "object",
+      properties: { a: { type: "string" } },
+      "x-kubernetes-validations": [{ rule: "self.a ==" }],
+    });
+    const causes = admit({ schema: s, object: obj({ a: "x" }) }).causes;
+    expect(causes).toHaveLength(1);
+    expect(causes[0]!.field).toBe("spec");
+    expect(causes[0]!.message).toMatch(
+      /^Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:/,
+    );
+  });
+
   it("a runtime error names the rule (no such key)", () => {
     const s = schemaWithSpec({
       type: "object",
