@@ -153,7 +153,9 @@ describe("Subnet", () => {
     const waiting = await waitForCond(stack, ns, "Subnet", "s1", "Ready", "False", "DependencyNotReady");
     expect(condition(waiting, "Ready")?.message).toMatch(/Network main/);
     await apply(stack, ns, NETWORK);
-    const s = await waitReady(stack, ns, "Subnet", "s1");
+    // The DependencyNotReady retry is 60 s: converging well within this wait means the reference
+    // index re-queued the subnet the moment its Network became Ready.
+    const s = await waitReady(stack, ns, "Subnet", "s1", 20_000);
     expect(s.status?.atProvider).toMatchObject({
       cidrBlock: "10.10.1.0/24",
       state: "available",
@@ -229,6 +231,7 @@ describe("NetworkGateway", () => {
     expect(await attached()).toBe(networkHref);
     await patch(stack, ns, "NetworkGateway", "gw", { spec: { networkRef: null, description: "spare" } });
     await waitFor("detached", async () => (await attached()) === undefined);
+    expect((await api.networkGateways.show(href)).description).toBe("spare");
     await patch(stack, ns, "NetworkGateway", "gw", { spec: { networkRef: { name: "main" } } });
     await waitFor("attached again", async () => (await attached()) === networkHref);
     const puts = await simCalls(stack, "PUT", "/api/network_gateways/:id");
