@@ -10,9 +10,10 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from "./errors.ts";
-import { isApiError, readBody, sendError, sendJson, wantsTable } from "./http-util.ts";
+import { isApiError, readBody, readBodyBytes, sendError, sendJson, wantsTable } from "./http-util.ts";
 import { isObj, type Obj } from "./meta.ts";
 import { type DeleteOptions, Operations, PATCH_CONTENT_TYPES, type WriteRequest } from "./operations.ts";
+import { decodeProtobuf, PROTOBUF_KINDS } from "./protobuf.ts";
 import { type Route, route } from "./router.ts";
 import type { ResourceType } from "./types.ts";
 import type { WatchHub } from "./watch.ts";
@@ -192,10 +193,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
           return reply(200, list);
         }
         case "POST": {
-          const body = Operations.parseBody(
-            await readBody(req),
-            contentTypeFor(req, ["application/json", "application/yaml"]),
-          );
+          const body = await objectBody(req, type);
           write.fieldValidation = fieldValidationOf(query);
           const created = ops.create(write, body);
           return reply(201, created);
@@ -226,10 +224,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         return reply(200, object);
       }
       case "PUT": {
-        const body = Operations.parseBody(
-          await readBody(req),
-          contentTypeFor(req, ["application/json", "application/yaml"]),
-        );
+        const body = await objectBody(req, type);
         write.fieldValidation = fieldValidationOf(query);
         if (sub === "finalize") return reply(200, finalizeNamespace(ops, write, r.name, body));
         return reply(200, ops.update(write, r.name, body));
@@ -294,12 +289,17 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
   };
 }
 
-function contentTypeFor(req: IncomingMessage, accepted: string[]): string {
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
+
+/** The object in a create/update body: JSON, YAML, or protobuf for the kinds kubectl's generators send so. */
+async function objectBody(req: IncomingMessage, type: ResourceType): Promise<unknown> {
   const media = (req.headers["content-type"] ?? "application/json").split(";")[0]!.trim().toLowerCase();
-  if (media === "" || media === "*/*") return "application/json";
-  if (!accepted.includes(media))
-    throw unsupportedMediaType([...accepted, "application/vnd.kubernetes.protobuf"]);
-  return media;
+  const accepted = ["application/json", "application/yaml"];
+  const protobuf = !type.custom && PROTOBUF_KINDS.includes(type.kind) && type.group === "";
+  if (media === PROTOBUF && protobuf) return decodeProtobuf(await readBodyBytes(req));
+  if (media === "" || media === "*/*") return Operations.parseBody(await readBody(req), "application/json");
+  if (!accepted.includes(media)) throw unsupportedMediaType([...accepted, PROTOBUF]);
+  return Operations.parseBody(await readBody(req), media);
 }
 
 async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {

@@ -5,6 +5,10 @@ import { ApiError, tooLarge } from "./errors.ts";
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString("utf8");
+}
+
+export async function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -13,7 +17,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     if (size <= limit) chunks.push(chunk as Buffer);
   }
   if (size > limit) throw tooLarge();
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 export function sendJson(

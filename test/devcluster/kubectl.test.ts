@@ -156,6 +156,38 @@ describe.skipIf(!kubectlPath)(
       );
     });
 
+    it("creates namespaces, secrets and configmaps with kubectl create (protobuf request bodies)", async () => {
+      expect((await kubectl(["create", "namespace", "team-k"])).stdout).toContain("namespace/team-k created");
+      const secret = await kubectl([
+        "create",
+        "secret",
+        "generic",
+        "creds",
+        "-n",
+        "team-k",
+        "--from-literal=token=s3cr3t",
+      ]);
+      expect(secret.stdout).toContain("secret/creds created");
+      const value = await kubectl(["get", "secret", "creds", "-n", "team-k", "-o", "jsonpath={.data.token}"]);
+      expect(Buffer.from(value.stdout, "base64").toString()).toBe("s3cr3t");
+      const cm = await kubectl([
+        "create",
+        "configmap",
+        "settings",
+        "-n",
+        "team-k",
+        "--from-literal=mode=fast",
+      ]);
+      expect(cm.stdout).toContain("configmap/settings created");
+      expect(
+        (await kubectl(["get", "cm", "settings", "-n", "team-k", "-o", "jsonpath={.data.mode}"])).stdout,
+      ).toBe("fast");
+      const labels = await kubectl(["get", "ns", "team-k", "-o", "jsonpath={.metadata.labels}"]);
+      expect(JSON.parse(labels.stdout)).toEqual({ "kubernetes.io/metadata.name": "team-k" });
+      const deleted = await kubectl(["delete", "namespace", "team-k"]);
+      expect(deleted.stdout).toContain('namespace "team-k" deleted');
+    });
+
     it("deletes the custom resource, then the CRD", async () => {
       const deleted = await kubectl(["delete", "-f", join(dir, "gizmo.yaml")]);
       expect(deleted.stdout).toContain('gizmo.kubectl.svc.io "g1" deleted');
