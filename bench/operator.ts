@@ -127,6 +127,9 @@ export async function run(): Promise<Record<string, unknown>> {
     const before = await apiCalls(infra.simUrl);
     const reports = await operator.resyncNow();
     const resyncCalls = (await apiCalls(infra.simUrl)) - before;
+    const sample = operator.store.list("Deployment")[0];
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
     const figures = {
       deployments: N,
       latencyMs: LATENCY_MS,
@@ -144,6 +147,9 @@ export async function run(): Promise<Record<string, unknown>> {
       resyncChecked: reports.find((r) => r.kind === "Deployment")?.checked,
       operatorRssMb: Math.round(process.memoryUsage().rss / 1e6),
       rssGrowthMb: Math.round((process.memoryUsage().rss - rss0) / 1e6),
+      heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
+      heapMeasuredAfterGc: gc !== undefined,
+      cachedObjectBytes: JSON.stringify(sample).length,
     };
     console.log(figures);
     return figures;
