@@ -210,6 +210,11 @@ describe("openApiV3", () => {
   });
 
   it("skips malformed CRDs instead of failing", () => {
-    expect(() => openApiV3Index([{ spec: {} }, { metadata: {} }])).not.toThrow();
+    expect(() => openApiV3Index([{ spec: {} }, { metadata: {} }, null as unknown as Obj])).not.toThrow();
+    expect(() =>
+      openApiV2([
+        { spec: { group: "a.io", names: { kind: "A" }, versions: [null, { name: "v1", served: true }] } },
+      ]),
+    ).not.toThrow();
   });
 });

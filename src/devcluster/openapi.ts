@@ -277,6 +277,7 @@ function builtinKinds(): Kind[] {
 function crdKinds(crds: CRD[]): Kind[] {
   const kinds: Kind[] = [];
   for (const crd of crds) {
+    if (!isObj(crd)) continue;
     const spec = isObj(crd.spec) ? crd.spec : undefined;
     const names = spec && isObj(spec.names) ? spec.names : undefined;
     if (!spec || !names || typeof spec.group !== "string" || typeof names.kind !== "string") continue;

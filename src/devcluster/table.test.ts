@@ -283,6 +283,14 @@ describe("toTable defaults", () => {
     expect((t.rows as { object: unknown }[])[0]!.object).toEqual(route("a"));
   });
 
+  it("never throws on malformed objects", () => {
+    const t = toTable(routeVersion, [null as unknown as object, { metadata: 5 }], undefined, { now }) as {
+      rows: { cells: unknown[] }[];
+    };
+    expect(t.rows.map((r) => r.cells[0])).toEqual(["", ""]);
+    expect(() => toTable(undefined, [null as unknown as object], undefined, { now })).not.toThrow();
+  });
+
   it("uses a single object's resourceVersion when there is no list metadata", () => {
     const t = toTable({ name: "v1" }, [route("a")], undefined, { now }) as { metadata: unknown };
     expect(t.metadata).toEqual({ resourceVersion: "7" });

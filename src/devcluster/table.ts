@@ -480,10 +480,11 @@ function rowObject(object: Obj, include: TableOptions["includeObject"]): Obj | u
  */
 export function toTable(
   crdVersion: object | undefined,
-  objects: object[],
+  input: object[],
   listMeta?: object,
   options: TableOptions = {},
 ): object {
+  const objects: Obj[] = input.map((o) => (isObj(o) ? o : {}));
   const now = (options.now ?? (() => new Date()))();
   const printer =
     isObj(crdVersion) && Array.isArray(crdVersion.additionalPrinterColumns)
@@ -496,7 +497,7 @@ export function toTable(
     if (custom.some((c) => c === undefined)) columns = [nameColumn(), createdAtColumn()];
     else columns = [nameColumn(), ...(custom.length > 0 ? (custom as Column[]) : [ageColumn()])];
   } else {
-    const kind = objects.length > 0 ? (objects[0] as Obj).kind : undefined;
+    const kind = objects[0]?.kind;
     const k = typeof kind === "string" ? kind : undefined;
     // CRDs print their raw creation time instead of an age, as kube-apiserver's printer does.
     if (k === "Event") columns = eventColumns();
@@ -514,10 +515,10 @@ export function toTable(
     for (const key of ["resourceVersion", "continue", "remainingItemCount"]) {
       if (lm[key] !== undefined && lm[key] !== "") meta[key] = lm[key];
     }
-  } else if (objects.length === 1 && metadataOf(objects[0] as Obj).resourceVersion !== undefined) {
-    meta.resourceVersion = metadataOf(objects[0] as Obj).resourceVersion;
+  } else if (objects.length === 1 && metadataOf(objects[0]!).resourceVersion !== undefined) {
+    meta.resourceVersion = metadataOf(objects[0]!).resourceVersion;
   }
-  const rows = (objects as Obj[]).map((object) => {
+  const rows = objects.map((object) => {
     const row: Obj = { cells: columns.map((c) => c.cell(object, now)) };
     const o = rowObject(object, options.includeObject);
     if (o) row.object = o;
