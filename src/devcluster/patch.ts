@@ -7,6 +7,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isObj(patch)) return clone(patch);
   const result: Obj = isObj(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
+    if (key === "__proto__") continue; // JSON.parse makes it an own key; assigning it would swap the prototype
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);
   }
@@ -27,7 +28,7 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
   if (patch.$patch === "delete") return undefined;
   const result: Obj = isObj(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
-    if (key.startsWith("$")) continue;
+    if (key.startsWith("$") || key === "__proto__") continue;
     if (key.startsWith("$setElementOrder/") || key.startsWith("$deleteFromPrimitiveList/")) continue;
     if (value === null) delete result[key];
     else {

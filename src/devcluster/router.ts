@@ -31,10 +31,15 @@ export function route(
   pathname: string,
   isNamespaced: (group: string, version: string, resource: string) => boolean,
 ): Route {
-  const parts = pathname
-    .split("/")
-    .filter((p) => p !== "")
-    .map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .map(decodeURIComponent);
+  } catch {
+    return { kind: "unknown" }; // a malformed %-escape names nothing
+  }
   if (pathname === "/version" || pathname === "/version/") return { kind: "version" };
   if (["/healthz", "/livez", "/readyz"].includes(pathname.replace(/\/$/, ""))) return { kind: "health" };
   if (pathname === "/openapi/v2") return { kind: "openapi-v2" };

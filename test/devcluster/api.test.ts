@@ -397,6 +397,15 @@ describe("errors never crash the server", () => {
       /^Widget\.example\.svc\.io "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
     );
     expect(body.details.causes[0]).toMatchObject({ reason: "FieldValueInvalid", field: "metadata.name" });
+    expect((await h.http(`${path}/%zz`)).status).toBe(404);
+    const proto = await send(
+      "PATCH",
+      `${path}/dup`,
+      '{"__proto__": {"polluted": true}, "spec": {"size": 3}}',
+      "application/merge-patch+json",
+    );
+    expect(proto.status).toBe(200);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const unsupported = await send("POST", path, "x", "application/x-www-form-urlencoded");
     expect(unsupported.status).toBe(415);
     const huge = await send(
