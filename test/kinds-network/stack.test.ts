@@ -104,4 +104,34 @@ describe("the network stack", () => {
     await waitGone(stack, ns, "Network", net!.name, 30_000);
     for (const c of NETWORK_COLLECTIONS) expect(simRecords(stack, c), c).toEqual([]);
   }, 60_000);
+
+  it("a network the service still refuses to delete (a route named by href) waits, then goes", async () => {
+    const ns = await namespaceWithAccount(stack);
+    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    const [net] = networkStack();
+    await apply(stack, ns, net!);
+    const table = (await waitReady(stack, ns, "Network", net!.name)).status!.atProvider!
+      .defaultRouteTableHref;
+    await apply(stack, ns, {
+      kind: "Route",
+      name: "by-href",
+      spec: {
+        routeTableHref: table,
+        destinationCidrBlock: "10.80.0.0/16",
+        nextHopType: "ip_string",
+        nextHopIp: "10.10.0.8",
+      },
+    });
+    await waitReady(stack, ns, "Route", "by-href");
+    await remove(stack, ns, "Network", net!.name);
+    const n = await waitFor("refused deletion reported", async () => {
+      const o = await get(stack, ns, "Network", net!.name);
+      return condition(o, "Ready")?.reason === "DeletionBlocked" ? o : undefined;
+    });
+    expect(condition(n, "Ready")?.message).toMatch(/refuses to delete .* still has routes/);
+    expect(condition(n, "Stalled")?.status).not.toBe("True");
+    await remove(stack, ns, "Route", "by-href");
+    await waitGone(stack, ns, "Network", net!.name, 30_000);
+    for (const c of NETWORK_COLLECTIONS) expect(simRecords(stack, c), c).toEqual([]);
+  }, 60_000);
 });

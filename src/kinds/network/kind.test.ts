@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   desiredNetwork,
+  destroyNetwork,
   diffNetwork,
   type NetworkDesired,
   type NetworkObserved,
@@ -135,5 +136,33 @@ describe("network parameters and atProvider", () => {
     });
     expect(Object.values(at)).not.toContain(null);
     expect("description" in at).toBe(false);
+  });
+});
+
+describe("destroyNetwork", () => {
+  it("waits (DeletionBlocked, retried) while the service refuses for dependents it knows of", async () => {
+    const { ApiError } = await import("../../api/index.ts");
+    const { DeletionBlockedError } = await import("../../runtime/result.ts");
+    const refusal = new ApiError({
+      kind: "conflict",
+      code: "SVC_CONFLICT" as never,
+      method: "DELETE",
+      href: "/api/networks/1",
+      status: 422,
+      serviceMessage: "Network 1 still has routes 4: remove them first",
+    });
+    const client = { networks: { destroy: async () => Promise.reject(refusal) } } as never;
+    const err = await destroyNetwork(client, "/api/networks/1").catch((e) => e);
+    expect(err).toBeInstanceOf(DeletionBlockedError);
+    expect(err.message).toMatch(/refuses to delete \/api\/networks\/1 yet: Network 1 still has routes 4/);
+    const other = new ApiError({
+      kind: "retryable",
+      code: "SVC_SERVER" as never,
+      method: "DELETE",
+      href: "/api/networks/1",
+      status: 500,
+    });
+    const failing = { networks: { destroy: async () => Promise.reject(other) } } as never;
+    await expect(destroyNetwork(failing, "/api/networks/1")).rejects.toBe(other);
   });
 });

@@ -1,6 +1,7 @@
-import { linkHref, selfHref } from "../../api/index.ts";
+import { isApiError, linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { DeletionBlockedError } from "../../runtime/result.ts";
 import { compact, type NetClient, orUndefined } from "./api.ts";
 import { CloudDirectory } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
@@ -134,6 +135,28 @@ async function showNetwork(client: NetClient, href: string): Promise<NetworkObse
   return n && toNetworkObserved(n);
 }
 
+/** How often a deletion the service refuses (dependents it knows of, not referenced here) is retried. */
+export const DELETION_RETRY_MS = 5_000;
+
+/**
+ * Destroys the network. The service refuses (422) while subnets, routes or attached gateways
+ * exist; those referenced by name already held the deletion back (DeletionBlocked), so these are
+ * objects named by href or made outside the operator: wait for them instead of stalling for good.
+ */
+export async function destroyNetwork(client: Pick<NetClient, "networks">, href: string): Promise<void> {
+  try {
+    await client.networks.destroy(href);
+  } catch (error) {
+    if (isApiError(error) && error.kind === "conflict") {
+      throw new DeletionBlockedError(
+        `the service refuses to delete ${href} yet: ${error.serviceMessage ?? error.message}`,
+        DELETION_RETRY_MS,
+      );
+    }
+    throw error;
+  }
+}
+
 export function createNetworkKind(
   clouds: CloudDirectory = new CloudDirectory(),
 ): ManagedKind<NetworkSpec, NetworkDesired, NetworkObserved, NetClient> {
@@ -191,7 +214,7 @@ export function createNetworkKind(
         if (linkHref(g, "network") === href)
           await client.networkGateways.update(selfHref(g), { network_href: "" });
       }
-      await client.networks.destroy(href);
+      await destroyNetwork(client, href);
     },
     diff: diffNetwork,
     immutable: [...NETWORK_CREATE_ONLY],
