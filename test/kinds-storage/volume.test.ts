@@ -1,4 +1,3 @@
-import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Annotation } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
@@ -184,14 +183,21 @@ describe("Volume", () => {
     const ns = await readyNamespace();
     await apply(stack, ns, "Volume", "big", VOLUME);
     const href = (await waitForCond(stack, ns, "Volume", "big", "Ready", "True")).status!.href!;
-    const ext = stack.kc.makeApiClient(k8s.ApiextensionsV1Api);
-    const original = await ext.readCustomResourceDefinition({ name: "volumes.cloud.svc.io" });
+    // Raw HTTP: client-node's typed serializer drops the x-kubernetes-* keys of plain objects.
+    const crdUrl = `${stack.cluster.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/volumes.cloud.svc.io`;
+    const headers = { authorization: `Bearer ${stack.cluster.token}`, "content-type": "application/json" };
+    const putCrd = async (body: unknown) => {
+      const res = await fetch(crdUrl, { method: "PUT", headers, body: JSON.stringify(body) });
+      if (res.status !== 200) throw new Error(`CRD replace: ${res.status} ${await res.text()}`);
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: a CRD as plain JSON
+    const original: any = await (await fetch(crdUrl, { headers })).json();
     const loose = structuredClone(original);
-    const spec = loose.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!;
-    spec.x_kubernetes_validations = spec.x_kubernetes_validations?.filter(
-      (r) => !r.rule.includes("oldSelf.size"),
+    const spec = loose.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    spec["x-kubernetes-validations"] = spec["x-kubernetes-validations"].filter(
+      (r: { rule: string }) => !r.rule.includes("oldSelf.size"),
     );
-    await ext.replaceCustomResourceDefinition({ name: "volumes.cloud.svc.io", body: loose });
+    await putCrd(loose);
     try {
       const deletes = await simCalls(stack, "DELETE", /volumes/);
       await patch(stack, ns, "Volume", "big", { spec: { size: 20 } });
@@ -207,9 +213,11 @@ describe("Volume", () => {
       await patch(stack, ns, "Volume", "big", { spec: { size: 10 } });
       await waitForCond(stack, ns, "Volume", "big", "Ready", "True");
     } finally {
-      const current = await ext.readCustomResourceDefinition({ name: "volumes.cloud.svc.io" });
-      original.metadata!.resourceVersion = current.metadata!.resourceVersion;
-      await ext.replaceCustomResourceDefinition({ name: "volumes.cloud.svc.io", body: original });
+      const current = (await (await fetch(crdUrl, { headers })).json()) as {
+        metadata: { resourceVersion: string };
+      };
+      original.metadata.resourceVersion = current.metadata.resourceVersion;
+      await putCrd(original);
     }
   });
 });
