@@ -50,7 +50,9 @@ export const routeSpecSchema = managedSpec(
   },
   [{ ...exactlyOne(["networkRef", "routeTableHref"]), fieldPath: ".networkRef" }, ...nextHopCelRules],
   "Desired state of the route. A change of the route table, nextHopUrl or cloudSpecificAttributes " +
-    "(which the update call cannot carry) replaces the route: the new one is created before the old one is deleted.",
+    "(which the update call cannot carry) replaces the route: the new one is created before the old one is deleted, " +
+    "so traffic to the destination is never left without a route (the service allows several routes per " +
+    "destination; during the swap the old one still carries it).",
 );
 
 export type RouteSpec = z.output<typeof routeSpecSchema>;
