@@ -116,6 +116,21 @@ export class FieldSet {
     walk(this, 0);
   }
 
+  /** Removes a path and everything under it. */
+  removeTree(path: FieldPath): void {
+    if (path.length === 0) return;
+    const walk = (node: FieldSet, depth: number): boolean => {
+      const el = path[depth]!;
+      if (depth === path.length - 1) node.children.delete(el);
+      else {
+        const child = node.children.get(el);
+        if (child && !walk(child, depth + 1)) node.children.delete(el);
+      }
+      return node.self || node.children.size > 0;
+    };
+    walk(this, 0);
+  }
+
   paths(): FieldPath[] {
     const out: FieldPath[] = [];
     const walk = (node: FieldSet, prefix: FieldPath) => {
@@ -267,4 +282,83 @@ export function removeAt(root: unknown, path: FieldPath): boolean {
   if (index < 0) return false;
   parent.splice(index, 1);
   return true;
+}
+
+/**
+ * What a write changed, in one walk over the old and new values: the member paths that are new
+ * or have a new value (maps the write created included, as collectFields(after, shape, before)
+ * would list them), and the roots of subtrees that are gone.
+ */
+export function diffFields(
+  before: unknown,
+  after: unknown,
+  shape: Shape,
+): { changed: FieldPath[]; removed: FieldPath[] } {
+  const changed: FieldPath[] = [];
+  const removed: FieldPath[] = [];
+  const walk = (b: unknown, a: unknown, s: Shape, path: FieldPath) => {
+    if (isObj(a) && !s.atomic) {
+      const bObj = isObj(b) ? b : undefined;
+      if (path.length > 0) {
+        if (Object.keys(a).length === 0) {
+          if (!deepEqual(a, b)) {
+            if (b !== undefined) removed.push(path);
+            changed.push(path);
+          }
+          return;
+        }
+        if (!bObj) {
+          if (b !== undefined) removed.push(path);
+          if (!(path.length === 1 && path[0] === "f:metadata")) changed.push(path);
+        }
+      }
+      for (const [key, value] of Object.entries(a))
+        walk(bObj?.[key], value, childShape(s, key), [...path, `f:${key}`]);
+      if (bObj)
+        for (const key of Object.keys(bObj)) if (!Object.hasOwn(a, key)) removed.push([...path, `f:${key}`]);
+      return;
+    }
+    if (Array.isArray(a) && (s.listType === "set" || s.listType === "map")) {
+      const bArr = Array.isArray(b) ? b : undefined;
+      if (b !== undefined && !bArr) removed.push(path);
+      if (a.length === 0) {
+        if (!deepEqual(a, b)) {
+          if (bArr) removed.push(path);
+          changed.push(path);
+        }
+        return;
+      }
+      if (bArr && bArr.length === 0) removed.push(path);
+      const keys = s.mapKeys ?? [];
+      const elementOf = (item: unknown) =>
+        s.listType === "set" ? `v:${JSON.stringify(item)}` : keyElement(item, keys);
+      const before = new Map<string, unknown>();
+      for (const item of bArr ?? []) before.set(elementOf(item), item);
+      const seen = new Set<string>();
+      for (const item of a) {
+        const el = elementOf(item);
+        seen.add(el);
+        const itemPath = [...path, el];
+        const had = before.has(el);
+        if (!had) changed.push(itemPath);
+        if (s.listType === "set" || !isObj(item)) continue;
+        const bItem = had && isObj(before.get(el)) ? (before.get(el) as Obj) : undefined;
+        for (const [key, value] of Object.entries(item)) {
+          walk(bItem?.[key], value, childShape(s.items ?? {}, key), [...itemPath, `f:${key}`]);
+        }
+        if (bItem)
+          for (const key of Object.keys(bItem))
+            if (!Object.hasOwn(item, key)) removed.push([...itemPath, `f:${key}`]);
+      }
+      for (const el of before.keys()) if (!seen.has(el)) removed.push([...path, el]);
+      return;
+    }
+    if (path.length === 0) return;
+    if (!deepEqual(a, b)) {
+      if (isObj(b) || Array.isArray(b)) removed.push(path);
+      changed.push(path);
+    }
+  };
+  walk(before, after, shape, []);
+  return { changed, removed };
 }

@@ -2,6 +2,7 @@ import { ApiError } from "./errors.ts";
 import {
   childShape,
   collectFields,
+  diffFields,
   type FieldPath,
   FieldSet,
   hasValueAt,
@@ -112,20 +113,11 @@ export interface WriteContext {
  * everyone else, silently, as the real server does for Update operations.
  */
 export function recordUpdate(old: Obj | undefined, next: Obj, ctx: WriteContext): ManagedFieldsEntry[] {
-  const before = old ? trackable(old) : {};
-  const after = trackable(next);
-  const beforeSet = collectFields(before, ctx.shape);
-  const afterSet = collectFields(after, ctx.shape, before);
-  const changed: FieldPath[] = [];
-  for (const path of afterSet.paths()) {
-    if (!hasValueAt(before, path) || !deepEqual(valueAt(before, path), valueAt(after, path)))
-      changed.push(path);
-  }
-  const removed = beforeSet.paths().filter((path) => !hasValueAt(after, path));
+  const { changed, removed } = diffFields(old ? trackable(old) : {}, trackable(next), ctx.shape);
   const items = withSets(readEntries(old));
   let mine = items.find(({ entry }) => sameSlot(entry, ctx.manager, "Update", ctx.subresource));
   for (const item of items) {
-    for (const path of removed) item.set.remove(path);
+    for (const path of removed) item.set.removeTree(path);
     if (item === mine) continue;
     for (const path of changed) item.set.remove(path);
   }
