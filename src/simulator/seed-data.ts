@@ -296,6 +296,7 @@ export const seedLinked = () => ({
       description: "",
       state: "available",
       size: 10,
+      parent_volume_id: "1",
     },
     {
       id: "2",

@@ -39,6 +39,7 @@ import { deploymentsResource } from "./deployments.ts";
 import { inputsResource } from "./inputs.ts";
 import { ipAddressBindingsResource } from "./ip-address-bindings.ts";
 import { ipAddressesResource } from "./ip-addresses.ts";
+import { linkTargetsResource } from "./link-targets.ts";
 import { linkedResource } from "./linked.ts";
 import { monitoringMetrics } from "./monitoring-metrics.ts";
 import { networkGatewaysResource } from "./network-gateways.ts";
@@ -73,4 +74,5 @@ export const resources: ResourceModule[] = [
   ipAddressesResource,
   ipAddressBindingsResource,
   resourceGroupsResource,
+  linkTargetsResource,
 ];

@@ -41,6 +41,8 @@ export const volumeSnapshotSchema = z
     description: z.string().default(""),
     state: z.string().default("available"),
     size: z.number().int().default(1),
+    /** The volume the snapshot was taken of (listed under the volume's `volume_snapshots`). */
+    parent_volume_id: optionalRef,
   })
   .strict();
 export const instanceSchema = z

@@ -1,0 +1,193 @@
+import { z } from "zod";
+import type { RequestContext } from "../context.ts";
+import { resourceNotFound } from "../errors.ts";
+import type { FilterSpec } from "../filters.ts";
+import { COLLECTIONS, type VolumeRecord } from "../net/records.ts";
+import { link, type Representation } from "../representation.ts";
+import { defineResource } from "../resource.ts";
+import { access } from "../roles.ts";
+import { seedId } from "../seed.ts";
+import type { StoredObject } from "../store.ts";
+import type { AccountRecord } from "./accounts.ts";
+import { type CloudRecord, cloudHref } from "./clouds.ts";
+import { hrefs, type VolumeSnapshotRecord } from "./linked.ts";
+
+/**
+ * Beyond the spec: read-only targets of links the spec names but does not detail, so every
+ * link a representation carries resolves. Minimal representations (name and links):
+ * - cloud rels `security_groups` and `ssh_keys` (index, show; seeded one of each per cloud),
+ * - cloud rel `volume_attachments` and volume rel `current_volume_attachment`: one attachment
+ *   per volume attached to a running instance, with the volume's id (index, show),
+ * - volume rel `volume_snapshots`: the cloud's snapshots taken of that volume (index),
+ * - deployment rel `alerts`: the simulator raises no alerts, so the collection is empty,
+ * - permission rel `account`: `/api/accounts/:id` (show).
+ */
+
+const cloudObjectSchema = z
+  .object({
+    id: seedId,
+    cloud_id: z.union([z.string().min(1), z.number().int()]).transform(String),
+    name: z.string().min(1),
+    resource_uid: z.string().default(""),
+  })
+  .strict();
+type CloudObjectRecord = z.output<typeof cloudObjectSchema>;
+
+const cloudObjectFilters: FilterSpec<CloudObjectRecord> = {
+  name: { partial: true, get: (o) => o.name },
+  resource_uid: { partial: false, get: (o) => o.resource_uid },
+};
+
+const seedCloudObjects = (prefix: string, name: string): CloudObjectRecord[] =>
+  ["1", "2"].map((cloudId) => ({
+    id: cloudId,
+    cloud_id: cloudId,
+    name,
+    resource_uid: `${prefix}-000${cloudId}`,
+  }));
+
+/** The cloud of `:cloud_id` (422 when unknown). */
+const cloudOf = (ctx: RequestContext): CloudRecord =>
+  ctx.store.collection<CloudRecord>("clouds").require(ctx.param("cloud_id"), "Cloud");
+
+/** A volume attached to a running instance holds one current attachment, of the volume's id. */
+const attachmentOf = (v: VolumeRecord): Representation => ({
+  name: `${v.name} attachment`,
+  state: "attached",
+  links: [
+    link("self", `${cloudHref(v.cloud_id)}/volume_attachments/${v.id}`),
+    link("cloud", cloudHref(v.cloud_id)),
+    link("volume", `${cloudHref(v.cloud_id)}/volumes/${v.id}`),
+    link("instance", v.current_instance_href!),
+  ],
+});
+
+export const linkTargetsResource = defineResource({
+  name: "link-targets",
+  collections: { security_groups: cloudObjectSchema, ssh_keys: cloudObjectSchema },
+  defaultSeed: () => ({
+    security_groups: seedCloudObjects("sg", "default"),
+    ssh_keys: seedCloudObjects("key", "default"),
+  }),
+  register(sim) {
+    const observer = access.anyOf("observer");
+    const observerOrInstance = access.anyOf("observer", "instance");
+
+    for (const [plural, type, label] of [
+      ["security_groups", "security_group", "SecurityGroup"],
+      ["ssh_keys", "ssh_key", "SshKey"],
+    ] as const) {
+      const represent = (o: CloudObjectRecord): Representation => ({
+        name: o.name,
+        resource_uid: o.resource_uid,
+        links: [
+          link("self", `${cloudHref(o.cloud_id)}/${plural}/${o.id}`),
+          link("cloud", cloudHref(o.cloud_id)),
+        ],
+      });
+      sim.route({
+        method: "GET",
+        path: `/api/clouds/:cloud_id/${plural}`,
+        access: observer,
+        handler(ctx) {
+          ctx.view(["default"]);
+          const cloud = cloudOf(ctx);
+          const list = ctx.store.collection<CloudObjectRecord>(plural).filter((o) => o.cloud_id === cloud.id);
+          return ctx.many(type, plural, ctx.filter(list, cloudObjectFilters).map(represent));
+        },
+      });
+      sim.route({
+        method: "GET",
+        path: `/api/clouds/:cloud_id/${plural}/:id`,
+        access: observer,
+        handler(ctx) {
+          ctx.view(["default"]);
+          const cloud = cloudOf(ctx);
+          const found = ctx.store.collection<CloudObjectRecord>(plural).get(ctx.param("id"));
+          if (!found || found.cloud_id !== cloud.id) throw resourceNotFound(label, ctx.param("id"));
+          return ctx.one(type, represent(found));
+        },
+      });
+    }
+
+    const attached = (ctx: RequestContext, cloud: CloudRecord) =>
+      ctx.store
+        .collection<VolumeRecord>(COLLECTIONS.volumes)
+        .filter((v) => v.cloud_id === cloud.id && v.current_instance_href !== null);
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/volume_attachments",
+      access: observerOrInstance,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const list = ctx.filter(attached(ctx, cloudOf(ctx)), {});
+        return ctx.many("volume_attachment", "volume_attachments", list.map(attachmentOf));
+      },
+    });
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/volume_attachments/:id",
+      access: observerOrInstance,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const found = attached(ctx, cloudOf(ctx)).find((v) => v.id === ctx.param("id"));
+        if (!found) throw resourceNotFound("VolumeAttachment", ctx.param("id"));
+        return ctx.one("volume_attachment", attachmentOf(found));
+      },
+    });
+
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/volumes/:volume_id/volume_snapshots",
+      access: observerOrInstance,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const cloud = cloudOf(ctx);
+        const volume = ctx.store.collection<VolumeRecord>(COLLECTIONS.volumes).get(ctx.param("volume_id"));
+        if (!volume || volume.cloud_id !== cloud.id) throw resourceNotFound("Volume", ctx.param("volume_id"));
+        const list = ctx.filter(
+          ctx.store
+            .collection<VolumeSnapshotRecord>("volume_snapshots")
+            .filter((s) => s.cloud_id === cloud.id && s.parent_volume_id === volume.id),
+          { name: { partial: true, get: (s: VolumeSnapshotRecord) => s.name } },
+        );
+        return ctx.many(
+          "volume_snapshot",
+          "volume_snapshots",
+          list.map((s) => ({
+            name: s.name,
+            state: s.state,
+            links: [
+              link("self", hrefs.volumeSnapshot(s.cloud_id, s.id)),
+              link("cloud", cloudHref(s.cloud_id)),
+            ],
+          })),
+        );
+      },
+    });
+
+    sim.route({
+      method: "GET",
+      path: "/api/deployments/:id/alerts",
+      access: observer,
+      handler(ctx) {
+        ctx.view(["default"]);
+        ctx.store.collection<StoredObject>("deployments").require(ctx.param("id"), "Deployment");
+        return ctx.many("alert", "alerts", ctx.filter([], {}));
+      },
+    });
+
+    sim.route({
+      method: "GET",
+      path: "/api/accounts/:id",
+      access: observer,
+      handler(ctx) {
+        const account = ctx.store.collection<AccountRecord>("accounts").require(ctx.param("id"), "Account");
+        return ctx.one("account", {
+          name: account.name,
+          links: [link("self", `/api/accounts/${account.id}`)],
+        });
+      },
+    });
+  },
+});
