@@ -6,7 +6,7 @@ import type {
 } from "../../api/resources/network-gateways.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { compact, type NetClient, orUndefined } from "../network/api.ts";
-import { CloudDirectory } from "../network/cloud.ts";
+import { CloudDirectory, resolveCloud } from "../network/cloud.ts";
 import { GATEWAY_CREATE_ONLY, type NetworkGatewaySpec, networkGatewaySpecSchema } from "./schema.ts";
 
 export interface NetworkGatewayObserved {
@@ -140,7 +140,9 @@ export function createNetworkGatewayKind(
     ],
     references: gatewayReferences,
     async desired(spec: NetworkGatewaySpec, ctx: DesiredContext<NetClient>) {
-      const cloudHref = await clouds.resolve(ctx.client.clouds, spec);
+      const cloudHref = await resolveCloud(ctx.client.clouds, spec, ctx);
+      // An unknown cloud is an InvalidSpec naming the field before any write (cached per cloud).
+      await clouds.capabilities(ctx.client.clouds, cloudHref, spec.cloudHref ? "cloudHref" : "cloud.name");
       return desiredGateway(spec, ctx.meta.name, cloudHref, ctx.refs.networkRef?.href);
     },
     async observe(client, href) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/index.ts";
 import type { Cloud } from "../../api/resources/clouds.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
-import { type CloudCalls, CloudDirectory } from "./cloud.ts";
+import { NameLookup } from "../../runtime/lookup.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
+import { type CloudCalls, CloudDirectory, resolveCloud } from "./cloud.ts";
 
 function fakeClouds(clouds: (Cloud & { id: string })[]) {
   const calls: string[] = [];
@@ -36,25 +37,27 @@ const cloud = (id: string, name: string, networks: string): Cloud & { id: string
 });
 
 describe("CloudDirectory", () => {
-  it("resolves an exact name (the filter is a substring match) and caches it", async () => {
+  it("resolves a name exactly through the runtime's name lookups, once per account", async () => {
     const { api, calls } = fakeClouds([
       cloud("1", "EC2 us-east-1", "true"),
       cloud("4", "EC2 us-east-1b", "true"),
     ]);
-    const dir = new CloudDirectory();
-    expect(await dir.resolve(api, { cloud: { name: "EC2 us-east-1" } })).toBe("/api/clouds/1");
-    expect(await dir.resolve(api, { cloud: { name: "EC2 us-east-1" } })).toBe("/api/clouds/1");
+    const ctx = { names: new NameLookup(), account: "team-a/default" };
+    expect(await resolveCloud(api, { cloud: { name: "EC2 us-east-1" } }, ctx)).toBe("/api/clouds/1");
+    expect(await resolveCloud(api, { cloud: { name: "EC2 us-east-1b" } }, ctx)).toBe("/api/clouds/4");
     expect(calls.filter((c) => c.startsWith("index"))).toHaveLength(1);
-    expect(await dir.resolve(api, { cloudHref: "/api/clouds/9" })).toBe("/api/clouds/9");
+    expect(await resolveCloud(api, { cloudHref: "/api/clouds/9" }, ctx)).toBe("/api/clouds/9");
   });
 
-  it("names cloud.name when no cloud or several clouds match", async () => {
+  it("names cloud.name when several clouds match; an unknown name waits (it may appear)", async () => {
     const { api } = fakeClouds([cloud("1", "lab", "true"), cloud("2", "lab", "true")]);
-    const dir = new CloudDirectory();
-    await expect(dir.resolve(api, { cloud: { name: "nope" } })).rejects.toThrow(
-      /spec\.cloud\.name: no cloud named "nope"/,
+    const ctx = { names: new NameLookup(), account: "team-a/default" };
+    await expect(resolveCloud(api, { cloud: { name: "lab" } }, ctx)).rejects.toThrow(
+      /spec\.cloud\.name: "lab" names 2 objects/,
     );
-    await expect(dir.resolve(api, { cloud: { name: "lab" } })).rejects.toThrow(/2 clouds are named "lab"/);
+    await expect(resolveCloud(api, { cloud: { name: "nope" } }, ctx)).rejects.toBeInstanceOf(
+      DependencyNotReadyError,
+    );
   });
 
   it("stops with InvalidSpec when supports_networks is false, before any create", async () => {

@@ -3,7 +3,7 @@ import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
 import { compact, type NetClient, orUndefined } from "./api.ts";
-import { CloudDirectory } from "./cloud.ts";
+import { CloudDirectory, resolveCloud } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
 
 /** The network as the service shows it, in the kind's own words. */
@@ -181,7 +181,7 @@ export function createNetworkKind(
     ],
     references: networkReferences,
     async desired(spec: NetworkSpec, ctx: DesiredContext<NetClient>) {
-      const cloudHref = await clouds.resolve(ctx.client.clouds, spec);
+      const cloudHref = await resolveCloud(ctx.client.clouds, spec, ctx);
       const field = spec.cloudHref ? "cloudHref" : "cloud.name";
       // Before any create: a cloud without networks would only answer the create with an error.
       await clouds.require(ctx.client.clouds, cloudHref, "supports_networks", "networks", field);
