@@ -25,9 +25,18 @@ export interface CreateOperatorOptions {
   serveHealth?: boolean;
 }
 
-/** Terminal service errors: only a spec change helps (Stalled). */
+/**
+ * Terminal service errors: only a spec change helps (Stalled). A 422 ResourceNotFound names a
+ * linked object the request points at (a server, a user, a cloud) that the service lacks: calling
+ * again cannot help, unlike a 404 of the object itself, which observe already handles.
+ */
 export function isTerminalApiError(error: unknown): boolean {
-  return isApiError(error) && (error.kind === "invalid" || error.kind === "conflict");
+  return (
+    isApiError(error) &&
+    (error.kind === "invalid" ||
+      error.kind === "conflict" ||
+      (error.kind === "notFound" && error.status === 422))
+  );
 }
 
 export function isOutcomeUnknown(error: unknown): boolean {

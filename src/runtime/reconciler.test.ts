@@ -268,7 +268,7 @@ describe("ManagedReconciler: failures", () => {
   it("waits for a referenced object to be Ready and indexes the reference", async () => {
     apply("child", { size: 1, partRef: { name: "parent" } });
     await reconciler.reconcile(NS, "child");
-    expect(cond("Ready", "child")?.message).toBe("waiting for Widget parent (not found)");
+    expect(cond("Ready", "child")?.message).toBe("waiting for spec.partRef: Widget parent (not found)");
     expect(refs.dependents(`Widget/${NS}/parent`)).toEqual([`Widget/${NS}/child`]);
     apply("parent", { size: 1 });
     await reconciler.reconcile(NS, "parent");

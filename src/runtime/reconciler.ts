@@ -574,7 +574,7 @@ class Run {
     const found = this.deps.accounts.get(this.meta.namespace, accountName);
     if ("notReady" in found) {
       throw new DependencyNotReadyError(
-        `Account ${accountName} is not ready: ${found.notReady}`,
+        `spec.accountRef: Account ${accountName} is not ready: ${found.notReady}`,
         this.deps.dependencyRetryMs,
       );
     }
@@ -588,10 +588,11 @@ class Run {
     const waiting: string[] = [];
     for (const r of references) {
       const target = this.deps.store.get(r.kind, this.meta.namespace, r.name);
-      if (!target) waiting.push(`${r.kind} ${r.name} (not found)`);
-      else if (target.metadata.deletionTimestamp) waiting.push(`${r.kind} ${r.name} (being deleted)`);
+      if (!target) waiting.push(`spec.${r.field}: ${r.kind} ${r.name} (not found)`);
+      else if (target.metadata.deletionTimestamp)
+        waiting.push(`spec.${r.field}: ${r.kind} ${r.name} (being deleted)`);
       else if (!isTrue(target.status?.conditions, "Ready") || !target.status?.href)
-        waiting.push(`${r.kind} ${r.name} (not Ready)`);
+        waiting.push(`spec.${r.field}: ${r.kind} ${r.name} (not Ready)`);
       else
         out[r.field] = {
           kind: r.kind,
