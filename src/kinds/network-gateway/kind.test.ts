@@ -112,3 +112,24 @@ describe("diffGateway", () => {
     expect(calls).toEqual(["destroy /api/network_gateways/3"]);
   });
 });
+
+describe("gateway cloud", () => {
+  it("an unknown cloud href is an InvalidSpec naming cloudHref, before any write", async () => {
+    const { ApiError } = await import("../../api/index.ts");
+    const missing = new ApiError({
+      kind: "notFound",
+      code: "SVC_NOT_FOUND" as never,
+      method: "GET",
+      href: "/api/clouds/9",
+      status: 422,
+    });
+    const client = {
+      clouds: { show: async () => Promise.reject(missing), index: async () => [] },
+    } as unknown as NetClient;
+    const spec = networkGatewaySpecSchema.parse({ cloudHref: "/api/clouds/9", type: "vpn" });
+    const ctx = { meta: { name: "gw", namespace: "n" }, client, refs: {}, log: undefined as never };
+    await expect(networkGatewayKind.desired(spec, ctx)).rejects.toThrow(
+      /spec\.cloudHref: cloud \/api\/clouds\/9 does not exist/,
+    );
+  });
+});
