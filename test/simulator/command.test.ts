@@ -1,6 +1,8 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.ts";
 import { startFromOptions } from "../../src/simulator/command.ts";
@@ -12,6 +14,7 @@ function capture() {
   return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: {} } };
 }
 
+const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), "sim-seed-"));
 const defaults = {
   host: "127.0.0.1",
@@ -135,18 +138,6 @@ describe("running", () => {
     for (const stop of started) await stop();
   });
 
-  it("prints the base URL and the seeded credentials", async () => {
-    const c = capture();
-    const sim = await startFromOptions(defaults, c.io);
-    started.push(() => sim.close());
-    const out = c.out.join("\n");
-    expect(out).toContain(`service API 1.5 at ${sim.url}`);
-    expect(out).toContain(sim.regionUrl);
-    expect(out).toContain("admin@example.com / password");
-    expect(out).toContain("user2@example.com / password");
-    expect(out).toContain("dev-refresh-token");
-  });
-
   it("refuses a port in use with exit 2", async () => {
     const c = capture();
     const first = await startFromOptions(defaults, c.io);
@@ -158,24 +149,93 @@ describe("running", () => {
     ).toBe(2);
     expect(c2.err.join("\n")).toContain("cannot listen on 127.0.0.1");
   });
-
-  it("stops cleanly on SIGTERM", async () => {
-    const c = capture();
-    const running = main(["simulator", "--port", "0", "--region-port", "0", "--log-level", "silent"], c.io);
-    await waitFor(() => c.out.some((l) => l.includes("service API 1.5 at")));
-    const url = /at (http:\S+)/.exec(c.out[0]!)![1]!;
-    expect((await fetch(`${url}/__sim/clock`)).status).toBe(200);
-    process.emit("SIGTERM", "SIGTERM");
-    expect(await running).toBe(0);
-    expect(c.out.join("\n")).toContain("SIGTERM, stopping");
-    await expect(fetch(`${url}/__sim/clock`)).rejects.toThrow();
-  });
 });
 
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+// The real CLI in a child process: what it prints, its request log, and a clean stop on each
+// signal. Everything waits by polling the child's output with a generous timeout (a loaded
+// machine can take seconds to start Node), never by sleeping a fixed time.
+const SPAWN_TIMEOUT_MS = 120_000;
+
+describe("the CLI process", () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+
+  function spawnCli(...args: string[]) {
+    const child = spawn(process.execPath, [CLI, "simulator", "--port", "0", "--region-port", "0", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      err += chunk.toString("utf8");
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    return { child, exited, out: () => out, err: () => err };
+  }
+
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "prints its URL and credentials, logs one pino line per request, stops cleanly on %s",
+    async (signal) => {
+      const cli = spawnCli("--log-level", "info");
+      await waitFor(() => /test hooks: /.test(cli.out()), `the banner (stderr: ${cli.err()})`);
+      const url = /service API 1\.5 at (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.out())![1]!;
+      expect(cli.out()).toMatch(/wrong-region host .*http:\/\/127\.0\.0\.1:\d+/);
+      expect(cli.out()).toContain("admin@example.com / password");
+      expect(cli.out()).toContain("user2@example.com / password");
+      expect(cli.out()).toContain("dev-refresh-token");
+
+      const admin = await login(url, "admin@example.com", "password");
+      expect((await admin.get("/api/deployments/1")).status).toBe(200);
+      expect((await admin.get("/api/clouds/1/volumes.xml")).status).toBe(200);
+      const requestLines = () =>
+        cli
+          .out()
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((l) => l.msg === "request");
+      await waitFor(() => requestLines().length >= 3, "three request log lines");
+      expect(requestLines().map((l) => [l.method, l.path, l.status])).toEqual([
+        ["POST", "/api/session", 204],
+        ["GET", "/api/deployments/1", 200],
+        ["GET", "/api/clouds/1/volumes.xml", 200],
+      ]);
+      expect(cli.out()).not.toContain("_session_id=");
+
+      cli.child.kill(signal);
+      expect(await cli.exited).toBe(0);
+      expect(cli.out()).toContain(`${signal}, stopping`);
+      expect(cli.err()).toBe("");
+      await expect(fetch(`${url}/__sim/stats`)).rejects.toThrow();
+    },
+    SPAWN_TIMEOUT_MS,
+  );
+
+  it(
+    "a bad seed file exits 2 with the error on stderr",
+    async () => {
+      const file = join(dir, "bad-seed.yaml");
+      await writeFile(file, "widgets: []\n");
+      const cli = spawnCli("--seed", file);
+      expect(await cli.exited).toBe(2);
+      expect(cli.err()).toContain(`--seed: ${file}: `);
+      expect(cli.err()).toContain("unknown collection 'widgets'");
+    },
+    SPAWN_TIMEOUT_MS,
+  );
+});
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
