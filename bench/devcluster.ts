@@ -3,7 +3,7 @@
 // label-selected list, paged list). Everything runs in this process: the figures include the
 // client's work (HTTP, JSON parsing) as a real informer would pay it.
 import { pathToFileURL } from "node:url";
-import { Agent, fetch } from "undici";
+import { Agent, request } from "undici";
 import { createDevCluster } from "../src/devcluster/index.ts";
 
 const GROUP = "bench.svc.io";
@@ -58,14 +58,14 @@ export async function run(): Promise<Record<string, unknown>> {
   const agent = new Agent({ connections: 64 });
   const headers = { Authorization: `Bearer ${cluster.token}`, "Content-Type": "application/json" };
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${cluster.url}${path}`, {
-      method,
+    const res = await request(`${cluster.url}${path}`, {
+      method: method as "GET" | "POST",
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: agent,
     });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
     return text;
   };
   const things = `/apis/${GROUP}/v1/namespaces/default/things`;
@@ -97,16 +97,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const readers = Array.from({ length: WATCHERS }, async (_, w) => {
       const controller = new AbortController();
       controllers.push(controller);
-      const res = await fetch(`${cluster.url}${things}?watch=true&resourceVersion=${rv}`, {
+      const res = await request(`${cluster.url}${things}?watch=true&resourceVersion=${rv}`, {
         headers,
         signal: controller.signal,
         dispatcher: agent,
       });
-      const reader = res.body!.getReader();
       try {
-        for (;;) {
-          const { value, done: end } = await reader.read();
-          if (end) return;
+        for await (const chunk of res.body) {
+          const value = chunk as Buffer;
           for (let at = value.indexOf(10); at >= 0; at = value.indexOf(10, at + 1)) counts[w]! += 1;
           if (counts.every((c) => c >= FANOUT_WRITES)) allDone();
         }

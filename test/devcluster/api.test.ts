@@ -337,6 +337,65 @@ describe("custom resources", () => {
   });
 });
 
+describe("more write options", () => {
+  it("names objects from generateName, and dryRun=All stores nothing", async () => {
+    const path = `/apis/${GROUP}/v1/namespaces/api/widgets`;
+    const generated = await json(
+      await send("POST", path, { ...widget(""), metadata: { generateName: "gen-" } }),
+    );
+    expect(generated.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
+    const dry = await send("POST", `${path}?dryRun=All`, widget("dry"));
+    expect(dry.status).toBe(201);
+    expect((await json(dry)).metadata.name).toBe("dry");
+    expect((await h.http(`${path}/dry`)).status).toBe(404);
+  });
+
+  it("serves a new CRD version at once, with the stored objects converted by apiVersion", async () => {
+    const crd = widgetCrd({ plural: "doodads", kind: "Doodad" });
+    await createCrd(h, crd);
+    const v1 = `/apis/${GROUP}/v1/namespaces/api/doodads`;
+    await send("POST", v1, {
+      apiVersion: `${GROUP}/v1`,
+      kind: "Doodad",
+      metadata: { name: "d1" },
+      spec: { size: 1 },
+    });
+    const current = await json(
+      await h.http(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/doodads.${GROUP}`),
+    );
+    const v2 = { ...current.spec.versions[0], name: "v2", storage: false };
+    const updated = await send(
+      "PUT",
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/doodads.${GROUP}`,
+      {
+        ...current,
+        spec: { ...current.spec, versions: [...current.spec.versions, v2] },
+      },
+    );
+    expect(updated.status).toBe(200);
+    expect((await json(updated)).metadata.generation).toBe(2);
+    const read = await json(await h.http(`/apis/${GROUP}/v2/namespaces/api/doodads/d1`));
+    expect(read.apiVersion).toBe(`${GROUP}/v2`);
+    expect(read.spec.size).toBe(1);
+    const group = await json(await h.http(`/apis/${GROUP}`));
+    expect(group.preferredVersion.version).toBe("v2");
+  });
+
+  it("sends the initial-events-end bookmark with sendInitialEvents", async () => {
+    const res = await h.http(
+      `/apis/${GROUP}/v1/namespaces/api/widgets?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`,
+    );
+    const events = (await res.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const bookmark = events.findIndex((e) => e.type === "BOOKMARK");
+    expect(bookmark).toBeGreaterThan(0);
+    expect(events.slice(0, bookmark).every((e) => e.type === "ADDED")).toBe(true);
+    expect(events[bookmark].object.metadata.annotations).toEqual({ "k8s.io/initial-events-end": "true" });
+  });
+});
+
 describe("errors never crash the server", () => {
   it("answers 404, 405, 409 AlreadyExists and 400 as Status objects", async () => {
     const missing = await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets/nope`);
