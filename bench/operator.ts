@@ -112,6 +112,7 @@ export async function run(): Promise<Record<string, unknown>> {
 
     const callsBefore = await apiCalls(infra.simUrl);
     const rss0 = process.memoryUsage().rss;
+    const cpu0 = process.cpuUsage();
     const started = performance.now();
     await pool(
       Array.from({ length: N }, (_, i) => `bench-${i}`),
@@ -121,6 +122,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const applied = performance.now();
     await until(() => operator.store.list("Deployment").filter(ready).length === N, 600_000);
     const done = performance.now();
+    const cpu = process.cpuUsage(cpu0);
     const calls = (await apiCalls(infra.simUrl)) - callsBefore;
     const lowerBoundMs = (calls * LATENCY_MS) / CONCURRENCY;
 
@@ -142,6 +144,8 @@ export async function run(): Promise<Record<string, unknown>> {
       lowerBoundMs: Math.round(lowerBoundMs),
       ratioToLowerBound: +((done - started) / lowerBoundMs).toFixed(2),
       goalRatio: 1.5,
+      // CPU of this process (operator plus the bench's own kube client applying the resources).
+      cpuMsPerResource: +((cpu.user + cpu.system) / 1000 / N).toFixed(2),
       resyncApiCalls: resyncCalls,
       resyncGoal: "< 20",
       resyncChecked: reports.find((r) => r.kind === "Deployment")?.checked,

@@ -1,76 +1,62 @@
-import { ApiException, type CoreV1Api, type CustomObjectsApi } from "@kubernetes/client-node";
-import { mergePatchOptions } from "./events.ts";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { ManagedObject } from "./kind.ts";
 import { ConflictError, GoneError, type KubeWriter, type MetadataPatch, type ObjectRef } from "./kube.ts";
+import { KubeHttpError, RawKube } from "./kube-raw.ts";
 import { GROUP, VERSION } from "./names.ts";
 
-/** KubeWriter on client-node: JSON merge patches, 409 -> ConflictError, 404 -> GoneError. */
-export class KubeApiWriter implements KubeWriter {
-  private readonly custom: CustomObjectsApi;
-  private readonly core: CoreV1Api;
+const MERGE_PATCH = "application/merge-patch+json";
 
-  constructor(custom: CustomObjectsApi, core: CoreV1Api) {
-    this.custom = custom;
-    this.core = core;
+/**
+ * The reconciler's writes as JSON merge patches (custom resources reject strategic
+ * merge): 409 -> ConflictError, 404 -> GoneError. Uses RawKube: these calls are the
+ * operator's hot path.
+ */
+export class KubeApiWriter implements KubeWriter {
+  private readonly raw: RawKube;
+
+  constructor(kc: KubeConfig) {
+    this.raw = new RawKube(kc);
   }
 
-  async patchMetadata(
-    ref: ObjectRef,
-    patch: MetadataPatch,
-    resourceVersion?: string,
-  ): Promise<ManagedObject> {
+  patchMetadata(ref: ObjectRef, patch: MetadataPatch, resourceVersion?: string): Promise<ManagedObject> {
     const metadata: Record<string, unknown> = { ...patch };
     if (resourceVersion !== undefined) metadata.resourceVersion = resourceVersion;
-    return this.wrap(ref, () =>
-      this.custom.patchNamespacedCustomObject(
-        {
-          group: GROUP,
-          version: VERSION,
-          namespace: ref.namespace,
-          plural: ref.plural,
-          name: ref.name,
-          body: { metadata },
-        },
-        mergePatchOptions(),
-      ),
-    );
+    return this.patch(ref, "", { metadata });
   }
 
-  async patchStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<ManagedObject> {
-    return this.wrap(ref, () =>
-      this.custom.patchNamespacedCustomObjectStatus(
-        {
-          group: GROUP,
-          version: VERSION,
-          namespace: ref.namespace,
-          plural: ref.plural,
-          name: ref.name,
-          body: { status },
-        },
-        mergePatchOptions(),
-      ),
-    );
+  patchStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<ManagedObject> {
+    return this.patch(ref, "/status", { status });
   }
 
   async readSecret(namespace: string, name: string): Promise<Record<string, string> | undefined> {
     try {
-      const secret = await this.core.readNamespacedSecret({ namespace, name });
+      const secret = await this.raw.call<{
+        data?: Record<string, string>;
+        stringData?: Record<string, string>;
+      }>("GET", `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(secret.data ?? {}))
         out[k] = Buffer.from(v, "base64").toString("utf8");
       for (const [k, v] of Object.entries(secret.stringData ?? {})) out[k] ??= v;
       return out;
     } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return undefined;
+      if (error instanceof KubeHttpError && error.code === 404) return undefined;
       throw error;
     }
   }
 
-  private async wrap(ref: ObjectRef, call: () => Promise<unknown>): Promise<ManagedObject> {
+  close(): Promise<void> {
+    return this.raw.close();
+  }
+
+  private async patch(ref: ObjectRef, sub: string, body: unknown): Promise<ManagedObject> {
+    const path =
+      `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(ref.namespace)}/${ref.plural}/` +
+      `${encodeURIComponent(ref.name)}${sub}`;
     try {
-      return (await call()) as ManagedObject;
+      return await this.raw.call<ManagedObject>("PATCH", path, body, MERGE_PATCH);
     } catch (error) {
-      if (error instanceof ApiException) {
+      if (error instanceof KubeHttpError) {
         if (error.code === 409)
           throw new ConflictError(`${ref.kind} ${ref.namespace}/${ref.name} changed meanwhile`, {
             cause: error,

@@ -84,7 +84,7 @@ export class Operator {
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
     const core = kc.makeApiClient(CoreV1Api);
-    this.writer = new KubeApiWriter(custom, core);
+    this.writer = new KubeApiWriter(kc);
     this.events = new EventRecorder({ api: core, clock: this.clock, log: this.log });
     this.identity =
       options.config.identity ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 7)}`;
