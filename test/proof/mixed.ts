@@ -1,0 +1,118 @@
+import { managedKinds } from "../../src/kinds/index.ts";
+
+/** One custom resource of the mixed set. */
+export interface Manifest {
+  kind: string;
+  name: string;
+  spec: Record<string, unknown>;
+}
+
+/** Roles granted to user 2 by the first units (a user holds each role once). */
+const ROLES = ["observer", "actor", "designer", "library"];
+
+/**
+ * How each kind appears in one unit of the mixed set, referencing the unit's other resources by
+ * name. Adding a kind = one entry here (the check below fails until it has one). An entry may
+ * return nothing for some units (a Permission exists only once per role).
+ */
+export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
+  Deployment: (u) => [{ kind: "Deployment", name: `${u}-dep`, spec: { description: "proof" } }],
+  Network: (u, i) => [
+    {
+      kind: "Network",
+      name: `${u}-net`,
+      spec: {
+        cloudHref: "/api/clouds/1",
+        cidrBlock: `10.${i % 250}.0.0/16`,
+        deploymentRef: { name: `${u}-dep` },
+      },
+    },
+  ],
+  Subnet: (u, i) => [
+    {
+      kind: "Subnet",
+      name: `${u}-sub`,
+      spec: {
+        networkRef: { name: `${u}-net` },
+        cidrBlock: `10.${i % 250}.1.0/24`,
+        datacenterHref: "/api/clouds/1/datacenters/1",
+      },
+    },
+  ],
+  NetworkGateway: (u) => [
+    {
+      kind: "NetworkGateway",
+      name: `${u}-igw`,
+      spec: { cloudHref: "/api/clouds/1", type: "internet", networkRef: { name: `${u}-net` } },
+    },
+  ],
+  Route: (u) => [
+    {
+      kind: "Route",
+      name: `${u}-route`,
+      spec: {
+        networkRef: { name: `${u}-net` },
+        destinationCidrBlock: "0.0.0.0/0",
+        nextHopType: "network_gateway",
+        nextHopGatewayRef: { name: `${u}-igw` },
+      },
+    },
+  ],
+  Volume: (u) => [
+    {
+      kind: "Volume",
+      name: `${u}-vol`,
+      spec: {
+        cloudHref: "/api/clouds/1",
+        datacenterHref: "/api/clouds/1/datacenters/1",
+        size: 10,
+        volumeType: { name: "standard" },
+        deploymentRef: { name: `${u}-dep` },
+      },
+    },
+  ],
+  RecurringVolumeAttachment: (u) => [
+    {
+      kind: "RecurringVolumeAttachment",
+      name: `${u}-att`,
+      spec: {
+        cloudHref: "/api/clouds/1",
+        storageRef: { name: `${u}-vol` },
+        runnableHref: "/api/servers/1",
+        device: "/dev/xvdb",
+      },
+    },
+  ],
+  Permission: (u, i) =>
+    i < ROLES.length
+      ? [{ kind: "Permission", name: `${u}-perm`, spec: { userHref: "/api/users/2", roleTitle: ROLES[i] } }]
+      : [],
+};
+
+for (const k of managedKinds) {
+  if (!UNIT[k.kind]) throw new Error(`test/proof/mixed.ts: kind ${k.kind} has no entry in UNIT`);
+}
+
+/** About `size` resources of every kind with their references (whole units; parents first). */
+export function mixedSet(size: number, prefix = "u"): Manifest[] {
+  const out: Manifest[] = [];
+  for (let i = 0; out.length < size; i++) {
+    for (const k of managedKinds) out.push(...UNIT[k.kind]!(`${prefix}${i}`, i));
+  }
+  return out;
+}
+
+/** Plural of each managed kind (the resource path of its custom resources). */
+export const PLURAL: Record<string, string> = Object.fromEntries(managedKinds.map((k) => [k.kind, k.plural]));
+
+/** The simulator collections the managed kinds write, with what identifies one object per custom resource. */
+export const COLLECTIONS: Record<string, (o: Record<string, unknown>) => string> = {
+  deployments: (o) => String(o.name),
+  networks: (o) => String(o.name),
+  subnets: (o) => String(o.name),
+  network_gateways: (o) => String(o.name),
+  routes: (o) => `${o.route_table_id ?? ""}|${o.destination_cidr_block ?? ""}`,
+  volumes: (o) => String(o.name),
+  recurring_volume_attachments: (o) => `${o.storage_href}|${o.runnable_href}|${o.device}`,
+  permissions: (o) => `${o.user_id}|${o.role_title}`,
+};
