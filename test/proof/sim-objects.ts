@@ -5,7 +5,7 @@ type Snapshot = Record<string, Record<string, unknown>[]>;
 
 /** Ids of the objects the seed holds in the managed collections (they are not ours to count). */
 export function baseline(sim: Simulator): Set<string> {
-  const snap = sim.store.snapshot() as Snapshot;
+  const snap = sim.store.snapshot() as unknown as Snapshot;
   const ids = new Set<string>();
   for (const c of Object.keys(COLLECTIONS)) for (const o of snap[c] ?? []) ids.add(`${c}/${o.id}`);
   return ids;
@@ -13,7 +13,7 @@ export function baseline(sim: Simulator): Set<string> {
 
 /** Objects in the managed collections that were not in the baseline, per collection. */
 export function createdObjects(sim: Simulator, seed: Set<string>): Record<string, Record<string, unknown>[]> {
-  const snap = sim.store.snapshot() as Snapshot;
+  const snap = sim.store.snapshot() as unknown as Snapshot;
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const c of Object.keys(COLLECTIONS)) {
     out[c] = (snap[c] ?? []).filter((o) => !seed.has(`${c}/${o.id}`));
