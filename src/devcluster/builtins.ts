@@ -128,11 +128,66 @@ function normalizeSecret(object: Obj, old: Obj | undefined): FieldError[] {
 }
 
 function normalizeConfigMap(object: Obj, old: Obj | undefined): FieldError[] {
-  return [
+  const errors = [
     ...checkKeys(object, "data"),
     ...checkKeys(object, "binaryData"),
     ...checkImmutable(object, old, ["data", "binaryData"]),
   ];
+  if (isObj(object.data) && isObj(object.binaryData)) {
+    for (const key of Object.keys(object.binaryData)) {
+      if (Object.hasOwn(object.data, key)) {
+        errors.push({
+          type: "FieldValueInvalid",
+          field: `data[${key}]`,
+          value: key,
+          detail: "duplicate of key present in binaryData",
+        });
+      }
+    }
+  }
+  return errors;
+}
+
+/**
+ * Event rules the real server enforces (legacy validation): the involved object's namespace is
+ * the event's, and an event about a cluster-scoped object lives in `default`.
+ */
+function normalizeEvent(object: Obj): FieldError[] {
+  const involved = isObj(object.involvedObject) ? object.involvedObject : {};
+  const eventNamespace = String((object.metadata as Obj).namespace ?? "");
+  const involvedNamespace = typeof involved.namespace === "string" ? involved.namespace : "";
+  const ok =
+    involvedNamespace === ""
+      ? eventNamespace === "" || eventNamespace === "default"
+      : involvedNamespace === eventNamespace;
+  if (ok) return [];
+  return [
+    {
+      type: "FieldValueInvalid",
+      field: "involvedObject.namespace",
+      value: involvedNamespace,
+      detail: "does not match event.namespace",
+    },
+  ];
+}
+
+function normalizeLease(object: Obj): FieldError[] {
+  const spec = isObj(object.spec) ? object.spec : {};
+  const errors: FieldError[] = [];
+  for (const field of ["leaseDurationSeconds", "leaseTransitions"] as const) {
+    const value = spec[field];
+    if (value === undefined || value === null) continue;
+    const min = field === "leaseDurationSeconds" ? 1 : 0;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+      errors.push({
+        type: "FieldValueInvalid",
+        field: `spec.${field}`,
+        value,
+        detail: min === 1 ? "must be greater than 0" : "must be greater than or equal to 0",
+      });
+    }
+  }
+  return errors;
 }
 
 function normalizeNamespace(object: Obj, old: Obj | undefined): FieldError[] {
@@ -207,6 +262,7 @@ export function builtinTypes(): ResourceType[] {
       kind: "Event",
       shortNames: ["ev"],
       storageKey: "events",
+      normalize: normalizeEvent,
       fieldSelectors: [
         ...NAME_FIELDS,
         "involvedObject.kind",
@@ -228,6 +284,7 @@ export function builtinTypes(): ResourceType[] {
       kind: "Event",
       shortNames: ["ev"],
       storageKey: "events",
+      normalize: normalizeEvent,
       fieldSelectors: [
         ...NAME_FIELDS,
         "regarding.kind",
@@ -243,6 +300,6 @@ export function builtinTypes(): ResourceType[] {
           EVENT_RENAMES.map(([a, b]) => [b, a]),
         ),
     }),
-    base({ group: "coordination.k8s.io", resource: "leases", kind: "Lease" }),
+    base({ group: "coordination.k8s.io", resource: "leases", kind: "Lease", normalize: normalizeLease }),
   ];
 }

@@ -287,6 +287,9 @@ export class Operations {
     const namespace = this.requireNamespace(type, req.namespace);
     const object = this.checkKind(type, version, body);
     const m = meta(object);
+    if (m.resourceVersion !== undefined && m.resourceVersion !== "") {
+      throw badRequest("resourceVersion should not be set on objects to be created");
+    }
     if (type.namespaced) {
       if (m.namespace !== undefined && m.namespace !== "" && m.namespace !== namespace) {
         throw badRequest(

@@ -396,6 +396,43 @@ describe("more write options", () => {
   });
 });
 
+describe("client-node's generic object API", () => {
+  it("creates, reads, merge-patches and deletes through KubernetesObjectApi (discovery-driven)", async () => {
+    const spec = {
+      apiVersion: `${GROUP}/v1`,
+      kind: "Widget",
+      metadata: { name: "generic", namespace: "api" },
+    };
+    const created = await h.objects.create({ ...spec, spec: { size: 1 } } as k8s.KubernetesObject);
+    expect(created.metadata?.uid).toBeDefined();
+    const read = (await h.objects.read(spec)) as k8s.KubernetesObject & { spec: { size: number } };
+    expect(read.spec.size).toBe(1);
+    const patched = (await h.objects.patch(
+      { ...spec, spec: { size: 2 } } as k8s.KubernetesObject,
+      undefined,
+      undefined,
+      "test",
+      undefined,
+      k8s.PatchStrategy.MergePatch,
+    )) as k8s.KubernetesObject & { spec: { size: number } };
+    expect(patched.spec.size).toBe(2);
+    // The default (strategic merge) is refused for custom resources, as by a real server.
+    await expect(
+      h.objects.patch({ ...spec, spec: { size: 3 } } as k8s.KubernetesObject),
+    ).rejects.toMatchObject({ code: 415 });
+    // A resourceVersion in a merge patch is a precondition.
+    const stale = await send(
+      "PATCH",
+      `/apis/${GROUP}/v1/namespaces/api/widgets/generic`,
+      { metadata: { resourceVersion: created.metadata?.resourceVersion }, spec: { size: 9 } },
+      "application/merge-patch+json",
+    );
+    expect(stale.status).toBe(409);
+    await h.objects.delete(spec);
+    expect((await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets/generic`)).status).toBe(404);
+  });
+});
+
 describe("errors never crash the server", () => {
   it("answers 404, 405, 409 AlreadyExists and 400 as Status objects", async () => {
     const missing = await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets/nope`);
@@ -624,6 +661,37 @@ describe("built-in resources", () => {
       fieldSelector: "involvedObject.name=gen",
     });
     expect(byField.items.map((e) => e.metadata?.name)).toEqual(["ev1"]);
+  });
+
+  it("enforces the real server's rules for events, leases and creates", async () => {
+    const event = await send("POST", "/api/v1/namespaces/api/events", {
+      metadata: { name: "wrong-ns" },
+      involvedObject: { kind: "Widget", name: "x", namespace: "other" },
+      reason: "R",
+      message: "m",
+    });
+    expect(event.status).toBe(422);
+    expect((await json(event)).message).toBe(
+      'Event "wrong-ns" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+    );
+    const clusterScoped = await send("POST", "/api/v1/namespaces/default/events", {
+      metadata: { name: "about-a-namespace" },
+      involvedObject: { kind: "Namespace", name: "api" },
+      reason: "R",
+      message: "m",
+    });
+    expect(clusterScoped.status).toBe(201);
+    const lease = await send("POST", "/apis/coordination.k8s.io/v1/namespaces/api/leases", {
+      metadata: { name: "bad-lease" },
+      spec: { leaseDurationSeconds: 0 },
+    });
+    expect(lease.status).toBe(422);
+    expect((await json(lease)).details.causes[0].field).toBe("spec.leaseDurationSeconds");
+    const withRv = await send("POST", "/api/v1/namespaces/api/configmaps", {
+      metadata: { name: "rv", resourceVersion: "5" },
+    });
+    expect(withRv.status).toBe(400);
+    expect((await json(withRv)).message).toBe("resourceVersion should not be set on objects to be created");
   });
 
   it("serves coordination.k8s.io/v1 leases with optimistic concurrency", async () => {
