@@ -1,0 +1,183 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { defineCommand, flag, UsageError } from "../cli/command.ts";
+import { DEMO_NAMESPACE, type DevSession, startDev } from "./stack.ts";
+import { LiveTable } from "./table.ts";
+
+/** deploy/samples of the package (src/dev or dist/dev -> the package root). */
+export const DEFAULT_SAMPLES = join(import.meta.dirname, "..", "..", "deploy", "samples");
+
+const schema = z
+  .object({
+    host: flag.host(),
+    "cluster-port": flag.port(6443),
+    "simulator-port": flag.port(9292),
+    "region-port": flag.port(9293),
+    "metrics-port": flag.port(8080),
+    "state-dir": z.string().min(1, "must not be empty").optional(),
+    samples: z.string().min(1, "must not be empty").default(DEFAULT_SAMPLES),
+    "no-samples": z.boolean().default(false),
+    "log-level": flag.logLevel(),
+  })
+  .strict();
+
+export type DevCommandOptions = z.output<typeof schema>;
+
+/** Resolves on SIGINT or SIGTERM; injectable so tests can stop the command. */
+export type StopSignal = () => Promise<void>;
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.on("SIGINT", done);
+    process.on("SIGTERM", done);
+  });
+}
+
+/** The kubectl lines printed at start: what a newcomer types next. */
+export function kubectlHints(kubeconfigPath: string, samplesDir: string | undefined): string[] {
+  return [
+    "Use the cluster with kubectl:",
+    `  export KUBECONFIG=${kubeconfigPath}`,
+    `  kubectl get svccloud -n ${DEMO_NAMESPACE}`,
+    `  kubectl describe networks.cloud.svc.io main -n ${DEMO_NAMESPACE}`,
+    `  kubectl wait --for=condition=Ready svccloud --all -n ${DEMO_NAMESPACE} --timeout=60s`,
+    `  kubectl get events -n ${DEMO_NAMESPACE}`,
+    ...(samplesDir ? [`  kubectl apply -n ${DEMO_NAMESPACE} -f ${samplesDir}`] : []),
+  ];
+}
+
+export function devCommand(
+  stop: StopSignal = waitForSignal,
+  isTty: () => boolean = () => process.stdout.isTTY === true,
+) {
+  return defineCommand({
+    name: "dev",
+    summary:
+      "the whole loop on one machine: devcluster + simulator + operator, CRDs installed, samples applied, a live table",
+    flags: {
+      host: { type: "string", description: "address every server binds", default: "127.0.0.1" },
+      "cluster-port": {
+        type: "string",
+        description: "devcluster (Kubernetes API) port, 0 = any free port",
+        default: "6443",
+      },
+      "simulator-port": {
+        type: "string",
+        description: "simulator (service API) port, 0 = any free port",
+        default: "9292",
+      },
+      "region-port": {
+        type: "string",
+        description: "simulator's wrong-region port, 0 = any free port",
+        default: "9293",
+      },
+      "metrics-port": {
+        type: "string",
+        description: "operator /metrics, /healthz, /readyz port, 0 = any free port",
+        default: "8080",
+      },
+      "state-dir": {
+        type: "string",
+        description:
+          "keep the devcluster's and the simulator's state (and kubeconfig, log) here across restarts",
+      },
+      samples: {
+        type: "string",
+        description: "directory of sample manifests to apply",
+        default: "deploy/samples",
+      },
+      "no-samples": {
+        type: "boolean",
+        description: "apply no samples (only the namespace, Secret and Account)",
+      },
+      "log-level": {
+        type: "string",
+        description: "operator log level (the log goes to a file)",
+        default: "info",
+      },
+    },
+    schema,
+    async run(options, io) {
+      const t0 = performance.now();
+      const tty = isTty();
+      const write = (text: string) => process.stdout.write(text);
+      let session: DevSession;
+      try {
+        session = await startDev({
+          host: options.host,
+          clusterPort: options["cluster-port"],
+          simulatorPort: options["simulator-port"],
+          regionPort: options["region-port"],
+          metricsPort: options["metrics-port"],
+          stateDir: options["state-dir"],
+          samplesDir: options["no-samples"] ? undefined : options.samples,
+          logLevel: options["log-level"],
+        });
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        if (e.code === "EADDRINUSE" || e.code === "EACCES")
+          throw new UsageError(
+            `${e.message} (choose other ports with --cluster-port, --simulator-port, --region-port, --metrics-port, or 0 for free ones)`,
+          );
+        if (e.name === "SampleError" || e.name === "SeedError") throw new UsageError(e.message);
+        throw error;
+      }
+      const metrics = session.operator.healthAddress;
+      io.out(`svc-operator dev: devcluster ${session.cluster.url}, simulator ${session.sim.url}`);
+      if (metrics) io.out(`  operator metrics: http://${metrics.host}:${metrics.port}/metrics`);
+      io.out(
+        options["state-dir"]
+          ? `  state: ${session.workDir} (kept across restarts)`
+          : "  state: temporary (pass --state-dir DIR to keep it across restarts)",
+      );
+      io.out(`  operator log: ${session.logFile}`);
+      io.out("");
+      for (const line of kubectlHints(
+        session.kubeconfigPath,
+        options["no-samples"] ? undefined : options.samples,
+      ))
+        io.out(line);
+      io.out("");
+      io.out("Ctrl-C stops everything.");
+      io.out("");
+
+      const table = new LiveTable({ write, tty });
+      const n = session.samples.length;
+      let readyAt: number | undefined;
+      const footer = () => {
+        const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+        if (n === 0) return "no samples applied";
+        if (readyAt !== undefined)
+          return `all ${n} samples Ready in ${readyAt.toFixed(1)} s (from process start)`;
+        return `waiting for ${n} samples to be Ready... ${seconds} s`;
+      };
+      const tick = () => {
+        if (readyAt === undefined && n > 0 && session.allReady()) {
+          // performance.now() counts from process start: what `npm run dev` makes a user wait.
+          readyAt = performance.now() / 1000;
+          table.update(session.rows(), footer());
+          if (!tty) io.out(footer());
+          return;
+        }
+        table.update(session.rows(), footer());
+      };
+      tick();
+      const timer = setInterval(tick, tty ? 250 : 100);
+      await stop();
+      clearInterval(timer);
+      table.update(session.rows(), footer());
+      io.out("");
+      io.out("stopping: operator, simulator, devcluster...");
+      await session.stop();
+      io.out("stopped");
+      return 0;
+    },
+  });
+}
+
+export const dev = devCommand();

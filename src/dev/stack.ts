@@ -1,0 +1,212 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import { pino } from "pino";
+import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
+import { crdSources } from "../kinds/index.ts";
+import { createOperator } from "../runtime/command.ts";
+import { isTrue } from "../runtime/conditions.ts";
+import { loadConfig } from "../runtime/config.ts";
+import { buildCrd } from "../runtime/crd.ts";
+import type { ManagedObject } from "../runtime/kind.ts";
+import { operatorLogger } from "../runtime/logging.ts";
+import { Annotation, API_VERSION, GROUP } from "../runtime/names.ts";
+import type { Operator } from "../runtime/operator.ts";
+import { resources } from "../simulator/resources/index.ts";
+import { SEED_CREDENTIALS } from "../simulator/seed-data.ts";
+import { createSimulator, type Simulator } from "../simulator/server.ts";
+import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply.ts";
+import { KubeHttp } from "./kube-http.ts";
+import { loadSamples } from "./samples.ts";
+import { loadSimulatorState, saveSimulatorState, seedOf } from "./state.ts";
+import { type Row, rowOf } from "./table.ts";
+
+export const DEMO_NAMESPACE = "demo";
+export const CREDENTIALS_SECRET = "svc-credentials";
+
+export interface DevOptions {
+  host: string;
+  clusterPort: number;
+  simulatorPort: number;
+  regionPort: number;
+  metricsPort: number;
+  /** Keeps the devcluster's and the simulator's state here across restarts; temporary when absent. */
+  stateDir?: string;
+  /** Directory of sample manifests; none applied when undefined (--no-samples). */
+  samplesDir?: string;
+  logLevel: string;
+}
+
+/** One running dev loop: devcluster + simulator + operator in this process. */
+export interface DevSession {
+  cluster: DevCluster;
+  sim: Simulator;
+  operator: Operator;
+  workDir: string;
+  kubeconfigPath: string;
+  logFile: string;
+  samples: Manifest[];
+  /** The Account and every sample as the operator's cache sees them now. */
+  rows(): Row[];
+  /** Every sample Ready for its current generation, reconciled by this run. */
+  allReady(): boolean;
+  stop(): Promise<void>;
+}
+
+const SIM_STATE = "simulator.json";
+
+/**
+ * Starts everything in dependency order: simulator (seeded from the saved state), devcluster
+ * (its own state file), CRDs, the operator, then namespace `demo` with its Secret and
+ * Account, then the samples. Every sample carries a fresh reconcile-requested-at, so Ready
+ * is only reported once this run's operator has looked at it (not from a saved status).
+ */
+export async function startDev(options: DevOptions): Promise<DevSession> {
+  const workDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), "svc-operator-dev-")));
+  await mkdir(workDir, { recursive: true });
+  const logFile = join(workDir, "operator.log");
+  const log = operatorLogger(options.logLevel, pino.destination({ dest: logFile, sync: false, mkdir: true }));
+  const simStateFile = join(workDir, SIM_STATE);
+  const started: { close(): Promise<void> }[] = [];
+  const closeAll = async () => {
+    for (const s of started.reverse()) await s.close().catch(() => {});
+  };
+  try {
+    const seed = options.stateDir ? await loadSimulatorState(simStateFile, resources) : undefined;
+    const sim = await createSimulator({
+      host: options.host,
+      port: options.simulatorPort,
+      regionPort: options.regionPort,
+      seed,
+      logger: log.child({ component: "simulator" }, { level: "warn" }),
+    });
+    started.push(sim);
+    const cluster = await createDevCluster({
+      host: options.host,
+      port: options.clusterPort,
+      tls: true,
+      kubeconfigPath: join(workDir, "kubeconfig"),
+      ...(options.stateDir ? { stateFile: join(workDir, "devcluster.json") } : {}),
+      log: (level, message, fields) => log[level]({ component: "devcluster", ...fields }, message),
+    });
+    started.push(cluster);
+    const kube = new KubeHttp({ url: cluster.url, token: cluster.token, caCert: cluster.caCert });
+    started.push(kube);
+
+    const sources = crdSources();
+    for (const source of sources) await applyCrd(kube, buildCrd(source) as Manifest);
+    const collections = new Map<string, Collection>(
+      sources.map((s) => [s.kind, { plural: s.plural, namespaced: true }]),
+    );
+
+    await applyManifest(
+      kube,
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: DEMO_NAMESPACE } },
+      { plural: "namespaces", namespaced: false },
+    );
+    await applyManifest(
+      kube,
+      {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: CREDENTIALS_SECRET, namespace: DEMO_NAMESPACE },
+        stringData: { refreshToken: SEED_CREDENTIALS.refreshToken },
+      },
+      { plural: "secrets", namespaced: true },
+    );
+    // The Account points at this run's simulator before the operator reads it.
+    await applyManifest(kube, accountManifest(sim.url), collections.get("Account")!);
+
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(cluster.kubeconfig);
+    const operator = createOperator({
+      config: loadConfig(
+        { "metrics-address": `${options.host}:${options.metricsPort}`, "log-level": options.logLevel },
+        {},
+      ),
+      kubeConfig,
+      log,
+    });
+    const operatorCloser = { close: () => operator.stop(5_000) };
+    started.push(operatorCloser);
+    await operator.start();
+
+    const requestedAt = new Date().toISOString();
+    const samples = options.samplesDir
+      ? (await loadSamples(options.samplesDir, new Set(collections.keys()), GROUP)).map((m) => ({
+          ...m,
+          metadata: {
+            ...m.metadata,
+            namespace: DEMO_NAMESPACE,
+            annotations: { ...m.metadata.annotations, [Annotation.reconcileRequestedAt]: requestedAt },
+          },
+        }))
+      : [];
+    for (const sample of samples) await applyManifest(kube, sample, collections.get(sample.kind)!);
+
+    // The simulator has no change hook: save its store when it changed, and at stop.
+    let saved = "";
+    const save = async () => {
+      const state = seedOf(sim.store, resources);
+      const text = JSON.stringify(state);
+      if (text === saved) return;
+      saved = text;
+      await saveSimulatorState(simStateFile, state);
+    };
+    const saver = options.stateDir ? setInterval(() => void save().catch(() => {}), 1_000) : undefined;
+
+    const get = (kind: string, name: string): ManagedObject | undefined =>
+      operator.store.get(kind, DEMO_NAMESPACE, name);
+    return {
+      cluster,
+      sim,
+      operator,
+      workDir,
+      kubeconfigPath: join(workDir, "kubeconfig"),
+      logFile,
+      samples,
+      rows: () => [
+        rowOf("Account", "default", get("Account", "default")),
+        ...samples.map((s) => rowOf(s.kind, s.metadata.name, get(s.kind, s.metadata.name))),
+      ],
+      allReady: () =>
+        samples.every((s) => {
+          const o = get(s.kind, s.metadata.name);
+          return (
+            o !== undefined &&
+            isTrue(o.status?.conditions, "Ready") &&
+            o.status?.observedGeneration === o.metadata.generation &&
+            o.status?.lastHandledReconcileAt === requestedAt
+          );
+        }),
+      stop: async () => {
+        if (saver) clearInterval(saver);
+        // Operator first (in-flight reconciles finish), then the simulator's final state.
+        await operator.stop(5_000).catch(() => {});
+        started.splice(started.indexOf(operatorCloser), 1);
+        if (options.stateDir) await save();
+        await cluster.flush().catch(() => {});
+        await closeAll();
+        await new Promise<void>((resolve) => log.flush(() => resolve()));
+        if (!options.stateDir) await rm(workDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function accountManifest(endpoint: string): Manifest {
+  return {
+    apiVersion: API_VERSION,
+    kind: "Account",
+    metadata: { name: "default", namespace: DEMO_NAMESPACE },
+    spec: {
+      endpoint,
+      accountId: Number(SEED_CREDENTIALS.accountId),
+      oauth: { refreshTokenSecretRef: { name: CREDENTIALS_SECRET, key: "refreshToken" } },
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const stateDir = mkdtempSync(join(tmpdir(), "svc-operator-dev-test-"));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** Every sample of deploy/samples as `Kind/name`. */
+function sampleKeys(): string[] {
+  return readdirSync(join(ROOT, "deploy", "samples"))
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()
+    .flatMap((f) =>
+      parseAllDocuments(readFileSync(join(ROOT, "deploy", "samples", f), "utf8"))
+        .map((d) => d.toJS() as { kind: string; metadata: { name: string } } | null)
+        .filter((d) => d !== null)
+        .map((d) => `${d.kind}/${d.metadata.name}`),
+    );
+}
+
+interface Run {
+  lines: string[];
+  /** Latest plain line per `Kind/name`. */
+  rows: Map<string, { ready: string; href: string }>;
+  code: number | null;
+}
+
+/**
+ * Runs `svc-operator dev` as a child process (stdout is a pipe: plain lines), waits for the
+ * "all N samples Ready" line, sends SIGINT (Ctrl-C) and waits for a clean exit.
+ */
+async function runDev(extra: string[], until = /^all \d+ samples Ready in [\d.]+ s/): Promise<Run> {
+  // Node 24 runs the .ts sources directly; under an older node go through the npm-provided one.
+  const major = Number(process.versions.node.split(".")[0]);
+  const [cmd, args] =
+    major >= 24 ? [process.execPath, ["src/cli.ts"]] : ["npm", ["exec", "--", "node", "src/cli.ts"]];
+  const child = spawn(
+    cmd,
+    [
+      ...args,
+      "dev",
+      "--cluster-port",
+      "0",
+      "--simulator-port",
+      "0",
+      "--region-port",
+      "0",
+      "--metrics-port",
+      "0",
+      ...extra,
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  children.push(child);
+  const run: Run = { lines: [], rows: new Map(), code: null };
+  let stderr = "";
+  child.stderr!.on("data", (d) => {
+    stderr += String(d);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.on("line", (line) => {
+      run.lines.push(line);
+      const m = /^(\S+\/\S+) Ready=(\S+) Synced=\S+ reason=\S+ href=(\S+)$/.exec(line);
+      if (m) run.rows.set(m[1]!, { ready: m[2]!, href: m[3]! });
+      if (until.test(line)) resolve();
+    });
+    void exited.then((code) =>
+      reject(new Error(`dev exited early (${code}):\n${run.lines.join("\n")}\n${stderr}`)),
+    );
+    setTimeout(
+      () => reject(new Error(`no line matching ${until} within 90 s:\n${run.lines.join("\n")}\n${stderr}`)),
+      90_000,
+    );
+  });
+  try {
+    await ready;
+  } finally {
+    child.kill("SIGINT");
+  }
+  run.code = await exited;
+  return run;
+}
+
+describe("svc-operator dev (child process, non-terminal output)", () => {
+  let first: Run;
+
+  it("brings every sample to Ready, prints the kubectl lines and the time, stops cleanly on SIGINT", {
+    timeout: 120_000,
+  }, async () => {
+    first = await runDev(["--state-dir", stateDir]);
+    expect(first.code).toBe(0);
+    const out = first.lines.join("\n");
+    expect(out).toContain(`export KUBECONFIG=${join(stateDir, "kubeconfig")}`);
+    expect(out).toMatch(/kubectl get svccloud -n demo/);
+    expect(out).toMatch(/^all (\d+) samples Ready in [\d.]+ s \(from process start\)$/m);
+    expect(out).toMatch(/\nstopped$/);
+    const samples = sampleKeys();
+    expect(Number(/^all (\d+) samples/m.exec(out)![1])).toBe(samples.length);
+    for (const key of samples) {
+      expect(first.rows.get(key)?.ready, key).toBe("True");
+      expect(first.rows.get(key)?.href, key).toMatch(/^\/api\//);
+    }
+    expect(first.rows.get("Account/default")?.ready).toBe("True");
+  });
+
+  it("a second run with --state-dir finds the same objects: same hrefs, no duplicates", {
+    timeout: 120_000,
+  }, async () => {
+    const second = await runDev(["--state-dir", stateDir]);
+    expect(second.code).toBe(0);
+    for (const key of sampleKeys()) expect(second.rows.get(key)?.href, key).toBe(first.rows.get(key)?.href);
+    const state = JSON.parse(readFileSync(join(stateDir, "simulator.json"), "utf8")) as Record<
+      string,
+      { id: string; name?: string; cidr_block?: string; device?: string }[]
+    >;
+    const count = (
+      collection: string,
+      pick: (o: { name?: string; cidr_block?: string; device?: string }) => boolean,
+    ) => (state[collection] ?? []).filter(pick).length;
+    expect(count("deployments", (o) => o.name === "web")).toBe(1);
+    expect(count("networks", (o) => o.cidr_block === "10.10.0.0/16")).toBe(1);
+    expect(count("subnets", (o) => o.cidr_block?.startsWith("10.10.") === true)).toBe(2);
+    expect(count("network_gateways", (o) => o.name === "main-igw")).toBe(1);
+    expect(count("routes", () => true)).toBe(2);
+    expect(count("volumes", (o) => o.name === "data")).toBe(1);
+    expect(count("recurring_volume_attachments", (o) => o.device === "/dev/xvdb")).toBe(1);
+  });
+
+  it("--no-samples applies none: only the Account, which gets Ready", { timeout: 60_000 }, async () => {
+    const run = await runDev(["--no-samples"], /^Account\/default Ready=True /);
+    expect(run.code).toBe(0);
+    expect([...run.rows.keys()]).toEqual(["Account/default"]);
+    expect(run.lines.join("\n")).not.toContain("kubectl apply -n demo -f");
+  });
+});
