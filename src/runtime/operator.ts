@@ -197,8 +197,9 @@ export class Operator {
   /** Stops taking work, waits up to `timeoutMs` for in-flight reconciles, releases the lease. */
   async stop(timeoutMs = this.o.config.shutdownTimeout): Promise<void> {
     this.stopping = true;
-    if (this.elector) await this.elector.stop();
+    // Drain in-flight reconciles while still holding the lease, then release it.
     await this.stopWorkers(timeoutMs);
+    if (this.elector) await this.elector.stop();
     this.gaugeTimer?.cancel();
     await this.informers.stop();
     await this.events.flush();
