@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import type { Admitter } from "./admission-adapter.ts";
-import { crdStatus } from "./crd.ts";
+import { deleteCollection, deleteObject, holdsSpecFinalizers } from "./deletion.ts";
 import {
   ApiError,
   alreadyExists,
@@ -10,7 +10,6 @@ import {
   type FieldError,
   fieldCause,
   forbidden,
-  gone,
   invalid,
   methodNotAllowedWhile,
   notFound,
@@ -19,6 +18,7 @@ import {
   type StatusCause,
   unsupportedMediaType,
 } from "./errors.ts";
+import { listObjects, matchesSelection, type Selection, selectionFor } from "./listing.ts";
 import { applyConfiguration, type ManagedFieldsEntry, recordUpdate } from "./managed-fields.ts";
 import {
   clone,
@@ -35,14 +35,6 @@ import {
 } from "./meta.ts";
 import { jsonPatch, mergePatch, strategicMergePatch } from "./patch.ts";
 import type { Registry } from "./registry.ts";
-import {
-  type FieldRequirement,
-  type LabelSelector,
-  matchesFields,
-  matchesLabels,
-  parseFieldSelector,
-  parseLabelSelector,
-} from "./selectors.ts";
 import type { Store } from "./store.ts";
 import { apiVersionOf, type ResourceType } from "./types.ts";
 
@@ -64,6 +56,8 @@ export interface WriteRequest {
   warnings?: string[];
 }
 
+export type { Selection } from "./listing.ts";
+
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -75,11 +69,6 @@ export interface DeleteOptions {
   propagationPolicy?: "Orphan" | "Background" | "Foreground";
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
-}
-
-export interface Selection {
-  labels: LabelSelector;
-  fields: FieldRequirement[];
 }
 
 export type PatchType = "merge" | "json" | "strategic" | "apply";
@@ -99,12 +88,6 @@ const OBJECT_SYSTEM_FIELDS = [
   "deletionGracePeriodSeconds",
   "generation",
 ];
-
-interface ContinueToken {
-  v: string;
-  rv: number;
-  start: string;
-}
 
 /** The API semantics of every verb, independent of HTTP. */
 export class Operations {
@@ -140,11 +123,11 @@ export class Operations {
     return type.toServed ? type.toServed(served) : served;
   }
 
-  private target(type: ResourceType, name?: string) {
+  target(type: ResourceType, name?: string) {
     return { group: type.group, resource: type.resource, name };
   }
 
-  private requireNamespace(type: ResourceType, namespace: string | undefined): string | undefined {
+  requireNamespace(type: ResourceType, namespace: string | undefined): string | undefined {
     if (!type.namespaced) return undefined;
     if (!namespace) throw pageNotFound();
     return namespace;
@@ -161,68 +144,15 @@ export class Operations {
   }
 
   selection(type: ResourceType, options: { labelSelector?: string; fieldSelector?: string }): Selection {
-    return {
-      labels: parseLabelSelector(options.labelSelector),
-      fields: parseFieldSelector(options.fieldSelector, type.fieldSelectors),
-    };
+    return selectionFor(type, options);
   }
 
   matches(type: ResourceType, version: string, selection: Selection, stored: Obj): boolean {
-    if (!matchesLabels(selection.labels, (stored.metadata as Obj).labels)) return false;
-    if (selection.fields.length === 0) return true;
-    return matchesFields(selection.fields, type.toServed ? this.serve(type, version, stored) : stored);
+    return matchesSelection(this, type, version, selection, stored);
   }
 
   list(type: ResourceType, version: string, namespace: string | undefined, options: ListOptions): Obj {
-    const selection = this.selection(type, options);
-    let start = "";
-    let rv = this.store.resourceVersion;
-    if (options.continue) {
-      const token = decodeContinue(options.continue);
-      start = token.start;
-      rv = token.rv;
-      if (rv < this.store.oldestKept(type.storageKey)) {
-        throw gone(
-          "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
-        );
-      }
-    }
-    const all = this.store.list(type.storageKey, type.namespaced ? namespace : undefined);
-    const limit = options.limit && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
-    const items: Obj[] = [];
-    let next: string | undefined;
-    let remaining = 0;
-    for (const stored of all) {
-      const m = stored.metadata as Obj;
-      const key = `${m.namespace ?? ""}/${m.name}`;
-      if (start && key <= start) continue;
-      if (!this.matches(type, version, selection, stored)) continue;
-      if (items.length >= limit) {
-        next ??= encodeContinue({ v: "meta.k8s.io/v1", rv, start: lastKey(items) });
-        remaining += 1;
-        continue;
-      }
-      items.push(stored);
-    }
-    const metadata: Obj = { resourceVersion: String(rv) };
-    if (next) {
-      metadata.continue = next;
-      if (selection.labels.length === 0 && selection.fields.length === 0)
-        metadata.remainingItemCount = remaining;
-    }
-    const apiVersion = apiVersionOf(type.group, version);
-    return {
-      kind: type.listKind,
-      apiVersion,
-      metadata,
-      items: items.map((stored) => {
-        const served = this.serve(type, version, stored);
-        if (type.custom) return served;
-        // Typed lists of built-ins carry no kind/apiVersion on items.
-        const { apiVersion: _a, kind: _k, ...rest } = served;
-        return rest;
-      }),
-    };
+    return listObjects(this, type, version, namespace, options);
   }
 
   /** Parses a request body (JSON, or YAML for create/update/apply) into an object, 400 when malformed. */
@@ -669,81 +599,22 @@ export class Operations {
     return gone;
   }
 
-  /** DELETE: finalizers (and namespaces' spec.finalizers) hold the object with a deletionTimestamp. */
   delete(req: WriteRequest, name: string, options: DeleteOptions): { object: Obj; deleted: boolean } {
-    const { type, version } = req;
-    const namespace = this.requireNamespace(type, req.namespace);
-    const old = this.getStored(type, namespace, name);
-    const om = old.metadata as Obj;
-    const pre = options.preconditions;
-    if (pre?.uid !== undefined && pre.uid !== om.uid) {
-      throw conflict(
-        this.target(type),
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(om.uid)}`,
-      );
-    }
-    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== om.resourceVersion) {
-      throw conflict(
-        this.target(type),
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${String(om.resourceVersion)}`,
-      );
-    }
-    const finalizers = [...finalizersOf(om)];
-    if (!om.deletionTimestamp) {
-      if (options.propagationPolicy === "Orphan" && !finalizers.includes("orphan")) finalizers.push("orphan");
-      if (options.propagationPolicy === "Foreground" && !finalizers.includes("foregroundDeletion")) {
-        finalizers.push("foregroundDeletion");
-      }
-    }
-    const held = finalizers.length > 0 || holdsSpecFinalizers(old);
-    if (options.dryRun) return { object: this.serve(type, version, old), deleted: !held };
-    if (!held) {
-      const gone = this.remove(type, old);
-      return { object: this.serve(type, version, gone), deleted: true };
-    }
-    if (om.deletionTimestamp) return { object: this.serve(type, version, old), deleted: false };
-    const next: Obj = clone(old);
-    const nm = next.metadata as Obj;
-    nm.deletionTimestamp = this.now();
-    nm.deletionGracePeriodSeconds = 0;
-    if (finalizers.length > 0) nm.finalizers = finalizers;
-    if (typeof nm.generation === "number") nm.generation += 1;
-    if (type.resource === "namespaces" && !type.group) {
-      next.status = { ...(isObj(next.status) ? next.status : {}), phase: "Terminating" };
-    }
-    if (type.resource === "customresourcedefinitions") {
-      next.status = crdStatus(next, [], this.now());
-    }
-    const rv = this.store.nextResourceVersion();
-    nm.resourceVersion = String(rv);
-    const ordered = orderObject(next);
-    this.store.write(type.storageKey, "MODIFIED", ordered, rv, old);
-    this.afterWrite(type, ordered, false);
-    return { object: this.serve(type, version, ordered), deleted: false };
+    return deleteObject(this, req, name, options);
   }
 
   deleteCollection(req: WriteRequest, options: ListOptions & DeleteOptions): Obj {
-    const { type, version } = req;
-    const list = this.list(type, version, req.namespace, {
-      labelSelector: options.labelSelector,
-      fieldSelector: options.fieldSelector,
-    });
-    const items = list.items as Obj[];
-    for (const item of items) {
-      const m = item.metadata as Obj;
-      try {
-        this.delete(
-          { ...req, namespace: (m.namespace as string | undefined) ?? req.namespace },
-          String(m.name),
-          options,
-        );
-      } catch (error) {
-        if (!(error instanceof ApiError && error.code === 404)) throw error;
-      }
-    }
-    return list;
+    return deleteCollection(this, req, options);
+  }
+
+  /** Stores a new version of an object the server changed itself (deletion starting). */
+  writeModified(type: ResourceType, old: Obj, next: Obj): Obj {
+    const rv = this.store.nextResourceVersion();
+    (next.metadata as Obj).resourceVersion = String(rv);
+    const ordered = orderObject(next);
+    this.store.write(type.storageKey, "MODIFIED", ordered, rv, old);
+    this.afterWrite(type, ordered, false);
+    return ordered;
   }
 
   /** Writes by the built-in controllers (namespace, CRD, GC): no admission, no precondition. */
@@ -769,39 +640,10 @@ export class Operations {
   }
 }
 
-/** The namespace's own finalizers (spec.finalizers) hold its deletion too. */
-function holdsSpecFinalizers(object: Obj): boolean {
-  return (
-    object.kind === "Namespace" &&
-    isObj(object.spec) &&
-    Array.isArray(object.spec.finalizers) &&
-    object.spec.finalizers.length > 0
-  );
-}
-
 /** apiVersion, kind, metadata first, as the real server serializes objects. */
 function orderObject(object: Obj): Obj {
   const { apiVersion, kind, metadata, ...rest } = object;
   return { apiVersion, kind, metadata, ...rest };
-}
-
-function lastKey(items: Obj[]): string {
-  const m = items.at(-1)!.metadata as Obj;
-  return `${m.namespace ?? ""}/${m.name}`;
-}
-
-function encodeContinue(token: ContinueToken): string {
-  return Buffer.from(JSON.stringify(token)).toString("base64url");
-}
-
-function decodeContinue(text: string): ContinueToken {
-  try {
-    const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
-    if (typeof token.rv !== "number" || typeof token.start !== "string") throw new Error("bad token");
-    return token;
-  } catch {
-    throw badRequest(`continue key is not valid: ${text}`);
-  }
 }
 
 /** Fields in `input` that admission pruned away (JSON paths like `spec.foo`). */
