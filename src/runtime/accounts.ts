@@ -12,7 +12,7 @@ import {
   type ObjectRef,
   type ObjectStore,
 } from "./kube.ts";
-import { FINALIZER, objectKey } from "./names.ts";
+import { Annotation, FINALIZER, objectKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
 import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
@@ -188,6 +188,8 @@ export class AccountController implements AccountClients {
     }
     const status: Record<string, unknown> = { ...(current.status ?? {}) };
     if (host) status.host = host;
+    const requested = obj.metadata.annotations?.[Annotation.reconcileRequestedAt];
+    if (requested !== undefined) status.lastHandledReconcileAt = requested;
     status.observedGeneration = obj.metadata.generation;
     status.conditions = conditionsFor(
       outcome,

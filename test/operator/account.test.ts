@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   condition,
   createCr,
+  getCr,
   namespaceWithAccount,
   patchCr,
   type Stack,
   startOperator,
   startStack,
+  waitFor,
   waitForCondition,
 } from "./harness.ts";
 
@@ -64,8 +66,18 @@ describe("Account", () => {
     await patchCr(stack, ns, "Account", "default", {
       spec: { oauth: { refreshTokenSecretRef: { name: "svc-credentials", key: "token" } } },
     });
-    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    // A new reconcile-requested-at value is handled and echoed.
+    await patchCr(stack, ns, "Account", "default", {
+      metadata: { annotations: { "cloud.svc.io/reconcile-requested-at": "fixed-the-key" } },
+    });
+    const fixed = await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
     await waitForCondition(stack, ns, "Deployment", "waits", "Ready", "True");
+    await waitFor(
+      "echoed",
+      async () =>
+        (await getCr(stack, ns, "Account", "default"))?.status?.lastHandledReconcileAt === "fixed-the-key",
+    );
+    expect(fixed.status?.host).toBe(stack.sim.url);
   });
 
   it("a missing Secret and refused credentials say which", async () => {
