@@ -1,14 +1,21 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const stateDir = mkdtempSync(join(tmpdir(), "svc-operator-dev-test-"));
 const children: ChildProcess[] = [];
+const exec = promisify(execFile);
+const kubectl = (process.env.PATH ?? "")
+  .split(delimiter)
+  .map((d) => join(d, "kubectl"))
+  .find((p) => existsSync(p));
+let kubectlOutput = "";
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
@@ -39,7 +46,11 @@ interface Run {
  * Runs `svc-operator dev` as a child process (stdout is a pipe: plain lines), waits for the
  * "all N samples Ready" line, sends SIGINT (Ctrl-C) and waits for a clean exit.
  */
-async function runDev(extra: string[], until = /^all \d+ samples Ready in [\d.]+ s/): Promise<Run> {
+async function runDev(
+  extra: string[],
+  until = /^all \d+ samples Ready in [\d.]+ s/,
+  whileRunning: (run: Run) => Promise<void> = async () => {},
+): Promise<Run> {
   // Node 24 runs the .ts sources directly; under an older node go through the npm-provided one.
   const major = Number(process.versions.node.split(".")[0]);
   const [cmd, args] =
@@ -86,6 +97,7 @@ async function runDev(extra: string[], until = /^all \d+ samples Ready in [\d.]+
   });
   try {
     await ready;
+    await whileRunning(run);
   } finally {
     child.kill("SIGINT");
   }
@@ -99,7 +111,22 @@ describe("svc-operator dev (child process, non-terminal output)", () => {
   it("brings every sample to Ready, prints the kubectl lines and the time, stops cleanly on SIGINT", {
     timeout: 120_000,
   }, async () => {
-    first = await runDev(["--state-dir", stateDir]);
+    first = await runDev(["--state-dir", stateDir], undefined, async (run) => {
+      if (!kubectl) return;
+      // The printed command lines work as printed, with the written kubeconfig.
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(run.lines.join("\n"))![1]!;
+      const { stdout } = await exec(kubectl, ["get", "svccloud", "-n", "demo", "--no-headers"], {
+        env: { ...process.env, KUBECONFIG: kubeconfig },
+      });
+      kubectlOutput = stdout;
+      await exec(
+        kubectl,
+        ["wait", "--for=condition=Ready", "svccloud", "--all", "-n", "demo", "--timeout=10s"],
+        {
+          env: { ...process.env, KUBECONFIG: kubeconfig },
+        },
+      );
+    });
     expect(first.code).toBe(0);
     const out = first.lines.join("\n");
     expect(out).toContain(`export KUBECONFIG=${join(stateDir, "kubeconfig")}`);
@@ -113,6 +140,11 @@ describe("svc-operator dev (child process, non-terminal output)", () => {
       expect(first.rows.get(key)?.href, key).toMatch(/^\/api\//);
     }
     expect(first.rows.get("Account/default")?.ready).toBe("True");
+    if (kubectl) {
+      // one line per sample plus the Account (all in category svccloud)
+      expect(kubectlOutput.trim().split("\n")).toHaveLength(samples.length + 1);
+      expect(kubectlOutput).toContain("deployment.cloud.svc.io/web");
+    }
   });
 
   it("a second run with --state-dir finds the same objects: same hrefs, no duplicates", {
