@@ -58,6 +58,12 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    * creating a second one (e.g. a role grant that already exists); status.adopted records it.
    */
   adoptExisting?: boolean;
+  /**
+   * Pure: a key grouping objects of this kind in a namespace that order themselves among
+   * each other without naming each other (a user's observer grant and their other roles).
+   * When one becomes Ready or is deleted, the others of its group are re-queued at once.
+   */
+  siblings?(spec: S): string | undefined;
   /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
   retain?(spec: S, status: ManagedStatus): string | undefined;
   /** Pure: the representation as shown in status.atProvider. */

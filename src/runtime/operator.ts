@@ -21,6 +21,7 @@ import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
 import { WorkQueue } from "./queue.ts";
 import { ManagedReconciler, type ReconcileOutcome } from "./reconciler.ts";
 import { accountKey, ReferenceIndex } from "./references.ts";
+import { SiblingIndex } from "./siblings.ts";
 
 /** Everything the operator is built from; all injected so tests run several in one process. */
 export interface OperatorOptions {
@@ -55,6 +56,7 @@ export interface OperatorOptions {
 export class Operator {
   readonly metrics: OperatorMetrics;
   readonly refs = new ReferenceIndex();
+  private readonly siblings = new SiblingIndex();
   private readonly o: OperatorOptions;
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -84,7 +86,7 @@ export class Operator {
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
     const core = kc.makeApiClient(CoreV1Api);
-    this.writer = new KubeApiWriter(kc);
+    this.writer = new KubeApiWriter(custom, core);
     this.events = new EventRecorder({ api: core, clock: this.clock, log: this.log });
     this.identity =
       options.config.identity ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 7)}`;
@@ -197,9 +199,8 @@ export class Operator {
   /** Stops taking work, waits up to `timeoutMs` for in-flight reconciles, releases the lease. */
   async stop(timeoutMs = this.o.config.shutdownTimeout): Promise<void> {
     this.stopping = true;
-    // Drain in-flight reconciles while still holding the lease, then release it.
-    await this.stopWorkers(timeoutMs);
     if (this.elector) await this.elector.stop();
+    await this.stopWorkers(timeoutMs);
     this.gaugeTimer?.cancel();
     await this.informers.stop();
     await this.events.flush();
@@ -298,6 +299,11 @@ export class Operator {
     if (!parsed.success) return;
     const spec = parsed.data as { accountRef: { name: string } };
     const { namespace } = obj.metadata;
+    const group = k.siblings?.(spec);
+    this.siblings.set(
+      objectKey(kind, namespace, obj.metadata.name),
+      group === undefined ? undefined : `${kind}\u0000${namespace}\u0000${group}`,
+    );
     this.refs.set(objectKey(kind, namespace, obj.metadata.name), [
       accountKey(namespace, spec.accountRef.name),
       ...k.references(spec).map((r) => objectKey(r.kind, namespace, r.name)),
@@ -319,6 +325,7 @@ export class Operator {
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of this.refs.dependents(key)) this.enqueue(dependent);
+      for (const sibling of this.siblings.siblings(key)) this.enqueue(sibling);
     }
   }
 
@@ -330,6 +337,8 @@ export class Operator {
     // Parents waiting for this dependent to go (DeletionBlocked) can proceed now.
     for (const t of targets) this.enqueue(t);
     for (const d of this.refs.dependents(key)) this.enqueue(d);
+    for (const s of this.siblings.siblings(key)) this.enqueue(s);
+    this.siblings.remove(key);
     this.enqueue(key);
   }
 

@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { EventSink } from "./events.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
-import type { ManagedKind } from "./kind.ts";
+import type { ManagedKind, ManagedObject } from "./kind.ts";
+import type { ObjectStore } from "./kube.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { managedSpec } from "./spec.ts";
@@ -96,10 +97,13 @@ let kube: FakeKube;
 let service: ItemService;
 let events: { reason: string; message: string }[];
 
-function reconcilerFor(kind: ManagedKind<Spec, Desired, Observed, ItemService>): ManagedReconciler {
+function reconcilerFor(
+  kind: ManagedKind<Spec, Desired, Observed, ItemService>,
+  store: ObjectStore = kube,
+): ManagedReconciler {
   const sink: EventSink = { emit: (_o, _k, _t, reason, message) => events.push({ reason, message }) };
   return new ManagedReconciler(kind, {
-    store: kube,
+    store,
     kube,
     accounts: { get: () => ({ client: service }) },
     refs: new ReferenceIndex(),
@@ -214,5 +218,23 @@ describe("adoptExisting and retain", () => {
     await r.reconcile(NS, "i");
     expect(service.items.size).toBe(0);
     expect(events.at(-1)?.reason).toBe("Deleted");
+  });
+});
+
+describe("a cache that has not caught up with our own finalizer removal", () => {
+  it("a reconcile of the deleted object queued meanwhile calls nothing", async () => {
+    let stale: ManagedObject | undefined;
+    const store: ObjectStore = { get: (k, ns, n) => stale ?? kube.get(k, ns, n), list: (k) => kube.list(k) };
+    const r = reconcilerFor(itemKind({}), store);
+    apply({ secret: "s0" });
+    await r.reconcile(NS, "i");
+    kube.delete("Item", NS, "i");
+    stale = structuredClone(obj());
+    await r.reconcile(NS, "i");
+    expect(kube.get("Item", NS, "i")).toBeUndefined();
+    service.calls.length = 0;
+    // The informer still shows the object with its finalizer and deletionTimestamp.
+    expect(await r.reconcile(NS, "i")).toEqual({});
+    expect(service.calls).toEqual([]);
   });
 });

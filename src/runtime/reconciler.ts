@@ -87,6 +87,12 @@ export interface ReconcileOutcome extends Result {
 export class ManagedReconciler {
   readonly kind: AnyManagedKind;
   private readonly deps: ReconcilerDeps;
+  /**
+   * Uids whose finalizer this reconciler removed, with when: until the informer delivers the
+   * deletion, its cache still shows them, and a reconcile queued meanwhile must not observe
+   * (and call the service about) an object that is already gone.
+   */
+  private readonly released = new Map<string, number>();
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
@@ -100,14 +106,27 @@ export class ManagedReconciler {
       this.deps.refs.remove(objectKey(this.kind.kind, namespace, name));
       return {};
     }
+    const uid = object.metadata.uid;
+    if (uid !== undefined && object.metadata.deletionTimestamp && this.released.has(uid)) return {};
     const run = new Run(this.kind, object, this.deps);
     const result = await run.execute();
+    if (run.released && uid !== undefined) this.remember(uid);
     this.deps.metrics?.reconciled(
       this.kind.kind,
       result.outcome ?? (result.retry ? "error" : "ok"),
       (this.deps.clock.now() - started) / 1000,
     );
     return result;
+  }
+
+  private remember(uid: string): void {
+    const now = this.deps.clock.now();
+    this.released.set(uid, now);
+    // Insertion order is time order: drop what the informer has long caught up with.
+    for (const [old, at] of this.released) {
+      if (now - at < 10 * 60_000) break;
+      this.released.delete(old);
+    }
   }
 }
 
@@ -124,6 +143,8 @@ export function parseSpec<S>(schema: z.ZodType<S>, spec: unknown): S {
 
 /** One reconcile of one object: holds the object as it changes and the status being built. */
 class Run {
+  /** True once this run removed the finalizer (the object is gone or about to be). */
+  released = false;
   private obj: ManagedObject;
   private readonly kind: AnyManagedKind;
   private readonly deps: ReconcilerDeps;
@@ -610,6 +631,7 @@ class Run {
   private async removeFinalizer(): Promise<void> {
     const finalizers = (this.meta.finalizers ?? []).filter((f) => f !== FINALIZER);
     await this.patchMetadata({ finalizers }, true);
+    this.released = true;
   }
 
   private async deleteSteps(spec: Record<string, unknown>, accountName: string): Promise<Outcome | "gone"> {
