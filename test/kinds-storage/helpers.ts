@@ -26,11 +26,15 @@ const target = (ns: string, kind: string) => ({
   plural: PLURALS[kind]!,
 });
 
-/** The registered kinds, with the storage kinds' waits on the service shortened for tests. */
+/**
+ * The registered kinds, with the Volume's re-check of the service shortened for tests, and the
+ * Permission's made longer than any test waits: ordering among a user's Permissions must come
+ * from their waking each other, not from polling.
+ */
 export function testKinds() {
   const fast: Record<string, unknown> = {
     Volume: createVolumeKind({ deletionRetryMs: 300 }),
-    Permission: createPermissionKind({ orderRetryMs: 300 }),
+    Permission: createPermissionKind({ orderRetryMs: 120_000 }),
   };
   return managedKinds.map((k) => (fast[k.kind] as typeof k | undefined) ?? k);
 }

@@ -107,7 +107,7 @@ describe("Permission", () => {
     for (const name of ["observer", "actor", "admin"]) await waitGone(stack, ns, "Permission", name);
     expect(rolesOf(user)).toEqual([]);
     const errorsAfter = (await simErrors(stack, /permissions/)).reduce((n, r) => n + r.count, 0);
-    expect(errorsAfter - errorsBefore).toBe(0);
+    expect(errorsAfter - errorsBefore, JSON.stringify(await simErrors(stack, /permissions/))).toBe(0);
   });
 
   it("a pre-existing observer grant is adopted (not created twice) and survives deletion of the resources", async () => {

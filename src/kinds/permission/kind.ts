@@ -89,8 +89,8 @@ export function retainPermission(spec: PermissionSpec, status: ManagedStatus): s
 export function createPermissionKind(
   options: { orderRetryMs?: number } = {},
 ): ManagedKind<PermissionSpec, PermissionDesired, PermissionObserved, PermissionClient> {
-  // Another Permission (or a person) grants or revokes the role waited for; nothing names it, so re-check.
-  const retryMs = options.orderRetryMs ?? 2_000;
+  // Permissions of the same user wake each other (siblings); the re-check only catches grants made outside.
+  const retryMs = options.orderRetryMs ?? 10_000;
   return {
     kind: "Permission",
     plural: "permissions",
@@ -105,6 +105,7 @@ export function createPermissionKind(
       { name: "Role", type: "string", jsonPath: ".spec.roleTitle", description: "Role title" },
     ],
     references: () => [],
+    siblings: (spec) => spec.userHref,
     desired: (spec) => ({ userHref: spec.userHref, roleTitle: spec.roleTitle }),
     observe: (client, href) => calls(client).show(href),
     async lookup(client, desired) {
