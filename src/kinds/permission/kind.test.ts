@@ -134,6 +134,12 @@ describe("permission kind", () => {
     expect(retainPermission(spec("actor"), { adopted: true })).toBeUndefined();
   });
 
+  it("a user's Permissions are siblings: they wake each other on Ready and deletion", () => {
+    const spec = permissionSpecSchema.parse({ userHref: U, roleTitle: "actor" });
+    expect(kind.siblings?.(spec)).toBe(U);
+    expect(kind.references(spec)).toEqual([]);
+  });
+
   it("diff: both fields are immutable and compared", () => {
     const observed = { href: "/api/permissions/2-actor", roleTitle: "actor", userHref: U, createdAt: null };
     expect(diffPermission({ userHref: U, roleTitle: "actor" }, observed)).toEqual([]);
