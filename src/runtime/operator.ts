@@ -1,17 +1,18 @@
 import type { Server } from "node:http";
 import { hostname } from "node:os";
-import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import { CoordinationV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { AccountController } from "./accounts.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { isTrue } from "./conditions.ts";
 import type { OperatorConfig } from "./config.ts";
-import { EventRecorder, type EventSink } from "./events.ts";
+import { EventRecorder, type EventSink, rawEventsApi } from "./events.ts";
 import { InformerSet } from "./informers.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { KubeApiWriter } from "./kube-api.ts";
+import { RawKube } from "./kube-raw.ts";
 import { shareDispatchers } from "./kubeconfig.ts";
 import { LeaderElector } from "./leader.ts";
 import { NameLookup } from "./lookup.ts";
@@ -85,9 +86,8 @@ export class Operator {
     this.metrics = new OperatorMetrics(options.registry);
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
-    const core = kc.makeApiClient(CoreV1Api);
-    this.writer = new KubeApiWriter(custom, core);
-    this.events = new EventRecorder({ api: core, clock: this.clock, log: this.log });
+    this.writer = new KubeApiWriter(kc);
+    this.events = new EventRecorder({ api: rawEventsApi(new RawKube(kc)), clock: this.clock, log: this.log });
     this.identity =
       options.config.identity ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 7)}`;
     const selector = options.config.labelSelector;
@@ -199,8 +199,9 @@ export class Operator {
   /** Stops taking work, waits up to `timeoutMs` for in-flight reconciles, releases the lease. */
   async stop(timeoutMs = this.o.config.shutdownTimeout): Promise<void> {
     this.stopping = true;
-    if (this.elector) await this.elector.stop();
+    // Drain in-flight reconciles while still holding the lease, then release it.
     await this.stopWorkers(timeoutMs);
+    if (this.elector) await this.elector.stop();
     this.gaugeTimer?.cancel();
     await this.informers.stop();
     await this.events.flush();
