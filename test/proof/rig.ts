@@ -35,11 +35,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRig(options: { dir: string; latencyMs?: number }): Promise<Rig> {
-  const stateFile = join(options.dir, "devcluster.json");
+/** `persist`: keep the devcluster's store in a state file (needed by restartCluster; costs CPU at scale). */
+export async function startRig(options: {
+  dir: string;
+  latencyMs?: number;
+  persist?: boolean;
+}): Promise<Rig> {
+  const stateFile = options.persist ? join(options.dir, "devcluster.json") : undefined;
   const kubeconfigPath = join(options.dir, "kubeconfig");
   const port = await freePort();
-  const open = () => createDevCluster({ port, stateFile, stateDebounceMs: 50, historyLimit: 100_000 });
+  const open = () => createDevCluster({ port, stateFile, stateDebounceMs: 200, historyLimit: 100_000 });
   let cluster = await open();
   await writeFile(kubeconfigPath, cluster.kubeconfig, { mode: 0o600 });
   const sim = await createSimulator({ latencyMs: options.latencyMs ?? 0 });
@@ -61,6 +66,7 @@ export async function startRig(options: { dir: string; latencyMs?: number }): Pr
     custom: kc.makeApiClient(k8s.CustomObjectsApi),
     core: kc.makeApiClient(k8s.CoreV1Api),
     async restartCluster() {
+      if (!stateFile) throw new Error("restartCluster needs startRig({persist: true})");
       await cluster.flush();
       await cluster.close();
       cluster = await open();
@@ -272,4 +278,30 @@ export class OperatorProcess {
     }
     return sum;
   }
+}
+
+/** Replaces the simulator's fault set (`{}` clears it). */
+export async function setFaults(rig: Rig, faults: Record<string, number>): Promise<void> {
+  const res = await fetch(`${rig.sim.url}/__sim/faults`, { method: "POST", body: JSON.stringify(faults) });
+  if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
+}
+
+export async function waitAccountReady(rig: Rig, ns: string, timeoutMs = 30_000): Promise<void> {
+  await until(
+    `Account ${ns}/default Ready`,
+    async () => {
+      const a = (await retrying(() =>
+        rig.custom.getNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace: ns,
+          plural: "accounts",
+          name: "default",
+        }),
+      )) as ManagedObject;
+      return isReady(a);
+    },
+    timeoutMs,
+    100,
+  );
 }
