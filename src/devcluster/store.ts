@@ -19,6 +19,8 @@ interface Bucket {
   /** resourceVersion of the bucket's latest change (kept across restarts). */
   lastRv: number;
   listeners: Set<(event: StoredEvent) => void>;
+  /** Called when the bucket stops being served (its CRD is gone). */
+  closers: Set<() => void>;
 }
 
 export interface StoreSnapshot {
@@ -62,7 +64,14 @@ export class Store {
     if (!bucket) {
       // Every change since this store started (or was restored) went through write(), so a
       // bucket seen for the first time has missed nothing.
-      bucket = { objects: new Map(), history: [], since: 0, lastRv: 0, listeners: new Set() };
+      bucket = {
+        objects: new Map(),
+        history: [],
+        since: 0,
+        lastRv: 0,
+        listeners: new Set(),
+        closers: new Set(),
+      };
       this.buckets.set(key, bucket);
     }
     return bucket;
@@ -133,10 +142,14 @@ export class Store {
     return this.bucket(key).since;
   }
 
-  subscribe(key: string, listener: (event: StoredEvent) => void): () => void {
+  subscribe(key: string, listener: (event: StoredEvent) => void, onClose?: () => void): () => void {
     const bucket = this.bucket(key);
     bucket.listeners.add(listener);
-    return () => bucket.listeners.delete(listener);
+    if (onClose) bucket.closers.add(onClose);
+    return () => {
+      bucket.listeners.delete(listener);
+      if (onClose) bucket.closers.delete(onClose);
+    };
   }
 
   bucketKeys(): string[] {
@@ -149,6 +162,7 @@ export class Store {
     if (bucket) {
       bucket.objects.clear();
       bucket.sortedKeys = undefined;
+      for (const close of [...bucket.closers]) close();
     }
   }
 

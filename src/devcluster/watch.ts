@@ -34,8 +34,12 @@ export class WatchHub {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
   }
 
-  /** Serialized events, shared by every watcher of the same version (fan-out costs one stringify). */
-  private readonly lines = new WeakMap<StoredEvent, Map<string, string>>();
+  /**
+   * The latest event's serializations, shared by every watcher of the same version: a write
+   * reaches all watchers synchronously, so fan-out costs one stringify. Only one event is kept,
+   * so the history does not hold serialized copies of itself.
+   */
+  private cached: { event: StoredEvent; lines: Map<string, string> } | undefined;
 
   private line(
     event: StoredEvent,
@@ -44,11 +48,8 @@ export class WatchHub {
     version: string,
     ops: Operations,
   ): string {
-    let byShape = this.lines.get(event);
-    if (!byShape) {
-      byShape = new Map();
-      this.lines.set(event, byShape);
-    }
+    if (this.cached?.event !== event) this.cached = { event, lines: new Map() };
+    const byShape = this.cached.lines;
     const key = `${kind}|${type.group}|${type.resource}|${version}`;
     let text = byShape.get(key);
     if (text === undefined) {
@@ -137,10 +138,18 @@ export class WatchHub {
     // Subscribe first and buffer, so nothing written while the backlog is sent is lost.
     let live = false;
     const buffered: StoredEvent[] = [];
-    const unsubscribe = ops.store.subscribe(type.storageKey, (event) => {
-      if (live) deliver(event);
-      else buffered.push(event);
-    });
+    const unsubscribe = ops.store.subscribe(
+      type.storageKey,
+      (event) => {
+        if (live) deliver(event);
+        else buffered.push(event);
+      },
+      // The resource is no longer served (its CRD was deleted): end the stream, as the real server does.
+      () => {
+        entry.close();
+        res.end();
+      },
+    );
     const timers: NodeJS.Timeout[] = [];
     let closed = false;
     const entry: OpenWatch = {

@@ -178,10 +178,18 @@ describe("deletion", () => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: "Sprocket", metadata: { name: "s1" } }),
     });
+    const watch = await h.http(`${path}?watch=true&resourceVersion=0`);
+    const streamed = watch.text();
     await h.http(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.${GROUP}`, {
       method: "DELETE",
     });
     await eventually(async () => (await h.http(path)).status === 404);
+    // The watch ends once the resource is no longer served, after the instance's DELETED event.
+    const events = (await streamed)
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).type);
+    expect(events).toEqual(["ADDED", "DELETED"]);
     const discovery = await json(await h.http(`/apis/${GROUP}/v1`));
     expect(discovery.resources.map((r: { name: string }) => r.name)).not.toContain("sprockets");
     expect(
