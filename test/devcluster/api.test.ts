@@ -694,6 +694,29 @@ describe("built-in resources", () => {
     expect((await json(withRv)).message).toBe("resourceVersion should not be set on objects to be created");
   });
 
+  it("keeps immutable configmaps immutable and validates labels", async () => {
+    await send("POST", "/api/v1/namespaces/api/configmaps", {
+      metadata: { name: "frozen" },
+      data: { a: "1" },
+      immutable: true,
+    });
+    const changed = await send(
+      "PATCH",
+      "/api/v1/namespaces/api/configmaps/frozen",
+      { data: { a: "2" } },
+      "application/merge-patch+json",
+    );
+    expect(changed.status).toBe(422);
+    expect((await json(changed)).message).toBe(
+      'ConfigMap "frozen" is invalid: data: Forbidden: field is immutable when `immutable` is set',
+    );
+    const badLabel = await send("POST", "/api/v1/namespaces/api/configmaps", {
+      metadata: { name: "labelled", labels: { "bad key!": "x" } },
+    });
+    expect(badLabel.status).toBe(422);
+    expect((await json(badLabel)).details.causes[0].field).toBe("metadata.labels");
+  });
+
   it("serves coordination.k8s.io/v1 leases with optimistic concurrency", async () => {
     const coord = h.kc.makeApiClient(k8s.CoordinationV1Api);
     const lease = await coord.createNamespacedLease({
