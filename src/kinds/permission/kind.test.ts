@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ApiError, ApiErrorCodes } from "../../api/index.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import {
@@ -113,6 +114,26 @@ describe("permission kind", () => {
     );
     await kind.delete(account.client, observer.href, observer);
     expect(account.grants.size).toBe(0);
+  });
+
+  it("a 422 from the service (a grant changed since the check) waits instead of stalling", async () => {
+    const refused = new ApiError({
+      kind: "conflict",
+      code: ApiErrorCodes.conflict,
+      method: "POST",
+      href: "/api/permissions",
+      message: "A user must have the observer role.",
+    });
+    const account = fakeAccount([[U, "observer"]]);
+    account.client.permissions.create = () => Promise.reject(refused);
+    await expect(kind.create(account.client, { userHref: U, roleTitle: "actor" })).rejects.toBeInstanceOf(
+      DependencyNotReadyError,
+    );
+    account.client.permissions.destroy = () => Promise.reject(refused);
+    const observer = account.grants.get("/api/permissions/2-observer")!;
+    await expect(kind.delete(account.client, observer.href, observer)).rejects.toBeInstanceOf(
+      DeletionBlockedError,
+    );
   });
 
   it("an existing grant is adopted (lookup finds it) rather than created twice", async () => {

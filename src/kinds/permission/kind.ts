@@ -1,4 +1,4 @@
-import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
+import { isApiError, linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { Permission } from "../../api/resources/permissions.ts";
 import type { FieldDiff, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
@@ -119,7 +119,17 @@ export function createPermissionKind(
         if (!grants.some((p) => p.roleTitle === "observer"))
           throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
       }
-      return calls(client).create({ role_title: desired.roleTitle, user_href: desired.userHref });
+      try {
+        return await calls(client).create({ role_title: desired.roleTitle, user_href: desired.userHref });
+      } catch (error) {
+        // 422 "A user must have the observer role.": observer was revoked since the check.
+        if (desired.roleTitle !== "observer" && isApiError(error) && error.kind === "conflict")
+          throw new DependencyNotReadyError(
+            `${Message.observerFirst(desired.userHref)}: ${error.message}`,
+            retryMs,
+          );
+        throw error;
+      }
     },
     update() {
       // Unreachable: both fields are immutable.
@@ -137,7 +147,17 @@ export function createPermissionKind(
             retryMs,
           );
       }
-      await calls(client).destroy(href);
+      try {
+        await calls(client).destroy(href);
+      } catch (error) {
+        // 422: a role was granted since the check; observer waits until it is revoked.
+        if (observed.roleTitle === "observer" && isApiError(error) && error.kind === "conflict")
+          throw new DeletionBlockedError(
+            Message.observerLast(observed.userHref ?? "the user", [error.message]),
+            retryMs,
+          );
+        throw error;
+      }
     },
     retain: retainPermission,
     diff: diffPermission,

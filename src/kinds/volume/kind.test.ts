@@ -1,5 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import { ApiError, ApiErrorCodes } from "../../api/index.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import {
   DeletionBlockedError,
@@ -295,6 +296,31 @@ describe("volume kind", () => {
     expect(error).toBeInstanceOf(WaitError);
     expect((error as Error).message).toMatch(/in-use.*waiting for it to be detached/);
     expect(log).toEqual([]);
+  });
+
+  it("a 422 from the destroy (snapshots, an attachment made meanwhile) waits instead of stalling", async () => {
+    const kind = createVolumeKind();
+    const refused = new ApiError({
+      kind: "conflict",
+      code: ApiErrorCodes.conflict,
+      method: "DELETE",
+      href: observed.href,
+      message: "a volume that still has dependent snapshots cannot be deleted",
+    });
+    const { client } = fakeCalls({ destroy: () => Promise.reject(refused) });
+    const error = await kind.delete(client, observed.href, observed).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeletionBlockedError);
+    expect((error as Error).message).toMatch(/refuses to delete.*dependent snapshots/);
+  });
+
+  it("a pending create's lookup takes only same-named volumes showing the spec's create-only values", async () => {
+    const kind = createVolumeKind();
+    const other = { ...observed, href: "/api/clouds/1/volumes/9", size: 50 };
+    const { client } = fakeCalls({
+      index: async () => [observed, other, { ...observed, href: "/x", name: "data-2" }],
+    });
+    expect((await kind.lookup(client, desired())).map((v) => v.href)).toEqual([observed.href]);
+    expect(await kind.lookup(client, desired({ size: 50 }))).toEqual([other]);
   });
 
   it("an available volume without attachments is destroyed", async () => {

@@ -1,4 +1,4 @@
-import { type ServiceApi, selfHref } from "../../api/index.ts";
+import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { Volume } from "../../api/resources/volumes.ts";
 import type {
   DesiredContext,
@@ -293,6 +293,7 @@ const NOT_READY = new Set(["creating", "pending", "failed", "error"]);
 export const Message = {
   attached: (hrefs: string[]) =>
     `recurring volume attachments still reference the volume (${hrefs.join(", ")}); delete them first`,
+  refused: (href: string, why: string) => `the service refuses to delete ${href} (${why}); waiting`,
   inUse: (href: string) =>
     `volume ${href} is in-use (attached to an instance); waiting for it to be detached before deleting it`,
 } as const;
@@ -340,13 +341,11 @@ export function createVolumeKind(
     },
     observe: (client, href) => calls(client).show(href),
     async lookup(client, desired) {
+      // Names are not unique: a candidate must also show every create-only value the spec sets.
       const found = await calls(client).index(desired.cloudHref, { name: desired.name });
       return found.filter(
         (v) =>
-          v.name === desired.name &&
-          (desired.datacenterHref === undefined ||
-            v.links.datacenter === undefined ||
-            v.links.datacenter === desired.datacenterHref),
+          v.name === desired.name && diffVolume(desired, v).every((d) => d.field === "allowedInstanceHrefs"),
       );
     },
     hrefOf: (o) => o.href,
@@ -360,7 +359,15 @@ export function createVolumeKind(
       const attachments = await calls(client).attachments(href);
       if (attachments.length > 0) throw new DeletionBlockedError(Message.attached(attachments), retryMs);
       if (observed.status === "in-use") throw new WaitError(Reason.Deleting, Message.inUse(href), retryMs);
-      await calls(client).destroy(href);
+      try {
+        await calls(client).destroy(href);
+      } catch (error) {
+        // 422: something the service knows still holds the volume (an attachment made meanwhile,
+        // snapshots): wait for it to go rather than stall the deletion for good.
+        if (isApiError(error) && error.kind === "conflict")
+          throw new DeletionBlockedError(Message.refused(href, error.message), retryMs);
+        throw error;
+      }
     },
     diff: diffVolume,
     immutable: VOLUME_CREATE_ONLY,
