@@ -40,6 +40,8 @@ export interface DevClusterOptions {
   historyLimit?: number;
   /** Interval of BOOKMARK events on watches that allow them. Default 60 s. */
   bookmarkIntervalMs?: number;
+  /** Watches without timeoutSeconds end after this many seconds times 1-2 (real default 1800). */
+  minRequestTimeoutSeconds?: number;
   clock?: Clock;
   admitter?: Admitter;
   presenter?: Presenter;
@@ -118,7 +120,10 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     }
   }
 
-  const hub = new WatchHub({ bookmarkIntervalMs: options.bookmarkIntervalMs });
+  const hub = new WatchHub({
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+  });
   let address = "";
   const handler = createHandler({
     ops,

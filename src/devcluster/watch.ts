@@ -29,9 +29,15 @@ interface OpenWatch {
 export class WatchHub {
   private readonly open = new Set<OpenWatch>();
   private readonly bookmarkIntervalMs: number;
+  private readonly minRequestTimeoutMs: number;
+  private readonly random: () => number;
 
-  constructor(options: { bookmarkIntervalMs?: number } = {}) {
+  constructor(
+    options: { bookmarkIntervalMs?: number; minRequestTimeoutSeconds?: number; random?: () => number } = {},
+  ) {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+    this.minRequestTimeoutMs = (options.minRequestTimeoutSeconds ?? 1800) * 1000;
+    this.random = options.random ?? Math.random;
   }
 
   /**
@@ -207,13 +213,17 @@ export class WatchHub {
       };
       timers.push(setTimeout(tick, this.bookmarkIntervalMs).unref());
     }
-    if (watch.timeoutSeconds !== undefined && watch.timeoutSeconds > 0) {
-      timers.push(
-        setTimeout(() => {
-          entry.close();
-          res.end();
-        }, watch.timeoutSeconds * 1000).unref(),
-      );
-    }
+    // Without timeoutSeconds the real server still ends a watch after a random time between
+    // --min-request-timeout (1800 s) and twice that, so clients must be ready to reconnect.
+    const timeoutMs =
+      watch.timeoutSeconds !== undefined && watch.timeoutSeconds > 0
+        ? watch.timeoutSeconds * 1000
+        : this.minRequestTimeoutMs * (1 + this.random());
+    timers.push(
+      setTimeout(() => {
+        entry.close();
+        res.end();
+      }, timeoutMs).unref(),
+    );
   }
 }

@@ -261,3 +261,53 @@ async function currentRv(): Promise<string> {
   const list = (await h.custom.listNamespacedCustomObject(base)) as k8s.KubernetesListObject<Widget>;
   return list.metadata!.resourceVersion!;
 }
+
+describe("the server's own watch timeout", () => {
+  it("ends watches without timeoutSeconds after 1-2x minRequestTimeoutSeconds; the informer reconnects", async () => {
+    const short = await startHarness({ minRequestTimeoutSeconds: 1 });
+    try {
+      await createCrd(short, widgetCrd());
+      const started = Date.now();
+      const res = await short.http(`/apis/${GROUP}/v1/namespaces/default/widgets?watch=true`);
+      await res.text();
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(900);
+      const listFn = () =>
+        short.custom.listNamespacedCustomObject({
+          group: GROUP,
+          version: "v1",
+          namespace: "default",
+          plural: "widgets",
+        }) as Promise<k8s.KubernetesListObject<Widget>>;
+      const informer = k8s.makeInformer<Widget>(
+        short.kc,
+        `/apis/${GROUP}/v1/namespaces/default/widgets`,
+        listFn,
+      );
+      const errors: unknown[] = [];
+      informer.on("error", (e) => errors.push(e));
+      await informer.start();
+      try {
+        await new Promise((r) => setTimeout(r, 2_200));
+        await short.custom.createNamespacedCustomObject({
+          group: GROUP,
+          version: "v1",
+          namespace: "default",
+          plural: "widgets",
+          body: {
+            apiVersion: `${GROUP}/v1`,
+            kind: "Widget",
+            metadata: { name: "after-timeout" },
+            spec: { size: 1 },
+          },
+        });
+        await eventually(() => informer.get("after-timeout", "default") !== undefined);
+        expect(errors).toEqual([]);
+      } finally {
+        await informer.stop();
+      }
+    } finally {
+      await short.cluster.close();
+    }
+  });
+});
