@@ -358,3 +358,53 @@ describe("drift through the collection index", () => {
     );
   });
 });
+
+describe("the storage and access sample of DESIGN.md", () => {
+  it("applied children first converges, and deleted all at once goes away in dependency order", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "Permission", "user2-observer", {
+      userHref: "/api/users/2",
+      roleTitle: "observer",
+    });
+    await apply(stack, ns, "RecurringVolumeAttachment", "data-on-app-1", {
+      cloudHref: "/api/clouds/1",
+      storageRef: { name: "data" },
+      runnableHref: "/api/servers/1",
+      device: "/dev/xvdb",
+    });
+    await apply(stack, ns, "Volume", "data", {
+      cloudHref: "/api/clouds/1",
+      datacenterHref: "/api/clouds/1/datacenters/1",
+      size: 100,
+      volumeType: { name: "standard" },
+      deploymentRef: { name: "web" },
+    });
+    await apply(stack, ns, "Deployment", "web", {
+      description: "Web tier",
+      serverTagScope: "deployment",
+      locked: false,
+      inputs: { APP_ENV: "text:production" },
+    });
+    const all: [string, string][] = [
+      ["Deployment", "web"],
+      ["Volume", "data"],
+      ["RecurringVolumeAttachment", "data-on-app-1"],
+      ["Permission", "user2-observer"],
+    ];
+    for (const [kind, name] of all) await waitForCond(stack, ns, kind, name, "Ready", "True");
+    const volume = (await get(stack, ns, "Volume", "data"))!.status!.href!;
+    expect(attachments(volume)).toHaveLength(1);
+
+    const refused = (await simErrors(stack, /volumes|deployments|permissions/)).filter(
+      (r) => r.method === "DELETE",
+    );
+    for (const [kind, name] of all) await remove(stack, ns, kind, name);
+    for (const [kind, name] of all) await waitGone(stack, ns, kind, name);
+    expect(volumeById(volume)).toBeUndefined();
+    expect(simRows<{ user_id: string }>(stack, "permissions").filter((p) => p.user_id === "2")).toEqual([]);
+    // No deletion was attempted out of order (the service would have refused it).
+    expect(
+      (await simErrors(stack, /volumes|deployments|permissions/)).filter((r) => r.method === "DELETE"),
+    ).toEqual(refused);
+  });
+});
