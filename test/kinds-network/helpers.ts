@@ -4,6 +4,15 @@ import type { ManagedObject } from "../../src/runtime/kind.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import { condition, type Stack, waitFor } from "../operator/harness.ts";
 
+/** Polls until `check` gives a value; 30 s by default, as these tests run beside others on a busy machine. */
+export function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  return waitFor(what, check, timeoutMs);
+}
+
 /** Plurals of the kinds these tests create (the operator harness knows Account and Deployment). */
 export const PLURALS: Record<string, string> = {
   Network: "networks",
@@ -76,7 +85,7 @@ export function waitForCond(
   status: "True" | "False",
   reason?: string,
   message?: RegExp,
-  timeoutMs = 20_000,
+  timeoutMs = 30_000,
 ): Promise<ManagedObject> {
   let last = "";
   return waitFor(
@@ -104,7 +113,7 @@ export function waitForCond(
 export const waitReady = (stack: Stack, ns: string, kind: string, name: string, timeoutMs?: number) =>
   waitForCond(stack, ns, kind, name, "Ready", "True", undefined, undefined, timeoutMs);
 
-export function waitGone(stack: Stack, ns: string, kind: string, name: string, timeoutMs = 20_000) {
+export function waitGone(stack: Stack, ns: string, kind: string, name: string, timeoutMs = 30_000) {
   return waitFor(
     `${kind} ${ns}/${name} to be gone`,
     async () => (await get(stack, ns, kind, name)) === undefined,

@@ -9,7 +9,6 @@ import {
   type Stack,
   startOperator,
   startStack,
-  waitFor,
   waitForCondition,
 } from "../operator/harness.ts";
 import {
@@ -21,6 +20,7 @@ import {
   serviceApi,
   simCalls,
   simRecords,
+  until,
   waitForCond,
   waitGone,
   waitReady,
@@ -60,7 +60,7 @@ async function withNetwork(): Promise<{ ns: string; networkHref: string; table: 
   return { ns, networkHref: n.status!.href!, table: n.status!.atProvider!.defaultRouteTableHref as string };
 }
 
-describe("Network", () => {
+describe("Network", { timeout: 90_000 }, () => {
   it("creates by cloud name, reports the default route table, updates and deletes", async () => {
     const ns = await readyNamespace();
     await apply(stack, ns, {
@@ -79,7 +79,7 @@ describe("Network", () => {
     });
     const puts = await simCalls(stack, "PUT", "/api/networks/:id");
     await patch(stack, ns, "Network", "n1", { spec: { name: "renamed", description: "two" } });
-    await waitFor("renamed in the service", async () => (await api.networks.show(href)).name === "renamed");
+    await until("renamed in the service", async () => (await api.networks.show(href)).name === "renamed");
     expect((await api.networks.show(href)).description).toBe("two");
     expect(await simCalls(stack, "PUT", "/api/networks/:id")).toBe(puts + 1);
     await remove(stack, ns, "Network", "n1");
@@ -123,18 +123,18 @@ describe("Network", () => {
   it("puts back a name and description changed through the API, on resync", async () => {
     const { ns, networkHref } = await withNetwork();
     await patch(stack, ns, "Network", "main", { spec: { description: "managed" } });
-    await waitFor(
+    await until(
       "description applied",
       async () => (await api.networks.show(networkHref)).description === "managed",
     );
     await waitReady(stack, ns, "Network", "main");
     await api.networks.update(networkHref, { name: "hijacked", description: "changed by hand" });
     await operator.resyncNow();
-    await waitFor("drift corrected", async () => {
+    await until("drift corrected", async () => {
       const n = await api.networks.show(networkHref);
       return n.name === "main" && n.description === "managed";
     });
-    await waitFor("DriftCorrected event", async () =>
+    await until("DriftCorrected event", async () =>
       (await eventReasons(stack, ns, "main")).includes("DriftCorrected"),
     );
     await remove(stack, ns, "Network", "main");
@@ -142,7 +142,7 @@ describe("Network", () => {
   });
 });
 
-describe("Subnet", () => {
+describe("Subnet", { timeout: 90_000 }, () => {
   it("waits for its Network, naming it, and starts when it is Ready", async () => {
     const ns = await readyNamespace();
     await apply(stack, ns, {
@@ -155,7 +155,7 @@ describe("Subnet", () => {
     await apply(stack, ns, NETWORK);
     // The DependencyNotReady retry is 60 s: converging well within this wait means the reference
     // index re-queued the subnet the moment its Network became Ready.
-    const s = await waitReady(stack, ns, "Subnet", "s1", 20_000);
+    const s = await waitReady(stack, ns, "Subnet", "s1", 45_000);
     expect(s.status?.atProvider).toMatchObject({
       cidrBlock: "10.10.1.0/24",
       state: "available",
@@ -197,14 +197,14 @@ describe("Subnet", () => {
     await patch(stack, ns, "Subnet", "s2", {
       spec: { name: "s2b", description: "d", cidrBlock: "10.10.3.0/24" },
     });
-    await waitFor("subnet updated", async () => {
+    await until("subnet updated", async () => {
       const o = await api.subnets.show(href);
       return o.name === "s2b" && o.description === "d" && o.cidr_block === "10.10.3.0/24";
     });
     await waitReady(stack, ns, "Subnet", "s2");
     await api.subnets.update(href, { cidr_block: "10.10.4.0/24", description: "hand" });
     await operator.resyncNow();
-    await waitFor("subnet drift corrected", async () => {
+    await until("subnet drift corrected", async () => {
       const o = await api.subnets.show(href);
       return o.cidr_block === "10.10.3.0/24" && o.description === "d";
     });
@@ -216,7 +216,7 @@ describe("Subnet", () => {
   });
 });
 
-describe("NetworkGateway", () => {
+describe("NetworkGateway", { timeout: 90_000 }, () => {
   it("attaches through update, detaches when the reference is removed, detaches before deletion", async () => {
     const { ns, networkHref } = await withNetwork();
     await apply(stack, ns, {
@@ -230,10 +230,10 @@ describe("NetworkGateway", () => {
       (await api.networkGateways.show(href)).links.find((l) => l.rel === "network")?.href;
     expect(await attached()).toBe(networkHref);
     await patch(stack, ns, "NetworkGateway", "gw", { spec: { networkRef: null, description: "spare" } });
-    await waitFor("detached", async () => (await attached()) === undefined);
+    await until("detached", async () => (await attached()) === undefined);
     expect((await api.networkGateways.show(href)).description).toBe("spare");
     await patch(stack, ns, "NetworkGateway", "gw", { spec: { networkRef: { name: "main" } } });
-    await waitFor("attached again", async () => (await attached()) === networkHref);
+    await until("attached again", async () => (await attached()) === networkHref);
     const puts = await simCalls(stack, "PUT", "/api/network_gateways/:id");
     await remove(stack, ns, "NetworkGateway", "gw");
     await waitGone(stack, ns, "NetworkGateway", "gw");
@@ -244,7 +244,7 @@ describe("NetworkGateway", () => {
   });
 });
 
-describe("Network deletion with an orphaned gateway still attached", () => {
+describe("Network deletion with an orphaned gateway still attached", { timeout: 90_000 }, () => {
   it("detaches the gateway, then deletes the network", async () => {
     const { ns, networkHref } = await withNetwork();
     await apply(stack, ns, {
@@ -271,7 +271,7 @@ describe("Network deletion with an orphaned gateway still attached", () => {
   });
 });
 
-describe("Route", () => {
+describe("Route", { timeout: 90_000 }, () => {
   it("creates, updates in place, replaces a URL next hop leaving exactly one route, deletes", async () => {
     const { ns, table } = await withNetwork();
     await apply(stack, ns, {
@@ -288,7 +288,7 @@ describe("Route", () => {
     const first = r.status!.href!;
     expect(r.status?.atProvider).toMatchObject({ routeTableHref: table, nextHopIp: "10.10.0.5" });
     await patch(stack, ns, "Route", "r", { spec: { nextHopIp: "10.10.0.6", description: "moved" } });
-    await waitFor("updated in place", async () => {
+    await until("updated in place", async () => {
       const o = await api.routes.show(first);
       return o.description === "moved" && (o as { next_hop_ip?: string }).next_hop_ip === "10.10.0.6";
     });
@@ -298,7 +298,7 @@ describe("Route", () => {
     await patch(stack, ns, "Route", "r", {
       spec: { nextHopType: "url", nextHopIp: null, nextHopUrl: "https://a.example.com" },
     });
-    const second = await waitFor("replaced by a url route", async () => {
+    const second = await until("replaced by a url route", async () => {
       const o = await get(stack, ns, "Route", "r");
       return o?.status?.atProvider?.nextHopUrl === "https://a.example.com" &&
         condition(o, "Ready")?.status === "True"
@@ -307,7 +307,7 @@ describe("Route", () => {
     });
     expect(second).not.toBe(first);
     await patch(stack, ns, "Route", "r", { spec: { nextHopUrl: "https://b.example.com" } });
-    const third = await waitFor("replaced again", async () => {
+    const third = await until("replaced again", async () => {
       const o = await get(stack, ns, "Route", "r");
       return o?.status?.atProvider?.nextHopUrl === "https://b.example.com" &&
         condition(o, "Ready")?.status === "True"
@@ -323,7 +323,7 @@ describe("Route", () => {
     expect(third).toMatch(new RegExp(`/routes/${forDestination[0]!.id}$`));
     const o = await get(stack, ns, "Route", "r");
     expect(o?.metadata.annotations?.[Annotation.replaces]).toBeUndefined();
-    await waitFor("Replaced event", async () => (await eventReasons(stack, ns, "r")).includes("Replaced"));
+    await until("Replaced event", async () => (await eventReasons(stack, ns, "r")).includes("Replaced"));
 
     await remove(stack, ns, "Route", "r");
     await waitGone(stack, ns, "Route", "r");
@@ -354,7 +354,7 @@ describe("Route", () => {
     const first = (await waitReady(stack, ns, "Route", "mv")).status!.href!;
     expect(first.startsWith(`${table}/`)).toBe(true);
     await patch(stack, ns, "Route", "mv", { spec: { networkRef: null, routeTableHref: otherTable } });
-    const moved = await waitFor("route in the other table", async () => {
+    const moved = await until("route in the other table", async () => {
       const o = await get(stack, ns, "Route", "mv");
       return o?.status?.href?.startsWith(`${otherTable}/`) && condition(o, "Ready")?.status === "True"
         ? o.status.href
@@ -390,7 +390,7 @@ describe("Route", () => {
     const href = (await waitReady(stack, ns, "Route", "r2")).status!.href!;
     await api.routes.update(href, { next_hop_ip: "10.10.0.99" });
     await operator.resyncNow();
-    await waitFor(
+    await until(
       "next hop put back",
       async () => ((await api.routes.show(href)) as { next_hop_ip?: string }).next_hop_ip === "10.10.0.7",
     );
@@ -400,7 +400,7 @@ describe("Route", () => {
   });
 });
 
-describe("orphan and adopt", () => {
+describe("orphan and adopt", { timeout: 90_000 }, () => {
   it("each kind: Orphan leaves the object; the href annotation adopts it back; Delete then removes it", async () => {
     const { ns } = await withNetwork();
     const children: Manifest[] = [
@@ -448,7 +448,7 @@ describe("orphan and adopt", () => {
       await apply(stack, ns, { ...m, metadata: { annotations: { [Annotation.href]: href } } });
       const adopted = await waitReady(stack, ns, m.kind, m.name);
       expect(adopted.status?.href).toBe(href);
-      await waitFor(`${m.kind} Adopted event`, async () =>
+      await until(`${m.kind} Adopted event`, async () =>
         (await eventReasons(stack, ns, m.name)).includes("Adopted"),
       );
       expect(

@@ -8,10 +8,9 @@ import {
   type Stack,
   startOperator,
   startStack,
-  waitFor,
   waitForCondition,
 } from "../operator/harness.ts";
-import { apply, get, remove, simRecords, waitGone, waitReady } from "./helpers.ts";
+import { apply, get, remove, simRecords, until, waitGone, waitReady } from "./helpers.ts";
 import { networkStack } from "./manifests.ts";
 
 let stack: Stack;
@@ -27,7 +26,7 @@ afterAll(async () => {
 
 const NETWORK_COLLECTIONS = ["networks", "route_tables", "subnets", "network_gateways", "routes"];
 
-describe("the network stack", () => {
+describe("the network stack", { timeout: 90_000 }, () => {
   it("applied in reverse dependency order converges to all Ready; deleted at once, leaves nothing behind", async () => {
     const ns = await namespaceWithAccount(stack);
     await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
@@ -67,7 +66,7 @@ describe("the network stack", () => {
 
     // Delete everything at once, parents first: the Network waits for its children.
     await Promise.all(manifests.map((m) => remove(stack, ns, m.kind, m.name)));
-    const blocked = await waitFor("Network DeletionBlocked (or gone)", async () => {
+    const blocked = await until("Network DeletionBlocked (or gone)", async () => {
       const n = await get(stack, ns, "Network", "main");
       const ready = condition(n, "Ready");
       return n === undefined ? "gone" : ready?.reason === "DeletionBlocked" ? ready.message : undefined;
@@ -90,7 +89,7 @@ describe("the network stack", () => {
     await apply(stack, ns, sub!);
     await waitReady(stack, ns, "Subnet", sub!.name);
     await remove(stack, ns, "Network", net!.name);
-    const n = await waitFor("DeletionBlocked", async () => {
+    const n = await until("DeletionBlocked", async () => {
       const o = await get(stack, ns, "Network", net!.name);
       return condition(o, "Ready")?.reason === "DeletionBlocked" ? o : undefined;
     });
@@ -124,7 +123,7 @@ describe("the network stack", () => {
     });
     await waitReady(stack, ns, "Route", "by-href");
     await remove(stack, ns, "Network", net!.name);
-    const n = await waitFor("refused deletion reported", async () => {
+    const n = await until("refused deletion reported", async () => {
       const o = await get(stack, ns, "Network", net!.name);
       return condition(o, "Ready")?.reason === "DeletionBlocked" ? o : undefined;
     });
