@@ -74,3 +74,57 @@ export function resourceList(registry: Registry, groupName: string, version: str
     resources: types.flatMap(resourceEntries),
   };
 }
+
+/** The aggregated discovery media type (apidiscovery.k8s.io/v2) kubectl asks for first. */
+export const AGGREGATED_DISCOVERY = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+export function wantsAggregated(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((part) => {
+    const params = part.split(";").map((p) => p.trim());
+    return (
+      params.includes("as=APIGroupDiscoveryList") &&
+      params.includes("g=apidiscovery.k8s.io") &&
+      params.includes("v=v2")
+    );
+  });
+}
+
+function aggregatedResource(type: ResourceType, version: string): object {
+  const responseKind = { group: type.group, version, kind: type.kind };
+  const entry: Record<string, unknown> = {
+    resource: type.resource,
+    responseKind,
+    scope: type.namespaced ? "Namespaced" : "Cluster",
+    singularResource: type.singular,
+    verbs: VERBS,
+  };
+  if (type.shortNames.length > 0) entry.shortNames = type.shortNames;
+  if (type.categories.length > 0) entry.categories = type.categories;
+  if (type.subresources.length > 0) {
+    entry.subresources = type.subresources.map((sub) => ({
+      subresource: sub,
+      responseKind,
+      verbs: sub === "finalize" ? ["update"] : ["get", "patch", "update"],
+    }));
+  }
+  return entry;
+}
+
+/** `/api` (core) or `/apis` (every other group) as one APIGroupDiscoveryList. */
+export function aggregatedDiscovery(registry: Registry, core: boolean): object {
+  const items = [...registry.groups()]
+    .filter(([name]) => (core ? name === "" : name !== ""))
+    .map(([name, versions]) => ({
+      metadata: core ? { creationTimestamp: null } : { name, creationTimestamp: null },
+      versions: [...versions].sort(compareVersions).map((version) => ({
+        version,
+        resources: registry
+          .all()
+          .filter((t) => t.group === name && t.versions.includes(version))
+          .map((t) => aggregatedResource(t, version)),
+        freshness: "Current",
+      })),
+    }));
+  return { kind: "APIGroupDiscoveryList", apiVersion: "apidiscovery.k8s.io/v2", metadata: {}, items };
+}

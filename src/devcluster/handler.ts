@@ -1,7 +1,16 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Presenter } from "./admission-adapter.ts";
-import { apiVersions, group, groupList, resourceList, SERVER_VERSION } from "./discovery.ts";
+import {
+  AGGREGATED_DISCOVERY,
+  aggregatedDiscovery,
+  apiVersions,
+  group,
+  groupList,
+  resourceList,
+  SERVER_VERSION,
+  wantsAggregated,
+} from "./discovery.ts";
 import {
   ApiError,
   badRequest,
@@ -80,8 +89,18 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         res.end("ok");
         return;
       case "api":
+        if (wantsAggregated(req.headers.accept)) {
+          return sendJson(res, 200, aggregatedDiscovery(ops.registry, true), {
+            "Content-Type": AGGREGATED_DISCOVERY,
+          });
+        }
         return sendJson(res, 200, apiVersions(deps.serverAddress()));
       case "apis":
+        if (wantsAggregated(req.headers.accept)) {
+          return sendJson(res, 200, aggregatedDiscovery(ops.registry, false), {
+            "Content-Type": AGGREGATED_DISCOVERY,
+          });
+        }
         return sendJson(res, 200, groupList(ops.registry));
       case "group": {
         const doc = group(ops.registry, r.group);

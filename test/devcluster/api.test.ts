@@ -99,6 +99,36 @@ describe("discovery", () => {
     });
   });
 
+  it("serves aggregated discovery (apidiscovery.k8s.io/v2) when asked, legacy otherwise", async () => {
+    const accept =
+      "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+    const apis = await h.http("/apis", { headers: { Accept: accept } });
+    expect(apis.headers.get("content-type")).toBe(
+      "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+    );
+    const body = await json(apis);
+    expect(body).toMatchObject({ kind: "APIGroupDiscoveryList", apiVersion: "apidiscovery.k8s.io/v2" });
+    const ours = body.items.find((g: { metadata: { name: string } }) => g.metadata.name === GROUP);
+    expect(ours.versions[0].version).toBe("v1");
+    expect(ours.versions[0].freshness).toBe("Current");
+    expect(
+      ours.versions[0].resources.find((r: { resource: string }) => r.resource === "widgets"),
+    ).toMatchObject({
+      responseKind: { group: GROUP, version: "v1", kind: "Widget" },
+      scope: "Namespaced",
+      singularResource: "widget",
+      shortNames: ["wix"],
+      categories: ["testing"],
+      subresources: [{ subresource: "status", verbs: ["get", "patch", "update"] }],
+    });
+    const core = await json(await h.http("/api", { headers: { Accept: accept } }));
+    expect(core.items).toHaveLength(1);
+    expect(core.items[0].versions[0].resources.map((r: { resource: string }) => r.resource)).toContain(
+      "secrets",
+    );
+    expect((await json(await h.http("/api"))).kind).toBe("APIVersions");
+  });
+
   it("sets NamesAccepted and Established on a CRD and rejects a conflicting one", async () => {
     const crd = await h.ext.readCustomResourceDefinition({ name: `widgets.${GROUP}` });
     const conditions = Object.fromEntries((crd.status?.conditions ?? []).map((c) => [c.type, c]));
