@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -105,7 +106,7 @@ async function runDev(
   return run;
 }
 
-describe("svc-operator dev (child process, non-terminal output)", () => {
+describe("svc-operator dev (as a child process)", () => {
   let first: Run;
 
   it("brings every sample to Ready, prints the kubectl lines and the time, stops cleanly on SIGINT", {
@@ -175,5 +176,95 @@ describe("svc-operator dev (child process, non-terminal output)", () => {
     expect(run.code).toBe(0);
     expect([...run.rows.keys()]).toEqual(["Account/default"]);
     expect(run.lines.join("\n")).not.toContain("kubectl apply -n demo -f");
+  });
+
+  const script = (process.env.PATH ?? "")
+    .split(delimiter)
+    .map((d) => join(d, "script"))
+    .find((p) => existsSync(p));
+
+  it.skipIf(!script || Number(process.versions.node.split(".")[0]) < 24)(
+    "on a terminal (a pty from `script`) redraws the table in place and stops on a real Ctrl-C",
+    { timeout: 120_000 },
+    async () => {
+      const command = [
+        process.execPath,
+        "src/cli.ts",
+        "dev",
+        "--cluster-port",
+        "0",
+        "--simulator-port",
+        "0",
+        "--region-port",
+        "0",
+        "--metrics-port",
+        "0",
+      ].join(" ");
+      const child = spawn(script!, ["-qfec", command, "/dev/null"], {
+        cwd: ROOT,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      children.push(child);
+      let out = "";
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`not Ready on the terminal within 90 s:\n${out}`)),
+          90_000,
+        );
+        child.stdout!.on("data", (d) => {
+          out += String(d);
+          if (/all \d+ samples Ready in/.test(out)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      child.stdin!.write("\x03"); // Ctrl-C through the terminal: SIGINT to the foreground process
+      expect(await exited).toBe(0);
+      const rows = sampleKeys().length + 2; // header + Account + samples
+      // each redraw moves the cursor up over the previous frame (table, blank line, status line)
+      expect(out).toContain(`\x1b[${rows + 2}A`);
+      expect(out).toContain("\x1b[2KKIND");
+      expect(out).not.toMatch(/^Deployment\/web Ready=/m);
+      expect(out).toMatch(/stopped\r?\n?$/);
+    },
+  );
+
+  it("a port in use stops it with exit code 2 naming the port flags, leaving nothing running", {
+    timeout: 60_000,
+  }, async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          "src/cli.ts",
+          "dev",
+          "--cluster-port",
+          String(port),
+          "--simulator-port",
+          "0",
+          "--region-port",
+          "0",
+          "--metrics-port",
+          "0",
+        ],
+        { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      children.push(child);
+      let stderr = "";
+      child.stderr!.on("data", (d) => {
+        stderr += String(d);
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/EADDRINUSE/);
+      expect(stderr).toContain("--cluster-port");
+    } finally {
+      blocker.close();
+    }
   });
 });
