@@ -8,6 +8,7 @@ import { createOperator } from "../../src/runtime/command.ts";
 import { getCondition } from "../../src/runtime/conditions.ts";
 import { loadConfig, type OperatorConfig } from "../../src/runtime/config.ts";
 import type { ManagedObject } from "../../src/runtime/kind.ts";
+import { RawKube } from "../../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
@@ -26,19 +27,18 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
-  const cluster = await createDevCluster();
+export async function startStack(options: { tls?: boolean } = {}): Promise<Stack> {
+  const cluster = await createDevCluster({ tls: options.tls });
   const sim = await createSimulator();
   const kc = new k8s.KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
   for (const file of (await readdir(join(ROOT, "crds"))).filter((f) => f.endsWith(".yaml"))) {
     // Raw HTTP: client-node's typed serializer drops the x-kubernetes-* keys of plain objects.
-    const res = await fetch(`${cluster.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${cluster.token}`, "content-type": "application/json" },
-      body: JSON.stringify(parse(await readFile(join(ROOT, "crds", file), "utf8"))),
-    });
-    if (res.status !== 201) throw new Error(`CRD ${file}: ${res.status} ${await res.text()}`);
+    await new RawKube(kc).call(
+      "POST",
+      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+      parse(await readFile(join(ROOT, "crds", file), "utf8")),
+    );
   }
   const stack: Stack = {
     cluster,
