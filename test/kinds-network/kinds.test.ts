@@ -120,6 +120,35 @@ describe("Network", { timeout: 90_000 }, () => {
     await api.networks.destroy(href);
   });
 
+  it("ObserveOnly reports an existing network and never writes it", async () => {
+    const ns = await readyNamespace();
+    const href = await api.networks.create({
+      cloud_href: "/api/clouds/1",
+      name: "watched",
+      cidr_block: "10.66.0.0/16",
+    });
+    const puts = await simCalls(stack, "PUT", "/api/networks/:id");
+    await apply(stack, ns, {
+      kind: "Network",
+      name: "watched",
+      spec: {
+        cloudHref: "/api/clouds/1",
+        cidrBlock: "10.66.0.0/16",
+        description: "not applied",
+        managementPolicy: "ObserveOnly",
+      },
+      metadata: { annotations: { [Annotation.href]: href } },
+    });
+    const n = await waitReady(stack, ns, "Network", "watched");
+    expect(n.status?.atProvider).toMatchObject({ name: "watched", cidrBlock: "10.66.0.0/16" });
+    expect(n.status?.atProvider?.defaultRouteTableHref).toMatch(/^\/api\/route_tables\/\d+$/);
+    await remove(stack, ns, "Network", "watched");
+    await waitGone(stack, ns, "Network", "watched");
+    expect(await simCalls(stack, "PUT", "/api/networks/:id")).toBe(puts);
+    expect((await api.networks.show(href)).description).toBeNull();
+    await api.networks.destroy(href);
+  });
+
   it("puts back a name and description changed through the API, on resync", async () => {
     const { ns, networkHref } = await withNetwork();
     await patch(stack, ns, "Network", "main", { spec: { description: "managed" } });
