@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { isTrue } from "./conditions.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
-import { deepEqual, type ObjectStore } from "./kube.ts";
+import { deepEqual, type ObjectStore, withoutNulls } from "./kube.ts";
 import { Annotation, objectKey } from "./names.ts";
 import type { AccountClients, ObservationCache } from "./reconciler.ts";
 
@@ -138,7 +138,7 @@ export class IndexObserver {
         if (observed === undefined) {
           report.missing++;
           this.o.enqueue(key);
-        } else if (!deepEqual(kind.atProvider(observed), obj.status?.atProvider ?? {})) {
+        } else if (!deepEqual(withoutNulls(kind.atProvider(observed)), obj.status?.atProvider ?? {})) {
           report.drifted++;
           this.o.observations.put(key, href, observed);
           this.o.enqueue(key);

@@ -6,6 +6,7 @@ import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind, ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
+import { IndexObserver, Observations } from "./observer.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { managedSpec } from "./spec.ts";
@@ -236,5 +237,44 @@ describe("a cache that has not caught up with our own finalizer removal", () => 
     // The informer still shows the object with its finalizer and deletionTimestamp.
     expect(await r.reconcile(NS, "i")).toEqual({});
     expect(service.calls).toEqual([]);
+  });
+});
+
+describe("nulls in atProvider (a merge patch cannot store them)", () => {
+  const withNull = (): ManagedKind<Spec, Desired, Observed, ItemService> => ({
+    ...itemKind({}),
+    atProvider: (o) => ({ name: o.name, description: null, nested: { a: 1, b: null } }),
+  });
+
+  it("are left out of status, so an in-sync object writes no status again", async () => {
+    const r = reconcilerFor(withNull());
+    apply({ secret: "s0" });
+    await r.reconcile(NS, "i");
+    expect(obj().status?.atProvider).toEqual({ name: "i", nested: { a: 1 } });
+    const writes = kube.writes.length;
+    await r.reconcile(NS, "i");
+    expect(kube.writes.slice(writes)).toEqual([]);
+  });
+
+  it("do not make the index observer see drift on every resync", async () => {
+    const kind = {
+      ...withNull(),
+      index: { scope: () => "", list: async (c: ItemService) => [...c.items.values()] },
+    };
+    const r = reconcilerFor(kind);
+    apply({ secret: "s0" });
+    await r.reconcile(NS, "i");
+    const queued: string[] = [];
+    const observer = new IndexObserver({
+      kinds: [kind as never],
+      store: kube,
+      accounts: { get: () => ({ client: service }) },
+      observations: new Observations(() => 0),
+      enqueue: (k) => queued.push(k),
+      log: pino({ level: "silent" }),
+    });
+    const [report] = await observer.resync();
+    expect(report).toMatchObject({ checked: 1, drifted: 0, missing: 0 });
+    expect(queued).toEqual([]);
   });
 });

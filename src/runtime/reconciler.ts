@@ -20,6 +20,7 @@ import {
   mergePatch,
   type ObjectRef,
   type ObjectStore,
+  withoutNulls,
 } from "./kube.ts";
 import { NameLookup } from "./lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "./names.ts";
@@ -410,7 +411,7 @@ class Run {
     await this.finishReplacement(client, href, desired, observed);
 
     if (observeOnly) {
-      this.status.atProvider = this.kind.atProvider(observed);
+      this.status.atProvider = withoutNulls(this.kind.atProvider(observed));
       return {
         type: "ready",
         reason: Reason.Available,
@@ -463,7 +464,7 @@ class Run {
       observed = (await this.kind.observe(client, href, desired)) ?? observed;
       const remaining = this.kind.diff(desired, observed);
       if (remaining.length > 0) {
-        this.status.atProvider = this.kind.atProvider(observed);
+        this.status.atProvider = withoutNulls(this.kind.atProvider(observed));
         throw new WaitError(
           Reason.Updating,
           `waiting for the service to apply ${remaining.map((d) => d.field).join(", ")}`,
@@ -471,7 +472,7 @@ class Run {
         );
       }
     }
-    this.status.atProvider = this.kind.atProvider(observed);
+    this.status.atProvider = withoutNulls(this.kind.atProvider(observed));
     const notReady = this.kind.notReady?.(observed);
     if (notReady) throw new WaitError(Reason.Creating, notReady, 2_000);
     return { type: "ready", reason: Reason.Available, message: "" };
