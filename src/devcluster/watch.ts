@@ -183,14 +183,21 @@ export class WatchHub {
         bookmark({ "k8s.io/initial-events-end": "true" });
     } else {
       const backlog = ops.store.eventsSince(type.storageKey, fromRv);
-      if (backlog === "expired") {
+      const current = ops.store.resourceVersion;
+      if (backlog === "expired" || fromRv > current) {
         // What the real watch cache answers: HTTP 200, then one ERROR event carrying a 410 Status.
+        // A resourceVersion from the future only happens here when a killed devcluster lost the
+        // last writes before its state file caught up: the client must relist, so it gets 410 too.
+        const message =
+          backlog === "expired"
+            ? `too old resource version: ${fromRv} (${ops.store.oldestKept(type.storageKey) + 1})`
+            : `too large resource version: ${fromRv} (current ${current}): the devcluster restarted from an older state, relist`;
         send("ERROR", {
           kind: "Status",
           apiVersion: "v1",
           metadata: {},
           status: "Failure",
-          message: `too old resource version: ${fromRv} (${ops.store.oldestKept(type.storageKey) + 1})`,
+          message,
           reason: "Expired",
           code: 410,
         });

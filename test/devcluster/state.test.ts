@@ -98,6 +98,27 @@ describe("state file", () => {
     }
   });
 
+  it("sends 410 to a watch from a resourceVersion the restored store never reached (lost writes)", async () => {
+    const h = await startHarness();
+    try {
+      const list = (await (await h.http("/api/v1/namespaces")).json()) as {
+        metadata: { resourceVersion: string };
+      };
+      const current = Number(list.metadata.resourceVersion);
+      const res = await h.http(`/api/v1/namespaces?watch=true&resourceVersion=${current + 100}`);
+      const [event] = (await res.text())
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      expect(event).toMatchObject({
+        type: "ERROR",
+        object: { kind: "Status", code: 410, reason: "Expired" },
+      });
+    } finally {
+      await h.cluster.close();
+    }
+  });
+
   it("refuses to start on a file that is not a state file, naming it", async () => {
     const bad = join(dir, "bad.json");
     await writeFile(bad, "{ nope");
