@@ -9,7 +9,7 @@ import {
   startStack,
   waitForCondition,
 } from "../operator/harness.ts";
-import { apply, get, remove, simRecords, until, waitGone, waitReady } from "./helpers.ts";
+import { apply, get, patch, remove, simRecords, until, waitGone, waitReady } from "./helpers.ts";
 import { networkStack } from "./manifests.ts";
 
 let stack: Stack;
@@ -53,5 +53,42 @@ describe("no duplicates for the network kinds", { timeout: 120_000 }, () => {
     for (const m of manifests) await waitGone(stack, ns, m.kind, m.name, 60_000);
     for (const c of ["networks", "subnets", "network_gateways", "routes"])
       expect(simRecords(stack, c), c).toEqual([]);
+  });
+
+  it("a Route replacement whose create answer is dropped still ends with exactly one route", async () => {
+    const ns = await namespaceWithAccount(stack);
+    await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+    const [net] = networkStack();
+    await apply(stack, ns, net!);
+    await waitReady(stack, ns, "Network", net!.name);
+    const route = {
+      kind: "Route",
+      name: "svc",
+      spec: {
+        networkRef: { name: net!.name },
+        destinationCidrBlock: "10.90.0.0/16",
+        nextHopType: "url",
+        nextHopUrl: "https://a",
+      },
+    };
+    await apply(stack, ns, route);
+    await waitReady(stack, ns, "Route", "svc");
+    await setFaults(stack, { commitThenDrop: 1 });
+    await patch(stack, ns, "Route", "svc", { spec: { nextHopUrl: "https://b" } });
+    const routes = () => simRecords<{ next_hop_url: string }>(stack, "routes");
+    await until("successor created", async () => routes().some((r) => r.next_hop_url === "https://b"));
+    await setFaults(stack, {});
+    await until("old route gone, successor adopted", async () => {
+      const o = await get(stack, ns, "Route", "svc");
+      return (
+        routes().length === 1 &&
+        o?.status?.atProvider?.nextHopUrl === "https://b" &&
+        o.metadata.annotations?.[Annotation.replaces] === undefined
+      );
+    });
+    expect(routes().map((r) => r.next_hop_url)).toEqual(["https://b"]);
+    await remove(stack, ns, "Route", "svc");
+    await remove(stack, ns, "Network", net!.name);
+    await waitGone(stack, ns, "Network", net!.name, 60_000);
   });
 });
