@@ -6,6 +6,7 @@
 // The devcluster and the simulator run in a child process so the operator has its own core.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -175,6 +176,8 @@ export async function run(): Promise<Record<string, unknown>> {
       resyncApiCalls: resyncCalls,
       resyncChecked: Object.fromEntries(reports.map((r) => [r.kind, r.checked])),
       operatorRssMb: Math.round(process.memoryUsage().rss / 1e6),
+      // The machine is shared: a high load average explains a slow run.
+      loadAverage1m: +loadavg()[0]!.toFixed(1),
     };
     console.log(figures);
     return figures;
