@@ -16,7 +16,6 @@ import {
   OperatorProcess,
   pool,
   REFRESH_TOKEN,
-  type Rig,
   setFaults,
   startRig,
   until,
