@@ -4,6 +4,7 @@ import { Annotation } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
 import {
   condition,
+  createCr,
   eventReasons,
   namespaceWithAccount,
   type Stack,
@@ -66,14 +67,27 @@ describe("Network", { timeout: 90_000 }, () => {
     await apply(stack, ns, {
       kind: "Network",
       name: "n1",
-      spec: { cloud: { name: "EC2 us-east-1" }, cidrBlock: "10.1.0.0/16", description: "one" },
+      spec: {
+        cloud: { name: "EC2 us-east-1" },
+        cidrBlock: "10.1.0.0/16",
+        description: "one",
+        instanceTenancy: "dedicated",
+        deploymentRef: { name: "web" },
+      },
     });
+    // The network waits for the Deployment it names, then is created with it.
+    const waiting = await waitForCond(stack, ns, "Network", "n1", "Ready", "False", "DependencyNotReady");
+    expect(condition(waiting, "Ready")?.message).toMatch(/Deployment web/);
+    await createCr(stack, ns, "Deployment", "web", {});
+    const web = await waitForCondition(stack, ns, "Deployment", "web", "Ready", "True");
     const n = await waitReady(stack, ns, "Network", "n1");
     const href = n.status!.href!;
     expect(n.status?.atProvider).toMatchObject({
       name: "n1",
       description: "one",
       cidrBlock: "10.1.0.0/16",
+      instanceTenancy: "dedicated",
+      deploymentHref: web.status?.href,
       cloudHref: "/api/clouds/1",
       defaultRouteTableHref: expect.stringMatching(/^\/api\/route_tables\/\d+$/),
     });
