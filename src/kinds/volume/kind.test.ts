@@ -288,15 +288,18 @@ describe("volume kind", () => {
     expect(log).toEqual([]);
   });
 
-  it("an in-use volume is not deleted: the reconciler waits with a message saying so", async () => {
-    const kind = createVolumeKind();
-    const { client, log } = fakeCalls();
-    const inUse = { ...observed, status: "in-use" };
-    const error = await kind.delete(client, inUse.href, inUse).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WaitError);
-    expect((error as Error).message).toMatch(/in-use.*waiting for it to be detached/);
-    expect(log).toEqual([]);
-  });
+  it.each(["in-use", "attaching"])(
+    "a volume %s is not deleted: the reconciler waits with a message saying so",
+    async (status) => {
+      const kind = createVolumeKind();
+      const { client, log } = fakeCalls();
+      const inUse = { ...observed, status };
+      const error = await kind.delete(client, inUse.href, inUse).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WaitError);
+      expect((error as Error).message).toMatch(new RegExp(`is ${status} .*waiting for it to be detached`));
+      expect(log).toEqual([]);
+    },
+  );
 
   it("a 422 from the destroy (snapshots, an attachment made meanwhile) waits instead of stalling", async () => {
     const kind = createVolumeKind();

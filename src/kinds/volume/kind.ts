@@ -287,6 +287,9 @@ export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
   return compact(at);
 }
 
+/** Statuses of a volume attached (or being attached) to an instance: it is not deleted then. */
+const ATTACHED = new Set(["in-use", "attaching"]);
+
 /** Statuses in which a volume is not usable yet (real-service notes: failures show `failed`). */
 const NOT_READY = new Set(["creating", "pending", "failed", "error"]);
 
@@ -294,8 +297,8 @@ export const Message = {
   attached: (hrefs: string[]) =>
     `recurring volume attachments still reference the volume (${hrefs.join(", ")}); delete them first`,
   refused: (href: string, why: string) => `the service refuses to delete ${href} (${why}); waiting`,
-  inUse: (href: string) =>
-    `volume ${href} is in-use (attached to an instance); waiting for it to be detached before deleting it`,
+  inUse: (href: string, status: string) =>
+    `volume ${href} is ${status} (attached to an instance); waiting for it to be detached before deleting it`,
 } as const;
 
 export function createVolumeKind(
@@ -358,7 +361,8 @@ export function createVolumeKind(
       // The service refuses (422) both; waiting says why instead of failing on every attempt.
       const attachments = await calls(client).attachments(href);
       if (attachments.length > 0) throw new DeletionBlockedError(Message.attached(attachments), retryMs);
-      if (observed.status === "in-use") throw new WaitError(Reason.Deleting, Message.inUse(href), retryMs);
+      if (observed.status !== null && ATTACHED.has(observed.status))
+        throw new WaitError(Reason.Deleting, Message.inUse(href, observed.status), retryMs);
       try {
         await calls(client).destroy(href);
       } catch (error) {
