@@ -31,12 +31,17 @@ export class Controllers {
   afterWrite(type: ResourceType, object: Obj, deleted: boolean): void {
     if (type.storageKey === CRD_KEY) {
       const name = String((object.metadata as Obj).name);
-      if (deleted) {
-        const served = this.ops.registry.unserveCrd(name);
-        if (served) this.ops.store.dropBucket(served.storageKey);
-      } else {
-        this.ops.registry.serveCrd(object);
-        this.syncCrd(type, object);
+      // The write is committed: a controller failure is logged, never turned into the client's error.
+      try {
+        if (deleted) {
+          const served = this.ops.registry.unserveCrd(name);
+          if (served) this.ops.store.dropBucket(served.storageKey);
+        } else {
+          this.ops.registry.serveCrd(object);
+          this.syncCrd(type, object);
+        }
+      } catch (error) {
+        this.onError(error);
       }
     }
     const m = object.metadata as Obj;

@@ -80,6 +80,7 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   const store = new Store({
     historyLimit: options.historyLimit,
     onWrite: () => stateFile?.changed(),
+    onListenerError: (error) => log("error", "watch delivery failed", { error: String(error) }),
   });
   const registry = new Registry();
   const controllers = new Controllers({

@@ -44,10 +44,14 @@ export class Store {
   private readonly buckets = new Map<string, Bucket>();
   private readonly historyLimit: number;
   private readonly onWrite: () => void;
+  private readonly onListenerError: (error: unknown) => void;
 
-  constructor(options: { historyLimit?: number; onWrite?: () => void } = {}) {
+  constructor(
+    options: { historyLimit?: number; onWrite?: () => void; onListenerError?: (error: unknown) => void } = {},
+  ) {
     this.historyLimit = options.historyLimit ?? 10_000;
     this.onWrite = options.onWrite ?? (() => {});
+    this.onListenerError = options.onListenerError ?? (() => {});
   }
 
   get resourceVersion(): number {
@@ -119,7 +123,14 @@ export class Store {
       const dropped = bucket.history.splice(0, bucket.history.length - this.historyLimit);
       bucket.since = dropped.at(-1)!.rv;
     }
-    for (const listener of [...bucket.listeners]) listener(event);
+    for (const listener of [...bucket.listeners]) {
+      // A failing watcher must not undo or hide a committed write from the others.
+      try {
+        listener(event);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
     this.onWrite();
   }
 
