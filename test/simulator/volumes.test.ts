@@ -1,4 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { resources } from "../../src/simulator/resources/index.ts";
+import { defaultSeed, validateSeed } from "../../src/simulator/seed.ts";
 import { startSimulator } from "./harness.ts";
 import { type BadInput, create, expectRefused, index, refuse, rel, show } from "./net-helpers.ts";
 
@@ -180,6 +182,32 @@ describe("volumes", () => {
     expect((await h.admin.delete("/api/clouds/1/recurring_volume_attachments/1")).status).toBe(204);
     expect((await h.admin.delete(`${V}/2`)).status).toBe(204);
     await expectRefused(h, () => h.admin.get(`${V}/2`), 422, "Couldn't find Volume with ID=2");
+  });
+
+  it("refuses to destroy a volume while snapshots taken of it remain", async () => {
+    const seed = defaultSeed(resources);
+    seed.volumes!.push({
+      ...seed.volumes![0]!,
+      id: "2",
+      status: "available",
+      current_instance_href: null,
+    } as never);
+    for (const snapshot of seed.volume_snapshots! as unknown as Array<Record<string, unknown>>)
+      if (snapshot.id === "2") snapshot.parent_volume_id = "2";
+    const other = await startSimulator({ seed: validateSeed(seed, resources) });
+    try {
+      await expectRefused(
+        other,
+        () => other.admin.delete(`${V}/2`),
+        422,
+        "ActionNotAllowed: Volume 2 still has dependent volume snapshots 2: delete them first",
+      );
+      // a volume no snapshot depends on is destroyed
+      const spare = await create(other, V, { volume: VOLUME });
+      expect((await other.admin.delete(spare)).status).toBe(204);
+    } finally {
+      await other.close();
+    }
   });
 
   it("roles: observer or instance reads, actor or instance writes", async () => {

@@ -23,6 +23,7 @@ import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import { SEED_TIME_MS } from "../seed.ts";
 import type { Store } from "../store.ts";
+import type { VolumeSnapshotRecord } from "./linked.ts";
 
 export const volumes = (store: Store) => store.collection<VolumeRecord>(COLLECTIONS.volumes);
 
@@ -262,6 +263,15 @@ export const volumesResource = defineResource({
         if (volume.status === "in-use") {
           throw actionNotAllowed(
             `Volume ${volume.id} is in use (attached to ${volume.current_instance_href})`,
+          );
+        }
+        // The real service refuses to delete a volume whose snapshots depend on it.
+        const snapshots = ctx.store
+          .collection<VolumeSnapshotRecord>("volume_snapshots")
+          .filter((snap) => snap.cloud_id === volume.cloud_id && snap.parent_volume_id === volume.id);
+        if (snapshots.length) {
+          throw actionNotAllowed(
+            `Volume ${volume.id} still has dependent volume snapshots ${listIds(snapshots)}: delete them first`,
           );
         }
         volumes(ctx.store).delete(volume.id);
