@@ -1,5 +1,7 @@
 import * as k8s from "@kubernetes/client-node";
 import pino from "pino";
+import qs from "qs";
+import { Agent } from "undici";
 import { createServiceApi, type ServiceApi } from "../../src/api/index.ts";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { createPermissionKind } from "../../src/kinds/permission/kind.ts";
@@ -39,14 +41,33 @@ export function testKinds() {
   return managedKinds.map((k) => (fast[k.kind] as typeof k | undefined) ?? k);
 }
 
-/** An operator on the stack like the harness's, with `testKinds()`. */
-export async function startStorageOperator(stack: Stack): Promise<Operator> {
+/** A write the operator sent to the service: method, path and the decoded form body. */
+export interface SentWrite {
+  method: string;
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * An operator on the stack like the harness's, with `testKinds()`; every write it sends to the
+ * service is recorded in `sent` (decoded), so tests can check exactly what an update carried.
+ */
+export async function startStorageOperator(stack: Stack, sent: SentWrite[] = []): Promise<Operator> {
+  const recording = new Agent().compose((dispatch) => (opts, handler) => {
+    if (opts.method !== "GET" && typeof opts.body === "string")
+      sent.push({
+        method: opts.method,
+        path: opts.path,
+        body: qs.parse(opts.body) as Record<string, unknown>,
+      });
+    return dispatch(opts, handler);
+  });
   const operator = createOperator({
     config: loadConfig({ "metrics-address": "127.0.0.1:0" }, {}),
     kubeConfig: stack.kc,
     log: pino({ level: "debug" }, { write: (line: string) => void stack.logs.push(line) }),
     kinds: testKinds(),
-    api: { retry: { baseDelayMs: 20, maxDelayMs: 200 } },
+    api: { retry: { baseDelayMs: 20, maxDelayMs: 200 }, dispatcher: recording },
   });
   stack.operators.push(operator);
   await operator.start();

@@ -15,6 +15,7 @@ import {
   patch,
   refusal,
   remove,
+  type SentWrite,
   serviceApi,
   simCalls,
   simErrors,
@@ -26,10 +27,11 @@ import {
 
 let stack: Stack;
 let operator: Operator;
+const sent: SentWrite[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  operator = await startStorageOperator(stack);
+  operator = await startStorageOperator(stack, sent);
 });
 afterAll(async () => {
   await stack?.close();
@@ -105,6 +107,12 @@ describe("Volume", () => {
       );
     });
     expect(await simCalls(stack, "PUT", /volumes/)).toBe(puts + 1);
+    // Exactly the sets that differ: the create cannot set the list, so the first update adds both;
+    // the change then adds 5 and removes 1 (2 stays untouched).
+    expect(sent.filter((w) => w.method === "PUT" && w.path === href).map((w) => w.body)).toEqual([
+      { volume: { allowed_instance_hrefs: { add: [I(1), I(2)] } } },
+      { volume: { allowed_instance_hrefs: { add: [I(5)], remove: [I(1)] } } },
+    ]);
 
     await patch(stack, ns, "Volume", "data", { spec: { name: "data-renamed" } });
     await waitFor("renamed", async () => volumeById(href)?.name === "data-renamed");
