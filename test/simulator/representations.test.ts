@@ -17,6 +17,7 @@ type FieldType =
   | "string"
   | "string?"
   | "number"
+  | "number?"
   | "boolean"
   | "timestamp"
   | "timestamp?"
@@ -236,7 +237,7 @@ const ROWS: Row[] = [
     type: "ip_address_binding",
     plural: "ip_address_bindings",
     fields: { created_at: "timestamp", recurring: "boolean", links: "list" },
-    extras: { public_port: "string?", private_port: "string?", protocol: "string?" },
+    extras: { public_port: "number?", private_port: "number?", protocol: "string?" },
     rels: ["self", "instance", "ip_address"],
     nullField: "protocol",
   },
