@@ -75,6 +75,16 @@ describe("CloudDirectory", () => {
     expect(calls.filter((c) => c === "show /api/clouds/1")).toHaveLength(1);
   });
 
+  it("shares one call among concurrent readers and does not cache a failure", async () => {
+    const { api, calls } = fakeClouds([cloud("1", "EC2", "true")]);
+    const dir = new CloudDirectory();
+    await Promise.all([1, 2, 3].map(() => dir.capabilities(api, "/api/clouds/1", "cloudHref")));
+    expect(calls).toEqual(["show /api/clouds/1"]);
+    await expect(dir.capabilities(api, "/api/clouds/7", "cloudHref")).rejects.toThrow(/does not exist/);
+    await expect(dir.capabilities(api, "/api/clouds/7", "cloudHref")).rejects.toThrow(/does not exist/);
+    expect(calls.filter((c) => c === "show /api/clouds/7")).toHaveLength(2);
+  });
+
   it("re-reads after the TTL", async () => {
     let now = 0;
     const { api, calls } = fakeClouds([cloud("1", "EC2", "true")]);

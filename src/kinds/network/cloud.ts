@@ -1,5 +1,5 @@
 import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
-import { type Cloud, cloudCapabilities } from "../../api/resources/clouds.ts";
+import { cloudCapabilities } from "../../api/resources/clouds.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 
@@ -29,7 +29,7 @@ export function resolveCloud(
 }
 
 interface Entry {
-  value: Record<string, boolean>;
+  value: Promise<Record<string, boolean>>;
   at: number;
 }
 
@@ -47,8 +47,8 @@ export class CloudDirectory {
     this.now = options.now ?? Date.now;
   }
 
-  /** Capabilities of a cloud; an unknown cloud is an InvalidSpec naming `field`. */
-  async capabilities(clouds: CloudCalls, href: string, field: string): Promise<Record<string, boolean>> {
+  /** Capabilities of a cloud; an unknown cloud is an InvalidSpec naming `field`. Concurrent callers share one call. */
+  capabilities(clouds: CloudCalls, href: string, field: string): Promise<Record<string, boolean>> {
     let cache = this.byClient.get(clouds);
     if (!cache) {
       cache = new Map();
@@ -56,18 +56,22 @@ export class CloudDirectory {
     }
     const hit = cache.get(href);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
-    let cloud: Cloud;
+    const value = this.show(clouds, href, field);
+    cache.set(href, { value, at: this.now() });
+    // A failed read must not be cached.
+    value.catch(() => cache.delete(href));
+    return value;
+  }
+
+  private async show(clouds: CloudCalls, href: string, field: string): Promise<Record<string, boolean>> {
     try {
-      cloud = await clouds.show(href, { view: "extended" });
+      return cloudCapabilities(await clouds.show(href, { view: "extended" }));
     } catch (error) {
       if (isApiError(error) && error.kind === "notFound") {
         throw new InvalidSpecError(field, `cloud ${href} does not exist in the account`);
       }
       throw error;
     }
-    const caps = cloudCapabilities(cloud);
-    cache.set(href, { value: caps, at: this.now() });
-    return caps;
   }
 
   /** Stops (InvalidSpec) when the cloud says it lacks `capability`; an unreported capability is not held against it. */
