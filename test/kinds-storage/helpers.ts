@@ -54,11 +54,11 @@ export interface SentWrite {
  */
 export async function startStorageOperator(stack: Stack, sent: SentWrite[] = []): Promise<Operator> {
   const recording = new Agent().compose((dispatch) => (opts, handler) => {
-    if (opts.method !== "GET" && typeof opts.body === "string")
+    if (opts.method !== "GET")
       sent.push({
         method: opts.method,
         path: opts.path,
-        body: qs.parse(opts.body) as Record<string, unknown>,
+        body: typeof opts.body === "string" ? (qs.parse(opts.body) as Record<string, unknown>) : {},
       });
     return dispatch(opts, handler);
   });

@@ -208,6 +208,7 @@ describe("Volume", () => {
     await putCrd(loose);
     try {
       const deletes = await simCalls(stack, "DELETE", /volumes/);
+      const writes = sent.length;
       await patch(stack, ns, "Volume", "big", { spec: { size: 20 } });
       const stalled = await waitForCond(stack, ns, "Volume", "big", "Stalled", "True", {
         reason: "ImmutableField",
@@ -216,6 +217,8 @@ describe("Volume", () => {
         /spec\.size cannot be changed on an existing Volume.*create a new Volume/,
       );
       expect(await simCalls(stack, "DELETE", /volumes/)).toBe(deletes);
+      // Nothing written at all for it: no destroy, no second volume, no update.
+      expect(sent.slice(writes).filter((w) => w.path.includes("/volumes"))).toEqual([]);
       expect(volumeById(href)?.size).toBe(10);
       // Putting the size back recovers.
       await patch(stack, ns, "Volume", "big", { spec: { size: 10 } });
