@@ -34,8 +34,16 @@ export interface Presenter {
   openApiV2(crds: Obj[]): object;
   openApiV3Index(crds: Obj[]): object;
   openApiV3GroupVersion(crds: Obj[], group: string, version: string): object | undefined;
-  /** `noHeaders` leaves out columnDefinitions (watch events after the first). */
-  toTable(crdVersion: Obj | undefined, objects: object[], listMeta?: object, noHeaders?: boolean): object;
+  /**
+   * `noHeaders` leaves out columnDefinitions (watch events after the first); `includeObject`
+   * is the request's parameter (None, Metadata, Object).
+   */
+  toTable(
+    crdVersion: Obj | undefined,
+    objects: object[],
+    listMeta?: object,
+    options?: { noHeaders?: boolean; includeObject?: "None" | "Metadata" | "Object" },
+  ): object;
 }
 
 /** Admits everything unchanged: used until the admission module is wired in. */
@@ -95,6 +103,5 @@ export const defaultPresenter: Presenter = {
   openApiV2: (crds) => openApiV2(crds),
   openApiV3Index: (crds) => openApiV3Index(crds),
   openApiV3GroupVersion: (crds, group, version) => openApiV3GroupVersion(crds, group, version),
-  toTable: (crdVersion, objects, listMeta, noHeaders) =>
-    toTable(crdVersion, objects, listMeta, { noHeaders }),
+  toTable: (crdVersion, objects, listMeta, options) => toTable(crdVersion, objects, listMeta, options),
 };

@@ -162,8 +162,14 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         : undefined;
     const reply = (code: number, body: unknown) => sendJson(res, code, body, headers());
     const table = wantsTable(req.headers.accept);
+    const include = query.get("includeObject");
+    const includeObject =
+      include === "None" || include === "Metadata" || include === "Object" ? include : undefined;
     const asTable = (objects: Obj[], listMeta?: object, noHeaders?: boolean) =>
-      presenter.toTable(type.crdVersion?.(r.version), objects, listMeta, noHeaders);
+      presenter.toTable(type.crdVersion?.(r.version), objects, listMeta, {
+        noHeaders,
+        ...(includeObject ? { includeObject } : {}),
+      });
 
     if (r.name === undefined) {
       if (type.namespaced && r.namespace === undefined && method !== "GET") throw methodNotAllowed();

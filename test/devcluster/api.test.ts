@@ -561,6 +561,13 @@ describe("kubectl's Table output", () => {
     expect(list.kind).toBe("Table");
     expect(list.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Size"]);
     expect(list.rows.map((r: { cells: unknown[] }) => r.cells)).toEqual([["tab", 1]]);
+    expect(list.rows[0].object).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "tab" } });
+    const full = await json(
+      await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets/tab?includeObject=Object`, {
+        headers: { Accept: accept },
+      }),
+    );
+    expect(full.rows[0].object).toMatchObject({ kind: "Widget", spec: { size: 1 } });
     const controller = new AbortController();
     const res = await h.http(
       `/apis/${GROUP}/v1/namespaces/api/widgets?watch=true&fieldSelector=metadata.name%3Dtab`,
