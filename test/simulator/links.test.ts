@@ -80,6 +80,11 @@ beforeAll(async () => {
     },
     { next_hop_type: "ip_string", next_hop_ip: "10.0.0.9", destination_cidr_block: "10.8.0.0/16" },
     { next_hop_type: "url", next_hop_url: "https://hop.example.com", destination_cidr_block: "10.7.0.0/16" },
+    {
+      next_hop_type: "network_interface",
+      next_hop_href: "/api/clouds/1/network_interfaces/eni-2",
+      destination_cidr_block: "10.6.0.0/16",
+    },
   ])
     await create(h, "/api/routes", { route: { route_table_href: "/api/route_tables/1", ...route } });
   await create(h, "/api/clouds/1/ip_addresses", {
@@ -151,6 +156,7 @@ describe("links", () => {
       "current_volume_attachment",
       "default_route_table",
       "next_hop",
+      "instance",
       "effective_route_table",
       "ip_address_bindings",
       "recurring_volume_attachments",
@@ -202,6 +208,45 @@ describe("link targets beyond the spec", () => {
     >();
     expect(snaps.map((s) => s.links[0]!.href)).toEqual(["/api/clouds/1/volume_snapshots/1"]);
     expect((await h.admin.get("/api/clouds/1/volumes/2/volume_snapshots")).json()).toEqual([]);
+  });
+
+  it("each instance has one network interface eni-<instance id>; a route hop must name one", async () => {
+    const nics = (await h.admin.get("/api/clouds/2/network_interfaces")).json<
+      Array<{ name: string; links: Link[] }>
+    >();
+    expect(nics).toEqual([
+      {
+        name: "lab-vm eth0",
+        resource_uid: expect.any(String),
+        links: [
+          { rel: "self", href: "/api/clouds/2/network_interfaces/eni-7" },
+          { rel: "cloud", href: "/api/clouds/2" },
+          { rel: "instance", href: "/api/clouds/2/instances/7" },
+        ],
+      },
+    ]);
+    expect((await h.admin.get("/api/clouds/1/network_interfaces/eni-7")).status).toBe(422);
+    const hop = (href: string) =>
+      h.expectUnchanged(() =>
+        h.admin.post("/api/routes", {
+          json: {
+            route: {
+              route_table_href: "/api/route_tables/1",
+              destination_cidr_block: "10.5.0.0/16",
+              next_hop_type: "network_interface",
+              next_hop_href: href,
+            },
+          },
+        }),
+      );
+    const unknown = await hop("/api/clouds/1/network_interfaces/eni-99");
+    expect([unknown.status, unknown.text]).toEqual([
+      422,
+      "ResourceNotFound: Couldn't find NetworkInterface with ID=eni-99",
+    ]);
+    const elsewhere = await hop("/api/clouds/2/network_interfaces/eni-7");
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.text).toMatch(/^ActionNotAllowed: Network interface eni-7 is in cloud 2/);
   });
 
   it("a deployment's alerts are an empty collection; the account shows its name", async () => {

@@ -467,6 +467,8 @@ const OTHER_SAMPLES: Sample[] = [
     "/api/clouds/1/volumes/1/volume_snapshots",
     200,
   ],
+  ["GET", "/api/clouds/:cloud_id/network_interfaces", "/api/clouds/1/network_interfaces", 200],
+  ["GET", "/api/clouds/:cloud_id/network_interfaces/:id", "/api/clouds/1/network_interfaces/eni-1", 200],
   ["GET", "/api/deployments/:id/alerts", "/api/deployments/1/alerts", 200],
   ["GET", "/api/accounts/:id", "/api/accounts/1", 200],
 ];

@@ -7,10 +7,10 @@ import { link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import { seedId } from "../seed.ts";
-import type { StoredObject } from "../store.ts";
+import type { Store, StoredObject } from "../store.ts";
 import type { AccountRecord } from "./accounts.ts";
 import { type CloudRecord, cloudHref } from "./clouds.ts";
-import { hrefs, type VolumeSnapshotRecord } from "./linked.ts";
+import { hrefs, type InstanceRecord, type VolumeSnapshotRecord } from "./linked.ts";
 
 /**
  * Beyond the spec: read-only targets of links the spec names but does not detail, so every
@@ -19,6 +19,8 @@ import { hrefs, type VolumeSnapshotRecord } from "./linked.ts";
  * - cloud rel `volume_attachments` and volume rel `current_volume_attachment`: one attachment
  *   per volume attached to a running instance, with the volume's id (index, show),
  * - volume rel `volume_snapshots`: the cloud's snapshots taken of that volume (index),
+ * - route rel `next_hop` of a `network_interface` hop: each instance has one network interface,
+ *   `eni-<instance id>` (index, show; not stored, it follows the instances),
  * - deployment rel `alerts`: the simulator raises no alerts, so the collection is empty,
  * - permission rel `account`: `/api/accounts/:id` (show).
  */
@@ -59,6 +61,23 @@ const attachmentOf = (v: VolumeRecord): Representation => ({
     link("cloud", cloudHref(v.cloud_id)),
     link("volume", `${cloudHref(v.cloud_id)}/volumes/${v.id}`),
     link("instance", v.current_instance_href!),
+  ],
+});
+
+/** The instance owning network interface `eni-<instance id>` of the cloud, if any. */
+export function networkInterfaceOwner(store: Store, cloudId: string, id: string): InstanceRecord | undefined {
+  const match = /^eni-(.+)$/.exec(id);
+  const instance = match ? store.collection<InstanceRecord>("instances").get(match[1]!) : undefined;
+  return instance && instance.cloud_id === cloudId ? instance : undefined;
+}
+
+const networkInterfaceOf = (i: InstanceRecord): Representation => ({
+  name: `${i.name} eth0`,
+  resource_uid: `eni-${i.resource_uid || i.id}`,
+  links: [
+    link("self", `${cloudHref(i.cloud_id)}/network_interfaces/eni-${i.id}`),
+    link("cloud", cloudHref(i.cloud_id)),
+    link("instance", hrefs.instance(i.cloud_id, i.id)),
   ],
 });
 
@@ -163,6 +182,33 @@ export const linkTargetsResource = defineResource({
             ],
           })),
         );
+      },
+    });
+
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/network_interfaces",
+      access: observerOrInstance,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const cloud = cloudOf(ctx);
+        const list = ctx.store.collection<InstanceRecord>("instances").filter((i) => i.cloud_id === cloud.id);
+        return ctx.many(
+          "network_interface",
+          "network_interfaces",
+          ctx.filter(list, {}).map(networkInterfaceOf),
+        );
+      },
+    });
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/network_interfaces/:id",
+      access: observerOrInstance,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const owner = networkInterfaceOwner(ctx.store, cloudOf(ctx).id, ctx.param("id"));
+        if (!owner) throw resourceNotFound("NetworkInterface", ctx.param("id"));
+        return ctx.one("network_interface", networkInterfaceOf(owner));
       },
     });
 

@@ -23,6 +23,7 @@ import { formatTimestamp, link, type Representation } from "../representation.ts
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import type { Store } from "../store.ts";
+import { networkInterfaceOwner } from "./link-targets.ts";
 import { routeTableHref, routeTables } from "./route-tables.ts";
 
 export const routes = (store: Store) => store.collection<RouteRecord>(COLLECTIONS.routes);
@@ -100,7 +101,14 @@ function checkNextHopHref(store: Store, type: string, href: string, table: Route
       );
     }
   } else {
-    parseParamHref(param, href, "networkInterface");
+    const nic = parseParamHref(param, href, "networkInterface");
+    if (nic.cloudId !== table.cloud_id) {
+      throw actionNotAllowed(
+        `Network interface ${nic.id} is in cloud ${nic.cloudId}, not in cloud ${table.cloud_id}`,
+      );
+    }
+    if (!networkInterfaceOwner(store, nic.cloudId, nic.id))
+      throw resourceNotFound("NetworkInterface", nic.id);
   }
   return href;
 }
