@@ -103,6 +103,14 @@ export function createPermissionKind(
     printerColumns: [
       { name: "User", type: "string", jsonPath: ".spec.userHref", description: "User href" },
       { name: "Role", type: "string", jsonPath: ".spec.roleTitle", description: "Role title" },
+      {
+        name: "Adopted",
+        type: "boolean",
+        jsonPath: ".status.adopted",
+        description:
+          "The grant existed before the operator adopted it (an adopted observer grant is never revoked)",
+        priority: 1,
+      },
     ],
     references: () => [],
     siblings: (spec) => spec.userHref,
