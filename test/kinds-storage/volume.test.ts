@@ -305,6 +305,37 @@ describe("RecurringVolumeAttachment", () => {
     );
   });
 
+  it("attaches a snapshot by href with settings and a volume type (write-only, recorded in status.applied)", async () => {
+    const ns = await readyNamespace();
+    await apply(stack, ns, "RecurringVolumeAttachment", "snap", {
+      cloudHref: "/api/clouds/1",
+      storageHref: "/api/clouds/1/volume_snapshots/1",
+      runnableHref: "/api/server_arrays/1",
+      device: "/dev/xvdj",
+      settings: { delete_on_termination: "false" },
+      volumeTypeHref: "/api/clouds/1/volume_types/2",
+    });
+    const o = await waitForCond(stack, ns, "RecurringVolumeAttachment", "snap", "Ready", "True");
+    expect(o.status?.atProvider).toMatchObject({
+      storageType: "VolumeSnapshot",
+      runnableType: "ServerArray",
+    });
+    expect(o.status?.applied).toEqual({
+      settings: { delete_on_termination: "false" },
+      volumeTypeHref: "/api/clouds/1/volume_types/2",
+    });
+    expect(attachments("/api/clouds/1/volume_snapshots/1")).toMatchObject([
+      {
+        device: "/dev/xvdj",
+        runnable_href: "/api/server_arrays/1",
+        settings: { delete_on_termination: "false" },
+      },
+    ]);
+    await remove(stack, ns, "RecurringVolumeAttachment", "snap");
+    await waitGone(stack, ns, "RecurringVolumeAttachment", "snap");
+    expect(attachments("/api/clouds/1/volume_snapshots/1")).toEqual([]);
+  });
+
   it("a volume that an attachment outside the operator references waits (DeletionBlocked) until it is gone", async () => {
     const ns = await readyNamespace();
     await apply(stack, ns, "Volume", "shared", VOLUME);
