@@ -25,7 +25,7 @@ import { type DeleteOptions, Operations, PATCH_CONTENT_TYPES, type WriteRequest 
 import { decodeProtobuf, PROTOBUF_KINDS } from "./protobuf.ts";
 import { type Route, route } from "./router.ts";
 import type { ResourceType } from "./types.ts";
-import type { WatchHub } from "./watch.ts";
+import type { WatchHub, WatchRequest } from "./watch.ts";
 
 export interface HandlerDeps {
   ops: Operations;
@@ -171,36 +171,28 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         ...(includeObject ? { includeObject } : {}),
       });
 
+    const startWatch = (fieldSelector: string | undefined): void => {
+      const timeoutSeconds = intParam(query, "timeoutSeconds");
+      const watch: WatchRequest = {
+        type,
+        version: r.version,
+        allowWatchBookmarks: query.get("allowWatchBookmarks") === "true",
+        sendInitialEvents: query.get("sendInitialEvents") === "true",
+      };
+      if (r.namespace !== undefined) watch.namespace = r.namespace;
+      if (query.get("resourceVersion") !== null) watch.resourceVersion = query.get("resourceVersion")!;
+      if (query.get("labelSelector")) watch.labelSelector = query.get("labelSelector")!;
+      if (fieldSelector) watch.fieldSelector = fieldSelector;
+      if (timeoutSeconds !== undefined) watch.timeoutSeconds = timeoutSeconds;
+      if (table) watch.table = (object, noHeaders) => asTable([object], undefined, noHeaders);
+      hub.serve(ops, watch, req, res);
+    };
+
     if (r.name === undefined) {
       if (type.namespaced && r.namespace === undefined && method !== "GET") throw methodNotAllowed();
       switch (method) {
         case "GET": {
-          if (isWatch) {
-            const watch = {
-              type,
-              version: r.version,
-              allowWatchBookmarks: query.get("allowWatchBookmarks") === "true",
-              sendInitialEvents: query.get("sendInitialEvents") === "true",
-              ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
-              ...(query.get("resourceVersion") !== null
-                ? { resourceVersion: query.get("resourceVersion")! }
-                : {}),
-              ...(query.get("labelSelector") ? { labelSelector: query.get("labelSelector")! } : {}),
-              ...(query.get("fieldSelector") ? { fieldSelector: query.get("fieldSelector")! } : {}),
-              ...(intParam(query, "timeoutSeconds") !== undefined
-                ? { timeoutSeconds: intParam(query, "timeoutSeconds")! }
-                : {}),
-            };
-            hub.serve(
-              ops,
-              table
-                ? { ...watch, table: (object, noHeaders) => asTable([object], undefined, noHeaders) }
-                : watch,
-              req,
-              res,
-            );
-            return;
-          }
+          if (isWatch) return startWatch(query.get("fieldSelector") ?? undefined);
           const list = ops.list(type, r.version, r.namespace, {
             labelSelector: query.get("labelSelector") ?? undefined,
             fieldSelector: query.get("fieldSelector") ?? undefined,
@@ -243,7 +235,12 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     if (sub === "status") write.subresource = "status";
     switch (method) {
       case "GET": {
-        if (isWatch) throw methodNotAllowed();
+        if (isWatch) {
+          // The deprecated single-object watch (`/watch/.../name` or `.../name?watch=true`).
+          const byName = `metadata.name=${r.name}`;
+          const given = query.get("fieldSelector");
+          return startWatch(given ? `${given},${byName}` : byName);
+        }
         const object = ops.get(type, r.version, r.namespace, r.name);
         if (table) return reply(200, asTable([object]));
         return reply(200, object);

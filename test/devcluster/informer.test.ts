@@ -217,6 +217,26 @@ describe("client-node informer against the devcluster", () => {
     expect(Number(bookmark!.object.metadata.resourceVersion)).toBeGreaterThan(0);
   });
 
+  it("serves the deprecated single-object watch forms", async () => {
+    for (const name of ["one-a", "one-b"]) {
+      await h.custom.createNamespacedCustomObject({
+        ...base,
+        body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name }, spec: { size: 1 } },
+      });
+    }
+    for (const url of [
+      `${path}/one-a?watch=true&timeoutSeconds=1`,
+      `/apis/${GROUP}/v1/watch/namespaces/inf/widgets/one-a?timeoutSeconds=1`,
+    ]) {
+      const text = await (await h.http(url)).text();
+      const names = text
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).object.metadata.name);
+      expect(names).toEqual(["one-a"]);
+    }
+  });
+
   it("ends a watch after timeoutSeconds", async () => {
     const res = await h.http(`${path}?watch=true&timeoutSeconds=1`);
     const text = await res.text();
