@@ -220,6 +220,10 @@ export class OperatorProcess {
     );
     this.child = child;
     this.starts++;
+    // Never outlive the process that started it (a bench or test that crashed).
+    const reap = () => child.kill("SIGKILL");
+    process.once("exit", reap);
+    child.once("exit", () => process.off("exit", reap));
     createInterface({ input: child.stdout! }).on("line", (l) => this.lines.push(l));
     createInterface({ input: child.stderr! }).on("line", (l) => this.lines.push(l));
     await until(
@@ -247,7 +251,10 @@ export class OperatorProcess {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once("exit", r));
     child.kill(signal);
+    // A graceful stop gets 10 s (its in-flight reconciles), then it is killed.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     await exited;
+    clearTimeout(timer);
   }
 
   /** Peak resident set size (VmHWM) of the running process, in MB. Linux only. */
@@ -269,12 +276,14 @@ export class OperatorProcess {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   }
 
-  /** Sum of a Prometheus counter over all its series. */
-  async metric(name: string): Promise<number> {
+  /** Sum of a Prometheus metric over its series (those whose labels contain `having`, when given). */
+  async metric(name: string, having = ""): Promise<number> {
     const text = await (await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`)).text();
     let sum = 0;
     for (const line of text.split("\n")) {
-      if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(" ").at(-1));
+      if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue;
+      if (having && !line.includes(having)) continue;
+      sum += Number(line.split(" ").at(-1));
     }
     return sum;
   }
