@@ -368,8 +368,13 @@ export class Operations {
         "the namespace of the provided object does not match the namespace sent on the request",
       );
     }
-    // A resourceVersion in the patch is a precondition, as on the real server.
-    if (m.resourceVersion !== (old.metadata as Obj).resourceVersion) {
+    // A resourceVersion in the patch is a precondition, as on the real server (one the patch
+    // removes is no precondition at all).
+    if (
+      m.resourceVersion !== undefined &&
+      m.resourceVersion !== "" &&
+      String(m.resourceVersion) !== (old.metadata as Obj).resourceVersion
+    ) {
       throw conflict(this.target(type), name, STALE_OBJECT);
     }
     const patchedMeta = isObj(body) && isObj(body.metadata) ? body.metadata : undefined;
