@@ -507,6 +507,9 @@ export class Operations {
       if (type.generation) m.generation = 1;
     }
     m = meta(object);
+    // The store's key is namespace/name: a cluster-scoped object never carries a namespace.
+    if (!type.namespaced) delete m.namespace;
+    else if (req.namespace !== undefined) m.namespace = req.namespace;
     object.apiVersion = apiVersionOf(type.group, version);
     object.kind = type.kind;
     const errors: FieldError[] = [];

@@ -335,6 +335,14 @@ describe("custom resources", () => {
     const list = await json(await h.http(`/apis/${GROUP}/v1/gadgets`));
     expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(["g1"]);
     expect((await h.http(`/apis/${GROUP}/v1/namespaces/api/gadgets`)).status).toBe(404);
+    // A namespace sent on a cluster-scoped object is dropped, never a second copy.
+    const current = await json(await h.http(`/apis/${GROUP}/v1/gadgets/g1`));
+    const put = await send("PUT", `/apis/${GROUP}/v1/gadgets/g1`, {
+      ...current,
+      metadata: { ...current.metadata, namespace: "api" },
+    });
+    expect((await json(put)).metadata.namespace).toBeUndefined();
+    expect((await json(await h.http(`/apis/${GROUP}/v1/gadgets`))).items).toHaveLength(1);
     await h.custom.deleteClusterCustomObject({ group: GROUP, version: "v1", plural: "gadgets", name: "g1" });
     expect((await h.http(`/apis/${GROUP}/v1/gadgets/g1`)).status).toBe(404);
   });
