@@ -89,6 +89,8 @@ export class EventRecorder implements EventSink {
     }
     b.tokens--;
     this.buckets.set(objectId, b);
+    // Bounded: objects come and go; the oldest bucket is dropped first.
+    if (this.buckets.size > 20_000) this.buckets.delete(this.buckets.keys().next().value as string);
     return true;
   }
 
