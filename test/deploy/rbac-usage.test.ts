@@ -44,7 +44,7 @@ interface Attributes {
 }
 
 /** The apiserver's RequestInfo for a resource request (what RBAC decides on). */
-export function attributesOf(method: string, url: string): Attributes | undefined {
+function attributesOf(method: string, url: string): Attributes | undefined {
   const u = new URL(url, "http://x");
   const parts = u.pathname.split("/").filter(Boolean);
   let group: string;
