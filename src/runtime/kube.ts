@@ -64,12 +64,12 @@ export function mergePatch(from: unknown, to: unknown): unknown {
 }
 
 /**
- * The value as the apiserver stores it after a merge patch: null members mean "delete" in a
- * merge patch (RFC 7386), so they are never stored. A status computed with nulls in it would
- * never compare equal to what was written, and be written (and seen as drift) again and again.
+ * The value as the apiserver stores it after a merge patch: null object members mean "delete"
+ * in a merge patch (RFC 7386), so they are never stored; arrays are stored as sent, nulls and
+ * all. A status computed with null members would never compare equal to what was written,
+ * and be written (and seen as drift) again and again.
  */
 export function withoutNulls<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => withoutNulls(v)) as T;
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = withoutNulls(v);
