@@ -124,15 +124,20 @@ describe("the image's production output", () => {
               continue;
             }
             const line = command.startsWith("npm ci") ? `${command} --offline --no-audit --no-fund` : command;
-            execFileSync("bash", ["-c", line], {
-              cwd: workdir,
-              env: {
-                ...process.env,
-                ...env,
-                PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
-              },
-              stdio: "pipe",
-            });
+            try {
+              execFileSync("bash", ["-c", line], {
+                cwd: workdir,
+                env: {
+                  ...process.env,
+                  ...env,
+                  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
+                },
+                stdio: "pipe",
+              });
+            } catch (error) {
+              const e = error as { stdout?: Buffer; stderr?: Buffer };
+              throw new Error(`${stage.name}: RUN ${line} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+            }
           }
         }
       }
