@@ -5,7 +5,7 @@
  * instance it is recurring. `server_href` binds the server's current instance. No update.
  */
 import type { RequestContext } from "../context.ts";
-import { actionNotAllowed, resourceNotFound } from "../errors.ts";
+import { actionNotAllowed } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { hrefOf } from "../net/hrefs.ts";
 import { currentInstanceHref, isNextInstance, requireCloud } from "../net/linked.ts";
@@ -20,6 +20,7 @@ import { type Loose, requireInCloud, resolveHref } from "../net/references.ts";
 import { formatTimestamp, link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
+import { type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 
 export const ipAddressBindings = (store: Store) =>
@@ -65,12 +66,16 @@ function scopeOf(ctx: RequestContext): Scope {
 const inScope = (b: IpAddressBindingRecord, scope: Scope) =>
   b.cloud_id === scope.cloudId && (scope.ipAddressId === null || b.ip_address_id === scope.ipAddressId);
 
-function load(ctx: RequestContext, scope: Scope): IpAddressBindingRecord {
-  const id = ctx.param("id");
-  const found = ipAddressBindings(ctx.store).get(id);
-  if (!found || !inScope(found, scope)) throw resourceNotFound("IpAddressBinding", id);
-  return found;
-}
+const BINDINGS: ScopedCollection<IpAddressBindingRecord, Scope> = {
+  collection: ipAddressBindings,
+  label: "IpAddressBinding",
+  type: "ip_address_binding",
+  plural: "ip_address_bindings",
+  filters: FILTERS,
+  scope: scopeOf,
+  inScope,
+  render: (_ctx, b) => bindingRepresentation(b),
+};
 
 /** The instance the binding targets: named directly, or the server's current instance. */
 function targetInstance(
@@ -106,37 +111,10 @@ export const ipAddressBindingsResource = defineResource({
 
     for (const prefix of ["/api/clouds/:cloud_id", "/api/clouds/:cloud_id/ip_addresses/:ip_address_id"]) {
       const base = `${prefix}/ip_address_bindings`;
-      sim.route({
-        method: "GET",
-        path: base,
-        access: read,
-        handler(ctx) {
-          const scope = scopeOf(ctx);
-          ctx.view(["default"]);
-          const list = ctx.filter(
-            ipAddressBindings(ctx.store).filter((b) => inScope(b, scope)),
-            FILTERS,
-          );
-          return ctx.many("ip_address_binding", "ip_address_bindings", list.map(bindingRepresentation));
-        },
-      });
-
-      sim.route({
-        method: "GET",
-        path: `${base}/:id`,
-        access: read,
-        handler(ctx) {
-          const scope = scopeOf(ctx);
-          ctx.view(["default"]);
-          return ctx.one("ip_address_binding", bindingRepresentation(load(ctx, scope)));
-        },
-      });
-
-      sim.route({
-        method: "POST",
-        path: base,
-        access: write,
-        handler(ctx) {
+      scopedRoutes(sim, base, BINDINGS, {
+        read,
+        write,
+        create(ctx) {
           const scope = scopeOf(ctx);
           const { ip_address_binding: fields } = ctx.validate<{ ip_address_binding: Members }>({
             ip_address_binding: ipAddressBindingRules.create,
@@ -178,17 +156,6 @@ export const ipAddressBindingsResource = defineResource({
             created_at: ctx.clock.now(),
           });
           return ctx.created(bindingHref(binding));
-        },
-      });
-
-      sim.route({
-        method: "DELETE",
-        path: `${base}/:id`,
-        access: write,
-        handler(ctx) {
-          const binding = load(ctx, scopeOf(ctx));
-          ipAddressBindings(ctx.store).delete(binding.id);
-          return ctx.noContent();
         },
       });
     }

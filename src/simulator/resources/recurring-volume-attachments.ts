@@ -5,7 +5,7 @@
  * their storage; a create under them must name that storage in storage_href.
  */
 import type { RequestContext } from "../context.ts";
-import { actionNotAllowed, resourceNotFound } from "../errors.ts";
+import { actionNotAllowed } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { hrefOf } from "../net/hrefs.ts";
 import { requireCapability, requireCloud, snapshotSize } from "../net/linked.ts";
@@ -20,6 +20,7 @@ import { type Loose, type Resolved, requireInCloud, resolveHref } from "../net/r
 import { actions, formatTimestamp, link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
+import { type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 
 export const recurringVolumeAttachments = (store: Store) =>
@@ -78,12 +79,16 @@ function scopeOf(ctx: RequestContext): Scope {
 const inScope = (a: RecurringVolumeAttachmentRecord, scope: Scope) =>
   a.cloud_id === scope.cloud.id && (scope.storageHref === null || a.storage_href === scope.storageHref);
 
-function load(ctx: RequestContext, scope: Scope): RecurringVolumeAttachmentRecord {
-  const id = ctx.param("id");
-  const found = recurringVolumeAttachments(ctx.store).get(id);
-  if (!found || !inScope(found, scope)) throw resourceNotFound("RecurringVolumeAttachment", id);
-  return found;
-}
+const ATTACHMENTS: ScopedCollection<RecurringVolumeAttachmentRecord, Scope> = {
+  collection: recurringVolumeAttachments,
+  label: "RecurringVolumeAttachment",
+  type: "recurring_volume_attachment",
+  plural: "recurring_volume_attachments",
+  filters: FILTERS,
+  scope: scopeOf,
+  inScope,
+  render: (_ctx, a) => attachmentRepresentation(a),
+};
 
 function sameCloud(resolved: Resolved<Loose>, cloudId: string, what: string): void {
   const owner = resolved.cloudId ?? String(resolved.object.cloud_id ?? cloudId);
@@ -105,41 +110,10 @@ export const recurringVolumeAttachmentsResource = defineResource({
 
     for (const prefix of prefixes) {
       const base = `${prefix}/recurring_volume_attachments`;
-      sim.route({
-        method: "GET",
-        path: base,
-        access: read,
-        handler(ctx) {
-          const scope = scopeOf(ctx);
-          ctx.view(["default"]);
-          const list = ctx.filter(
-            recurringVolumeAttachments(ctx.store).filter((a) => inScope(a, scope)),
-            FILTERS,
-          );
-          return ctx.many(
-            "recurring_volume_attachment",
-            "recurring_volume_attachments",
-            list.map(attachmentRepresentation),
-          );
-        },
-      });
-
-      sim.route({
-        method: "GET",
-        path: `${base}/:id`,
-        access: read,
-        handler(ctx) {
-          const scope = scopeOf(ctx);
-          ctx.view(["default"]);
-          return ctx.one("recurring_volume_attachment", attachmentRepresentation(load(ctx, scope)));
-        },
-      });
-
-      sim.route({
-        method: "POST",
-        path: base,
-        access: write,
-        handler(ctx) {
+      scopedRoutes(sim, base, ATTACHMENTS, {
+        read,
+        write,
+        create(ctx) {
           const scope = scopeOf(ctx);
           const { recurring_volume_attachment: fields } = ctx.validate<{
             recurring_volume_attachment: Members;
@@ -206,17 +180,6 @@ export const recurringVolumeAttachmentsResource = defineResource({
             updated_at: now,
           });
           return ctx.created(attachmentHref(attachment));
-        },
-      });
-
-      sim.route({
-        method: "DELETE",
-        path: `${base}/:id`,
-        access: write,
-        handler(ctx) {
-          const attachment = load(ctx, scopeOf(ctx));
-          recurringVolumeAttachments(ctx.store).delete(attachment.id);
-          return ctx.noContent();
         },
       });
     }

@@ -22,6 +22,7 @@ import { parseParamHref, resolveHref } from "../net/references.ts";
 import { formatTimestamp, link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
+import { findInScope, type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 import { networkInterfaceOwner } from "./link-targets.ts";
 import { routeTableHref, routeTables } from "./route-tables.ts";
@@ -76,12 +77,16 @@ function pathTable(ctx: RequestContext): RouteTableRecord | null {
   return id === undefined ? null : routeTables(ctx.store).require(id, "RouteTable");
 }
 
-function load(ctx: RequestContext, table: RouteTableRecord | null): RouteRecord {
-  const id = ctx.param("id");
-  const route = routes(ctx.store).get(id);
-  if (!route || (table !== null && route.route_table_id !== table.id)) throw resourceNotFound("Route", id);
-  return route;
-}
+const ROUTES: ScopedCollection<RouteRecord, RouteTableRecord | null> = {
+  collection: routes,
+  label: "Route",
+  type: "route",
+  plural: "routes",
+  filters: FILTERS,
+  scope: pathTable,
+  inScope: (r, table) => table === null || r.route_table_id === table.id,
+  render: (_ctx, r) => routeRepresentation(r),
+};
 
 /** Checks a next-hop href against its type; answers it unchanged. */
 function checkNextHopHref(store: Store, type: string, href: string, table: RouteTableRecord): string {
@@ -126,37 +131,10 @@ export const routesResource = defineResource({
     const write = access.anyOf("security_manager");
 
     for (const base of ["/api/route_tables/:route_table_id/routes", "/api/routes"]) {
-      sim.route({
-        method: "GET",
-        path: base,
-        access: read,
-        handler(ctx) {
-          const table = pathTable(ctx);
-          ctx.view(["default"]);
-          const scoped =
-            table === null
-              ? routes(ctx.store).values()
-              : routes(ctx.store).filter((r) => r.route_table_id === table.id);
-          return ctx.many("route", "routes", ctx.filter(scoped, FILTERS).map(routeRepresentation));
-        },
-      });
-
-      sim.route({
-        method: "GET",
-        path: `${base}/:id`,
-        access: read,
-        handler(ctx) {
-          const table = pathTable(ctx);
-          ctx.view(["default"]);
-          return ctx.one("route", routeRepresentation(load(ctx, table)));
-        },
-      });
-
-      sim.route({
-        method: "POST",
-        path: base,
-        access: write,
-        handler(ctx) {
+      scopedRoutes(sim, base, ROUTES, {
+        read,
+        write,
+        create(ctx) {
           const fromPath = pathTable(ctx);
           const { route: fields } = ctx.validate<{ route: Members }>({ route: routeRules.create });
           checkNextHop(fields);
@@ -198,16 +176,11 @@ export const routesResource = defineResource({
           route.resource_uid = resourceUid("route", route.id);
           return ctx.created(routeHref(route));
         },
-      });
 
-      sim.route({
-        method: "PUT",
-        path: `${base}/:id`,
-        access: write,
-        handler(ctx) {
+        update(ctx) {
           const table = pathTable(ctx);
           const { route: fields } = ctx.validate<{ route: Members }>({ route: routeRules.update });
-          const route = load(ctx, table);
+          const route = findInScope(ctx, ROUTES, table);
           checkNextHop(fields, route.next_hop_type);
           const type = (text(fields, "next_hop_type") ?? route.next_hop_type) as RouteRecord["next_hop_type"];
           const hopHref = text(fields, "next_hop_href");
@@ -234,16 +207,6 @@ export const routesResource = defineResource({
             route.destination_cidr_block = text(fields, "destination_cidr_block")!;
           }
           route.updated_at = ctx.clock.now();
-          return ctx.noContent();
-        },
-      });
-
-      sim.route({
-        method: "DELETE",
-        path: `${base}/:id`,
-        access: write,
-        handler(ctx) {
-          routes(ctx.store).delete(load(ctx, pathTable(ctx)).id);
           return ctx.noContent();
         },
       });

@@ -6,7 +6,7 @@
  * network's default route table.
  */
 import type { RequestContext } from "../context.ts";
-import { actionNotAllowed, resourceNotFound } from "../errors.ts";
+import { actionNotAllowed } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { cidrContains, cidrOverlaps, parseCidr } from "../net/cidr.ts";
 import { hrefOf } from "../net/hrefs.ts";
@@ -24,6 +24,7 @@ import { requireInCloud, resolveHref } from "../net/references.ts";
 import { link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
+import { findInScope, type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 import { networks } from "./networks.ts";
 import { defaultRouteTableId, routeTableHref } from "./route-tables.ts";
@@ -110,65 +111,29 @@ function inScope(s: SubnetRecord, scope: Scope): boolean {
   );
 }
 
-function load(ctx: RequestContext, scope: Scope): SubnetRecord {
-  const id = ctx.param("id");
-  const s = subnets(ctx.store).get(id);
-  if (!s || !inScope(s, scope)) throw resourceNotFound("Subnet", id);
-  return s;
-}
+const SUBNETS: ScopedCollection<SubnetRecord, Scope> = {
+  collection: subnets,
+  label: "Subnet",
+  type: "subnet",
+  plural: "subnets",
+  filters: FILTERS,
+  scope: scopeOf,
+  inScope,
+  render(ctx, s) {
+    const network = networks(ctx.store).get(s.network_id);
+    return subnetRepresentation(s, network ? defaultRouteTableId(ctx.store, network) : null, ctx.clock.now());
+  },
+};
 
 export const subnetsResource = defineResource({
   name: "subnets",
   collections: { [COLLECTIONS.subnets]: subnetSchema },
   register(sim) {
-    const read = access.anyOf("observer");
-    const write = access.anyOf("security_manager");
-    const render = (ctx: RequestContext, s: SubnetRecord) => {
-      const network = networks(ctx.store).get(s.network_id);
-      return subnetRepresentation(
-        s,
-        network ? defaultRouteTableId(ctx.store, network) : null,
-        ctx.clock.now(),
-      );
-    };
-
     for (const prefix of ["/api/clouds/:cloud_id", "/api/clouds/:cloud_id/instances/:instance_id"]) {
-      const base = `${prefix}/subnets`;
-      sim.route({
-        method: "GET",
-        path: base,
-        access: read,
-        handler(ctx) {
-          const scope = scopeOf(ctx);
-          ctx.view(["default"]);
-          const list = ctx.filter(
-            subnets(ctx.store).filter((s) => inScope(s, scope)),
-            FILTERS,
-          );
-          return ctx.many(
-            "subnet",
-            "subnets",
-            list.map((s) => render(ctx, s)),
-          );
-        },
-      });
-
-      sim.route({
-        method: "GET",
-        path: `${base}/:id`,
-        access: read,
-        handler(ctx) {
-          const scope = scopeOf(ctx);
-          ctx.view(["default"]);
-          return ctx.one("subnet", render(ctx, load(ctx, scope)));
-        },
-      });
-
-      sim.route({
-        method: "POST",
-        path: base,
-        access: write,
-        handler(ctx) {
+      scopedRoutes(sim, `${prefix}/subnets`, SUBNETS, {
+        read: access.anyOf("observer"),
+        write: access.anyOf("security_manager"),
+        create(ctx) {
           const scope = scopeOf(ctx);
           const { subnet: fields } = ctx.validate<{ subnet: Members }>({ subnet: subnetRules.create });
           const cloud = requireCloud(ctx.store, scope.cloudId);
@@ -216,16 +181,11 @@ export const subnetsResource = defineResource({
           subnet.resource_uid = resourceUid("subnet", subnet.id);
           return ctx.created(subnetHref(subnet));
         },
-      });
 
-      sim.route({
-        method: "PUT",
-        path: `${base}/:id`,
-        access: write,
-        handler(ctx) {
+        update(ctx) {
           const scope = scopeOf(ctx);
           const { subnet: fields } = ctx.validate<{ subnet: Members }>({ subnet: subnetRules.update });
-          const subnet = load(ctx, scope);
+          const subnet = findInScope(ctx, SUBNETS, scope);
           const network = networks(ctx.store).require(subnet.network_id, "Network");
           const cidr = text(fields, "cidr_block");
           if (cidr !== undefined) checkCidr(ctx.store, network, cidr, subnet.id);
@@ -252,17 +212,6 @@ export const subnetsResource = defineResource({
           if (fields.description !== undefined) subnet.description = text(fields, "description")!;
           if (tableId !== undefined) subnet.route_table_id = tableId;
           subnet.updated_at = ctx.clock.now();
-          return ctx.noContent();
-        },
-      });
-
-      sim.route({
-        method: "DELETE",
-        path: `${base}/:id`,
-        access: write,
-        handler(ctx) {
-          const subnet = load(ctx, scopeOf(ctx));
-          subnets(ctx.store).delete(subnet.id);
           return ctx.noContent();
         },
       });
