@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { delimiter, join, relative } from "node:path";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
 import { loadConfig } from "../../src/runtime/config.ts";
 import { OperatorMetrics } from "../../src/runtime/metrics.ts";
@@ -287,4 +289,23 @@ describe("the renderer", () => {
     expect(readFileSync(join(ROOT, "deploy", "kustomization.yaml"), "utf8")).toContain("resources");
     expect(manifests.length).toBeGreaterThan(10);
   });
+});
+
+const kubectl = (process.env.PATH ?? "")
+  .split(delimiter)
+  .map((d) => join(d, "kubectl"))
+  .find((p) => existsSync(p));
+
+describe.skipIf(!kubectl)("the real kustomize (kubectl kustomize)", () => {
+  const id = (m: Manifest) => `${m.kind}/${m.metadata.namespace ?? ""}/${m.metadata.name}`;
+  const byId = (list: Manifest[]) => Object.fromEntries(list.map((m) => [id(m), m]));
+
+  it.each(["deploy", "deploy/operator", "deploy/monitoring", "deploy/argocd"])(
+    "builds %s to exactly what the test renderer sees",
+    (dir) => {
+      const out = execFileSync(kubectl!, ["kustomize", join(ROOT, dir)], { encoding: "utf8" });
+      const real = parseAllDocuments(out).map((d) => d.toJS() as Manifest);
+      expect(byId(real)).toEqual(byId(render(join(ROOT, dir))));
+    },
+  );
 });
