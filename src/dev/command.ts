@@ -146,7 +146,7 @@ export function devCommand(
       io.out("Ctrl-C stops everything.");
       io.out("");
 
-      const table = new LiveTable({ write, tty });
+      const table = new LiveTable({ write, tty, columns: () => process.stdout.columns });
       const n = session.samples.length;
       let readyAt: number | undefined;
       const footer = () => {

@@ -123,4 +123,12 @@ describe("LiveTable", () => {
     expect(out[1]!.startsWith("\x1b[2A\r\x1b[2KKIND")).toBe(true);
     expect(out[1]).toContain("True ");
   });
+
+  it("on a terminal cuts lines to its width (a wrapped line would break the redraw)", () => {
+    const out: string[] = [];
+    const t = new LiveTable({ write: (s) => out.push(s), tty: true, columns: () => 20 });
+    t.update([row("True")], "a status line that is longer than twenty");
+    for (const line of out[0]!.split("\n"))
+      expect(line.replace(/\x1b\[[0-9]*[A-Za-z]/g, "").length).toBeLessThan(20);
+  });
 });

@@ -65,16 +65,22 @@ export class LiveTable {
   private drawn = 0;
   private lastFrame = "";
   private readonly lastPlain = new Map<string, string>();
+  private readonly columns: () => number | undefined;
 
-  constructor(options: { write: (text: string) => void; tty: boolean }) {
+  /** `columns`: the terminal's width; longer lines are cut, since a wrapped line breaks the cursor-up count. */
+  constructor(options: { write: (text: string) => void; tty: boolean; columns?: () => number | undefined }) {
     this.write = options.write;
     this.tty = options.tty;
+    this.columns = options.columns ?? (() => undefined);
   }
 
   /** `footer` (a status line) is part of the frame on a terminal; off a terminal it is not printed. */
   update(rows: readonly Row[], footer?: string): void {
     if (this.tty) {
-      const lines = [...renderTable(rows), ...(footer === undefined ? [] : ["", footer])];
+      const width = this.columns();
+      const lines = [...renderTable(rows), ...(footer === undefined ? [] : ["", footer])].map((l) =>
+        width && l.length >= width ? l.slice(0, width - 1) : l,
+      );
       const frame = lines.join("\n");
       if (frame === this.lastFrame) return;
       this.lastFrame = frame;
