@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { actionsSchema, linksSchema, timestampSchema } from "../schemas.ts";
 
 export const ALERT_SPECS = "/api/alert_specs";
@@ -50,35 +42,26 @@ export interface AlertSpecParams {
  * server template or instance href): `<subjectHref>/alert_specs`.
  */
 export function alertSpecsApi(client: ApiClient) {
+  const ops = resourceOps(client, "alert_spec", alertSpecSchema);
   const collection = (subjectHref?: string) => (subjectHref ? `${subjectHref}/alert_specs` : ALERT_SPECS);
   return {
     index: (options?: IndexOptions & { subjectHref?: string; withInherited?: boolean }) =>
-      listAll(client, collection(options?.subjectHref), alertSpecSchema, {
+      ops.index(collection(options?.subjectHref), {
         ...options,
         params: {
           ...options?.params,
           with_inherited: options?.withInherited === undefined ? undefined : String(options.withInherited),
         },
       }),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, alertSpecSchema, options),
+    show: ops.show,
     create: (params: AlertSpecParams, subjectHref?: string) =>
-      createIn(
-        client,
-        collection(subjectHref),
-        { alert_spec: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              ALERT_SPECS,
-              alertSpecSchema,
-              { name: params.name },
-              (a) => a.name === params.name,
-            ),
-        },
-      ),
+      ops.create(collection(subjectHref), params, {
+        path: ALERT_SPECS,
+        filter: { name: params.name },
+        match: (a) => a.name === params.name,
+      }),
     update: (href: string, params: Partial<Omit<AlertSpecParams, "subject_href">>) =>
-      updateAt(client, href, { alert_spec: params }),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

@@ -1,17 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  hrefOfCreated,
-  type IndexOptions,
-  listAll,
-  postAction,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import { hrefOfCreated, type IndexOptions, postAction } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { actionsSchema, linksSchema } from "../schemas.ts";
 
 export const DEPLOYMENTS = "/api/deployments";
@@ -36,28 +26,18 @@ export interface DeploymentParams {
 }
 
 export function deploymentsApi(client: ApiClient) {
+  const ops = resourceOps(client, "deployment", deploymentSchema);
   return {
-    index: (options?: IndexOptions) => listAll(client, DEPLOYMENTS, deploymentSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, deploymentSchema, options),
+    index: (options?: IndexOptions) => ops.index(DEPLOYMENTS, options),
+    show: ops.show,
     /** Deployment names are unique per account, which makes the lookup exact. */
     create: (params: DeploymentParams & { name: string }) =>
-      createIn(
-        client,
-        DEPLOYMENTS,
-        { deployment: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              DEPLOYMENTS,
-              deploymentSchema,
-              { name: params.name },
-              (d) => d.name === params.name,
-            ),
-        },
-      ),
-    update: (href: string, params: DeploymentParams) => updateAt(client, href, { deployment: params }),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.create(DEPLOYMENTS, params, {
+        filter: { name: params.name },
+        match: (d) => d.name === params.name,
+      }),
+    update: (href: string, params: DeploymentParams) => ops.update(href, params),
+    destroy: ops.destroy,
     /** Creates a copy; resolves with the clone's href. Not retried (it creates). */
     clone: async (href: string, params?: Omit<DeploymentParams, "resource_group_href">) => {
       const result = await client.call({

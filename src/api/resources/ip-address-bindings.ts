@@ -1,14 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { linksSchema, timestampSchema } from "../schemas.ts";
 
 export const ipAddressBindingSchema = z.looseObject({
@@ -29,29 +22,19 @@ export interface IpAddressBindingCreate {
 
 /** Under a cloud or an IP address (`parentHref`): `<parentHref>/ip_address_bindings`. */
 export function ipAddressBindingsApi(client: ApiClient) {
+  const ops = resourceOps(client, "ip_address_binding", ipAddressBindingSchema);
   const collection = (parentHref: string) => `${parentHref}/ip_address_bindings`;
   return {
-    index: (parentHref: string, options?: IndexOptions) =>
-      listAll(client, collection(parentHref), ipAddressBindingSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, ipAddressBindingSchema, options),
+    index: (parentHref: string, options?: IndexOptions) => ops.index(collection(parentHref), options),
+    show: ops.show,
     create: (parentHref: string, params: IpAddressBindingCreate) =>
-      createIn(
-        client,
+      ops.create(
         collection(parentHref),
-        { ip_address_binding: params },
-        {
-          find: params.public_ip_address_href
-            ? () =>
-                findHrefs(
-                  client,
-                  collection(parentHref),
-                  ipAddressBindingSchema,
-                  { ip_address_href: params.public_ip_address_href! },
-                  () => true,
-                )
-            : undefined,
-        },
+        params,
+        params.public_ip_address_href
+          ? { filter: { ip_address_href: params.public_ip_address_href }, match: () => true }
+          : undefined,
       ),
-    destroy: (href: string) => destroyAt(client, href),
+    destroy: ops.destroy,
   };
 }

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { linksSchema, timestampSchema } from "../schemas.ts";
 
 export const ipAddressSchema = z.looseObject({
@@ -30,30 +22,18 @@ export interface IpAddressCreate {
 
 /** IP addresses of a cloud: `/api/clouds/:id/ip_addresses`. */
 export function ipAddressesApi(client: ApiClient) {
+  const ops = resourceOps(client, "ip_address", ipAddressSchema);
   const collection = (cloudHref: string) => `${cloudHref}/ip_addresses`;
   return {
-    index: (cloudHref: string, options?: IndexOptions) =>
-      listAll(client, collection(cloudHref), ipAddressSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, ipAddressSchema, options),
+    index: (cloudHref: string, options?: IndexOptions) => ops.index(collection(cloudHref), options),
+    show: ops.show,
     create: (cloudHref: string, params: IpAddressCreate) =>
-      createIn(
-        client,
-        collection(cloudHref),
-        { ip_address: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              collection(cloudHref),
-              ipAddressSchema,
-              { name: params.name },
-              (a) => a.name === params.name,
-            ),
-        },
-      ),
+      ops.create(collection(cloudHref), params, {
+        filter: { name: params.name },
+        match: (a) => a.name === params.name,
+      }),
     /** `name` is required on update. */
-    update: (href: string, params: { name: string; deployment_href?: string }) =>
-      updateAt(client, href, { ip_address: params }),
-    destroy: (href: string) => destroyAt(client, href),
+    update: (href: string, params: { name: string; deployment_href?: string }) => ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { actionsSchema, linksSchema } from "../schemas.ts";
 
 export const NETWORK_GATEWAYS = "/api/network_gateways";
@@ -40,27 +32,16 @@ export interface NetworkGatewayUpdate {
 }
 
 export function networkGatewaysApi(client: ApiClient) {
+  const ops = resourceOps(client, "network_gateway", networkGatewaySchema);
   return {
-    index: (options?: IndexOptions) => listAll(client, NETWORK_GATEWAYS, networkGatewaySchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, networkGatewaySchema, options),
+    index: (options?: IndexOptions) => ops.index(NETWORK_GATEWAYS, options),
+    show: ops.show,
     create: (params: NetworkGatewayCreate) =>
-      createIn(
-        client,
-        NETWORK_GATEWAYS,
-        { network_gateway: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              NETWORK_GATEWAYS,
-              networkGatewaySchema,
-              { cloud_href: params.cloud_href, name: params.name },
-              (g) => g.name === params.name && g.type === params.type,
-            ),
-        },
-      ),
-    update: (href: string, params: NetworkGatewayUpdate) =>
-      updateAt(client, href, { network_gateway: params }),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.create(NETWORK_GATEWAYS, params, {
+        filter: { cloud_href: params.cloud_href, name: params.name },
+        match: (g) => g.name === params.name && g.type === params.type,
+      }),
+    update: (href: string, params: NetworkGatewayUpdate) => ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { linksSchema } from "../schemas.ts";
 
 export const NETWORKS = "/api/networks";
@@ -42,28 +34,18 @@ export interface NetworkUpdate {
 }
 
 export function networksApi(client: ApiClient) {
+  const ops = resourceOps(client, "network", networkSchema);
   return {
-    index: (options?: IndexOptions) => listAll(client, NETWORKS, networkSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, networkSchema, options),
+    index: (options?: IndexOptions) => ops.index(NETWORKS, options),
+    show: ops.show,
     create: (params: NetworkCreate) =>
-      createIn(
-        client,
-        NETWORKS,
-        { network: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              NETWORKS,
-              networkSchema,
-              { cloud_href: params.cloud_href, ...(params.name ? { name: params.name } : {}) },
-              (n) =>
-                (params.name === undefined || n.name === params.name) &&
-                (params.cidr_block === undefined || n.cidr_block === params.cidr_block),
-            ),
-        },
-      ),
-    update: (href: string, params: NetworkUpdate) => updateAt(client, href, { network: params }),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.create(NETWORKS, params, {
+        filter: { cloud_href: params.cloud_href, ...(params.name ? { name: params.name } : {}) },
+        match: (n) =>
+          (params.name === undefined || n.name === params.name) &&
+          (params.cidr_block === undefined || n.cidr_block === params.cidr_block),
+      }),
+    update: (href: string, params: NetworkUpdate) => ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

@@ -1,14 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { actionsSchema, linksSchema, timestampSchema } from "../schemas.ts";
 
 export const PERMISSIONS = "/api/permissions";
@@ -26,25 +19,15 @@ export type Permission = z.output<typeof permissionSchema>;
  * 422 otherwise, which the client classifies as `conflict`.
  */
 export function permissionsApi(client: ApiClient) {
+  const ops = resourceOps(client, "permission", permissionSchema);
   return {
-    index: (options?: IndexOptions) => listAll(client, PERMISSIONS, permissionSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, permissionSchema, options),
+    index: (options?: IndexOptions) => ops.index(PERMISSIONS, options),
+    show: ops.show,
     create: (params: { role_title: string; user_href: string }) =>
-      createIn(
-        client,
-        PERMISSIONS,
-        { permission: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              PERMISSIONS,
-              permissionSchema,
-              { user_href: params.user_href },
-              (p) => p.role_title === params.role_title,
-            ),
-        },
-      ),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.create(PERMISSIONS, params, {
+        filter: { user_href: params.user_href },
+        match: (p) => p.role_title === params.role_title,
+      }),
+    destroy: ops.destroy,
   };
 }

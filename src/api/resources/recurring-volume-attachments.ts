@@ -1,14 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { actionsSchema, linksSchema, timestampSchema } from "../schemas.ts";
 
 export const recurringVolumeAttachmentSchema = z.looseObject({
@@ -41,28 +34,16 @@ export interface RecurringVolumeAttachmentCreate {
  * `<parentHref>/recurring_volume_attachments`.
  */
 export function recurringVolumeAttachmentsApi(client: ApiClient) {
+  const ops = resourceOps(client, "recurring_volume_attachment", recurringVolumeAttachmentSchema);
   const collection = (parentHref: string) => `${parentHref}/recurring_volume_attachments`;
   return {
-    index: (parentHref: string, options?: IndexOptions) =>
-      listAll(client, collection(parentHref), recurringVolumeAttachmentSchema, options),
-    show: (href: string, options?: ShowOptions) =>
-      showOne(client, href, recurringVolumeAttachmentSchema, options),
+    index: (parentHref: string, options?: IndexOptions) => ops.index(collection(parentHref), options),
+    show: ops.show,
     create: (parentHref: string, params: RecurringVolumeAttachmentCreate) =>
-      createIn(
-        client,
-        collection(parentHref),
-        { recurring_volume_attachment: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              collection(parentHref),
-              recurringVolumeAttachmentSchema,
-              { runnable_href: params.runnable_href, storage_href: params.storage_href },
-              () => true,
-            ),
-        },
-      ),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.create(collection(parentHref), params, {
+        filter: { runnable_href: params.runnable_href, storage_href: params.storage_href },
+        match: () => true,
+      }),
+    destroy: ops.destroy,
   };
 }

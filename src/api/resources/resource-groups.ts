@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { linksSchema } from "../schemas.ts";
 
 export const RESOURCE_GROUPS = "/api/resource_groups";
@@ -31,27 +23,17 @@ export interface ResourceGroupCreate {
 }
 
 export function resourceGroupsApi(client: ApiClient) {
+  const ops = resourceOps(client, "resource_group", resourceGroupSchema);
   return {
-    index: (options?: IndexOptions) => listAll(client, RESOURCE_GROUPS, resourceGroupSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, resourceGroupSchema, options),
+    index: (options?: IndexOptions) => ops.index(RESOURCE_GROUPS, options),
+    show: ops.show,
     create: (params: ResourceGroupCreate) =>
-      createIn(
-        client,
-        RESOURCE_GROUPS,
-        { resource_group: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              RESOURCE_GROUPS,
-              resourceGroupSchema,
-              { cloud_href: params.cloud_href, name: params.name },
-              (g) => g.name === params.name,
-            ),
-        },
-      ),
+      ops.create(RESOURCE_GROUPS, params, {
+        filter: { cloud_href: params.cloud_href, name: params.name },
+        match: (g) => g.name === params.name,
+      }),
     update: (href: string, params: { deployment_href?: string; description?: string }) =>
-      updateAt(client, href, { resource_group: params }),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { linksSchema, timestampSchema } from "../schemas.ts";
 
 export const ROUTES = "/api/routes";
@@ -55,30 +47,19 @@ export interface RouteUpdate {
  * (`<route table href>/routes`); pass `routeTableHref` to use the nested form.
  */
 export function routesApi(client: ApiClient) {
+  const ops = resourceOps(client, "route", routeSchema);
   const collection = (routeTableHref?: string) => (routeTableHref ? `${routeTableHref}/routes` : ROUTES);
   return {
     index: (options?: IndexOptions & { routeTableHref?: string }) =>
-      listAll(client, collection(options?.routeTableHref), routeSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, routeSchema, options),
-    create: (params: RouteCreate, via: "flat" | "route_table" = "flat") => {
-      const path = collection(via === "route_table" ? params.route_table_href : undefined);
-      return createIn(
-        client,
-        path,
-        { route: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              ROUTES,
-              routeSchema,
-              { route_table_href: params.route_table_href, next_hop_type: params.next_hop_type },
-              (r) => r.destination_cidr_block === params.destination_cidr_block,
-            ),
-        },
-      );
-    },
-    update: (href: string, params: RouteUpdate) => updateAt(client, href, { route: params }),
-    destroy: (href: string) => destroyAt(client, href),
+      ops.index(collection(options?.routeTableHref), options),
+    show: ops.show,
+    create: (params: RouteCreate, via: "flat" | "route_table" = "flat") =>
+      ops.create(collection(via === "route_table" ? params.route_table_href : undefined), params, {
+        path: ROUTES,
+        filter: { route_table_href: params.route_table_href, next_hop_type: params.next_hop_type },
+        match: (r) => r.destination_cidr_block === params.destination_cidr_block,
+      }),
+    update: (href: string, params: RouteUpdate) => ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

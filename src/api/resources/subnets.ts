@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { linksSchema } from "../schemas.ts";
 
 export const subnetSchema = z.looseObject({
@@ -42,29 +34,16 @@ export interface SubnetUpdate {
 
 /** Subnets live under a cloud (`/api/clouds/:id/subnets`) or an instance: `parentHref` is either. */
 export function subnetsApi(client: ApiClient) {
+  const ops = resourceOps(client, "subnet", subnetSchema);
   return {
-    index: (parentHref: string, options?: IndexOptions) =>
-      listAll(client, `${parentHref}/subnets`, subnetSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, subnetSchema, options),
-    create: (cloudHref: string, params: SubnetCreate) => {
-      const path = `${cloudHref}/subnets`;
-      return createIn(
-        client,
-        path,
-        { subnet: params },
-        {
-          find: () =>
-            findHrefs(
-              client,
-              path,
-              subnetSchema,
-              { network_href: params.network_href },
-              (s) => s.cidr_block === params.cidr_block,
-            ),
-        },
-      );
-    },
-    update: (href: string, params: SubnetUpdate) => updateAt(client, href, { subnet: params }),
-    destroy: (href: string) => destroyAt(client, href),
+    index: (parentHref: string, options?: IndexOptions) => ops.index(`${parentHref}/subnets`, options),
+    show: ops.show,
+    create: (cloudHref: string, params: SubnetCreate) =>
+      ops.create(`${cloudHref}/subnets`, params, {
+        filter: { network_href: params.network_href },
+        match: (s) => s.cidr_block === params.cidr_block,
+      }),
+    update: (href: string, params: SubnetUpdate) => ops.update(href, params),
+    destroy: ops.destroy,
   };
 }

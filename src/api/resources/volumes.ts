@@ -1,15 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../client.ts";
-import {
-  createIn,
-  destroyAt,
-  findHrefs,
-  type IndexOptions,
-  listAll,
-  type ShowOptions,
-  showOne,
-  updateAt,
-} from "../resource.ts";
+import type { IndexOptions } from "../resource.ts";
+import { resourceOps } from "../resource-ops.ts";
 import { actionsSchema, linksSchema, timestampSchema } from "../schemas.ts";
 
 export const volumeSchema = z.looseObject({
@@ -48,23 +40,16 @@ export interface VolumeUpdate {
 
 /** Volumes of a cloud: `/api/clouds/:id/volumes`. */
 export function volumesApi(client: ApiClient) {
+  const ops = resourceOps(client, "volume", volumeSchema);
   return {
-    index: (cloudHref: string, options?: IndexOptions) =>
-      listAll(client, `${cloudHref}/volumes`, volumeSchema, options),
-    show: (href: string, options?: ShowOptions) => showOne(client, href, volumeSchema, options),
-    create: (cloudHref: string, params: VolumeCreate) => {
-      const path = `${cloudHref}/volumes`;
-      return createIn(
-        client,
-        path,
-        { volume: params },
-        {
-          find: () =>
-            findHrefs(client, path, volumeSchema, { name: params.name }, (v) => v.name === params.name),
-        },
-      );
-    },
-    update: (href: string, params: VolumeUpdate) => updateAt(client, href, { volume: params }),
-    destroy: (href: string) => destroyAt(client, href),
+    index: (cloudHref: string, options?: IndexOptions) => ops.index(`${cloudHref}/volumes`, options),
+    show: ops.show,
+    create: (cloudHref: string, params: VolumeCreate) =>
+      ops.create(`${cloudHref}/volumes`, params, {
+        filter: { name: params.name },
+        match: (v) => v.name === params.name,
+      }),
+    update: (href: string, params: VolumeUpdate) => ops.update(href, params),
+    destroy: ops.destroy,
   };
 }
