@@ -131,10 +131,12 @@ const cloudFilters = <T extends { name: string; resource_uid: string }>(): Filte
 
 interface ReadOnly<T extends StoredObject> {
   base: string;
-  collection: string;
-  label: string;
+  /**
+   * Media type name (`server_array`); the collection and the XML root of the index are its
+   * plural (`server_arrays`), the ResourceNotFound label its PascalCase (`ServerArray`): every
+   * linked type is named that regularly.
+   */
   type: string;
-  plural: string;
   access: Access;
   filters: FilterSpec<T>;
   represent: (object: T) => Representation;
@@ -142,7 +144,10 @@ interface ReadOnly<T extends StoredObject> {
   cloudScoped?: boolean;
 }
 
+const pascalCase = (snake: string) => snake.replace(/(?:^|_)([a-z])/g, (_, c: string) => c.toUpperCase());
+
 function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: SimulatorApi, def: ReadOnly<T>): void {
+  const plural = `${def.type}s`;
   const inScope = (ctx: RequestContext): ((o: T) => boolean) => {
     if (!def.cloudScoped) return () => true;
     const cloud = ctx.store.collection<CloudRecord>("clouds").require(ctx.param("cloud_id"), "Cloud");
@@ -155,8 +160,8 @@ function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: Simulator
     handler(ctx) {
       ctx.view(["default"]);
       const keep = inScope(ctx);
-      const list = ctx.filter(ctx.store.collection<T>(def.collection).filter(keep), def.filters);
-      return ctx.many(def.type, def.plural, list.map(def.represent));
+      const list = ctx.filter(ctx.store.collection<T>(plural).filter(keep), def.filters);
+      return ctx.many(def.type, plural, list.map(def.represent));
     },
   });
   sim.route({
@@ -166,11 +171,21 @@ function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: Simulator
     handler(ctx) {
       ctx.view(["default"]);
       const keep = inScope(ctx);
-      const found = ctx.store.collection<T>(def.collection).get(ctx.param("id"));
-      if (!found || !keep(found)) throw resourceNotFound(def.label, ctx.param("id"));
+      const found = ctx.store.collection<T>(plural).get(ctx.param("id"));
+      if (!found || !keep(found)) throw resourceNotFound(pascalCase(def.type), ctx.param("id"));
       return ctx.one(def.type, def.represent(found));
     },
   });
+}
+
+/** Datacenters and images: the same members, each with its own self href. */
+function representCatalogEntry(d: DatacenterRecord, self: string): Representation {
+  return {
+    name: d.name,
+    description: d.description,
+    resource_uid: d.resource_uid,
+    links: [link("self", self), link("cloud", cloudHref(d.cloud_id))],
+  };
 }
 
 export function instanceRepresentation(i: InstanceRecord): Representation {
@@ -243,42 +258,23 @@ export const linkedResource = defineResource({
 
     readOnly<DatacenterRecord>(sim, {
       base: "/api/clouds/:cloud_id/datacenters",
-      collection: "datacenters",
-      label: "Datacenter",
       type: "datacenter",
-      plural: "datacenters",
       access: observerOrInstance,
       filters: cloudFilters(),
       cloudScoped: true,
-      represent: (d) => ({
-        name: d.name,
-        description: d.description,
-        resource_uid: d.resource_uid,
-        links: [link("self", hrefs.datacenter(d.cloud_id, d.id)), link("cloud", cloudHref(d.cloud_id))],
-      }),
+      represent: (d) => representCatalogEntry(d, hrefs.datacenter(d.cloud_id, d.id)),
     });
     readOnly<ImageRecord>(sim, {
       base: "/api/clouds/:cloud_id/images",
-      collection: "images",
-      label: "Image",
       type: "image",
-      plural: "images",
       access: observerOrInstance,
       filters: cloudFilters(),
       cloudScoped: true,
-      represent: (d) => ({
-        name: d.name,
-        description: d.description,
-        resource_uid: d.resource_uid,
-        links: [link("self", hrefs.image(d.cloud_id, d.id)), link("cloud", cloudHref(d.cloud_id))],
-      }),
+      represent: (d) => representCatalogEntry(d, hrefs.image(d.cloud_id, d.id)),
     });
     readOnly<VolumeSnapshotRecord>(sim, {
       base: "/api/clouds/:cloud_id/volume_snapshots",
-      collection: "volume_snapshots",
-      label: "VolumeSnapshot",
       type: "volume_snapshot",
-      plural: "volume_snapshots",
       access: observerOrInstance,
       filters: { ...cloudFilters<VolumeSnapshotRecord>(), state: { partial: false, get: (s) => s.state } },
       cloudScoped: true,
@@ -293,10 +289,7 @@ export const linkedResource = defineResource({
     });
     readOnly<InstanceRecord>(sim, {
       base: "/api/clouds/:cloud_id/instances",
-      collection: "instances",
-      label: "Instance",
       type: "instance",
-      plural: "instances",
       access: observerOrInstance,
       filters: { ...cloudFilters<InstanceRecord>(), state: { partial: false, get: (i) => i.state } },
       cloudScoped: true,
@@ -304,10 +297,7 @@ export const linkedResource = defineResource({
     });
     readOnly<ServerTemplateRecord>(sim, {
       base: "/api/server_templates",
-      collection: "server_templates",
-      label: "ServerTemplate",
       type: "server_template",
-      plural: "server_templates",
       access: observer,
       filters: nameFilter(),
       represent: (t) => ({
@@ -322,30 +312,21 @@ export const linkedResource = defineResource({
     });
     readOnly<ServerRecord>(sim, {
       base: "/api/servers",
-      collection: "servers",
-      label: "Server",
       type: "server",
-      plural: "servers",
       access: observer,
       filters: nameFilter(),
       represent: representServer,
     });
     readOnly<ServerArrayRecord>(sim, {
       base: "/api/server_arrays",
-      collection: "server_arrays",
-      label: "ServerArray",
       type: "server_array",
-      plural: "server_arrays",
       access: observer,
       filters: nameFilter(),
       represent: representServerArray,
     });
     readOnly<StoredScriptRecord>(sim, {
       base: "/api/stored_scripts",
-      collection: "stored_scripts",
-      label: "StoredScript",
       type: "stored_script",
-      plural: "stored_scripts",
       access: observer,
       filters: nameFilter(),
       represent: (s) => ({
