@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { ManagedObject } from "../runtime/kind.ts";
 import { LiveTable, plainLine, renderTable, rowOf } from "./table.ts";
@@ -128,7 +129,6 @@ describe("LiveTable", () => {
     const out: string[] = [];
     const t = new LiveTable({ write: (s) => out.push(s), tty: true, columns: () => 20 });
     t.update([row("True")], "a status line that is longer than twenty");
-    for (const line of out[0]!.split("\n"))
-      expect(line.replace(/\x1b\[[0-9]*[A-Za-z]/g, "").length).toBeLessThan(20);
+    for (const line of out[0]!.split("\n")) expect(stripVTControlCharacters(line).length).toBeLessThan(20);
   });
 });
