@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands.ts";
@@ -129,5 +129,10 @@ describe("documentation", () => {
     const registered = new Set(crdSources().map((s) => s.kind));
     for (const kind of named)
       expect(registered.has(kind), `${kind} is registered now: update README's limits`).toBe(false);
+  });
+
+  it("README's documentation index links every page of docs/", () => {
+    const pages = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
+    for (const page of pages) expect(README, page).toContain(`](docs/${page})`);
   });
 });
