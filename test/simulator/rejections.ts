@@ -9,6 +9,8 @@ export interface Rejection {
   path: string;
   form?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  /** Built for the call itself (a fresh upload each time). */
+  multipart?: () => FormData;
   status: number;
   /** What the error body must match (the parameter and the rule it broke). */
   text: RegExp;
@@ -20,10 +22,15 @@ export interface Rejection {
  * after the file's beforeAll has started the simulator.
  */
 export function expectRejected(harness: () => Harness, cases: Rejection[]): void {
-  it.each(cases)("$reason → $status", async ({ method = "get", path, form, query, status, text }) => {
-    const h = harness();
-    const res = await h.expectUnchanged(() => h.admin[method](path, { form, query }));
-    expect(res.status, res.text).toBe(status);
-    expect(res.text).toMatch(text);
-  });
+  it.each(cases)(
+    "$reason → $status",
+    async ({ method = "get", path, form, query, multipart, status, text }) => {
+      const h = harness();
+      const res = await h.expectUnchanged(() =>
+        h.admin[method](path, { form, query, multipart: multipart?.() }),
+      );
+      expect(res.status, res.text).toBe(status);
+      expect(res.text).toMatch(text);
+    },
+  );
 }

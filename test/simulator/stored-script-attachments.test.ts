@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type SimClient, startSimulator } from "./harness.ts";
+import { expectRejected, type Rejection } from "./rejections.ts";
 
 // Seed: stored scripts 1 and 2; attachment 1 (`hello.sh`) on script 1.
 let h: Harness;
@@ -167,19 +168,12 @@ describe("stored script attachments: the signed download URL", () => {
 });
 
 describe("stored script attachments: rejected calls change nothing", () => {
-  const cases: {
-    reason: string;
-    method: "post" | "put" | "get" | "delete";
-    path: string;
-    body?: () => { multipart?: FormData; form?: Record<string, unknown>; query?: Record<string, unknown> };
-    status: number;
-    text: RegExp;
-  }[] = [
+  const cases: Rejection[] = [
     {
       reason: "create as urlencoded",
       method: "post",
       path: BASE,
-      body: () => ({ form: { stored_script_attachment: { filename: "x", content: "y" } } }),
+      form: { stored_script_attachment: { filename: "x", content: "y" } },
       status: 400,
       text: /must be sent as multipart\/form-data/,
     },
@@ -187,7 +181,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create without content",
       method: "post",
       path: BASE,
-      body: () => ({ multipart: upload({ filename: "x" }) }),
+      multipart: () => upload({ filename: "x" }),
       status: 400,
       text: /stored_script_attachment\[content\] is required/,
     },
@@ -195,9 +189,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create with content as a text field",
       method: "post",
       path: BASE,
-      body: () => ({
-        multipart: upload({ filename: "x", extra: { "stored_script_attachment[content]": "text" } }),
-      }),
+      multipart: () => upload({ filename: "x", extra: { "stored_script_attachment[content]": "text" } }),
       status: 400,
       text: /stored_script_attachment\[content\] must be a file upload/,
     },
@@ -205,7 +197,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create without filename",
       method: "post",
       path: BASE,
-      body: () => ({ multipart: upload({ content: "x" }) }),
+      multipart: () => upload({ content: "x" }),
       status: 400,
       text: /stored_script_attachment\[filename\] is required/,
     },
@@ -213,7 +205,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create with a blank filename",
       method: "post",
       path: BASE,
-      body: () => ({ multipart: upload({ filename: "", content: "x" }) }),
+      multipart: () => upload({ filename: "", content: "x" }),
       status: 400,
       text: /stored_script_attachment\[filename\] must not be blank/,
     },
@@ -221,13 +213,12 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create with an unknown member",
       method: "post",
       path: BASE,
-      body: () => ({
-        multipart: upload({
+      multipart: () =>
+        upload({
           filename: "x",
           content: "y",
           extra: { "stored_script_attachment[mode]": "755" },
         }),
-      }),
       status: 400,
       text: /stored_script_attachment\[mode\] is not allowed/,
     },
@@ -235,7 +226,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create without the hash",
       method: "post",
       path: BASE,
-      body: () => ({ multipart: upload({ extra: { filename: "x" } }) }),
+      multipart: () => upload({ extra: { filename: "x" } }),
       status: 400,
       text: /stored_script_attachment is required/,
     },
@@ -243,7 +234,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "create on an unknown script",
       method: "post",
       path: "/api/stored_scripts/99/attachments",
-      body: () => ({ multipart: upload({ filename: "x", content: "y" }) }),
+      multipart: () => upload({ filename: "x", content: "y" }),
       status: 422,
       text: /^ResourceNotFound: Couldn't find StoredScript with ID=99$/,
     },
@@ -251,7 +242,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "update with nothing",
       method: "put",
       path: `${BASE}/1`,
-      body: () => ({ multipart: upload({ extra: { other: "1" } }) }),
+      multipart: () => upload({ extra: { other: "1" } }),
       status: 400,
       text: /stored_script_attachment is required/,
     },
@@ -259,7 +250,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "update with a blank filename",
       method: "put",
       path: `${BASE}/1`,
-      body: () => ({ multipart: upload({ filename: "" }) }),
+      multipart: () => upload({ filename: "" }),
       status: 400,
       text: /must not be blank/,
     },
@@ -267,7 +258,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "update as urlencoded",
       method: "put",
       path: `${BASE}/1`,
-      body: () => ({ form: { stored_script_attachment: { filename: "x" } } }),
+      form: { stored_script_attachment: { filename: "x" } },
       status: 400,
       text: /multipart/,
     },
@@ -275,7 +266,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "update of an unknown id",
       method: "put",
       path: `${BASE}/99`,
-      body: () => ({ multipart: upload({ filename: "x" }) }),
+      multipart: () => upload({ filename: "x" }),
       status: 422,
       text: /^ResourceNotFound: Couldn't find StoredScriptAttachment with ID=99$/,
     },
@@ -297,7 +288,7 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "index with an unknown filter",
       method: "get",
       path: BASE,
-      body: () => ({ query: { filter: ["digest==x"] } }),
+      query: { filter: ["digest==x"] },
       status: 400,
       text: /filter\[\] 'digest' is not a filter of this index \(allowed: filename\)/,
     },
@@ -305,16 +296,12 @@ describe("stored script attachments: rejected calls change nothing", () => {
       reason: "index with an unknown view",
       method: "get",
       path: BASE,
-      body: () => ({ query: { view: "full" } }),
+      query: { view: "full" },
       status: 400,
       text: /view must be one of default/,
     },
   ];
-  it.each(cases)("$reason → $status", async ({ method, path, body, status, text }) => {
-    const res = await h.expectUnchanged(() => h.admin[method](path, body?.() ?? {}));
-    expect(res.status, res.text).toBe(status);
-    expect(res.text).toMatch(text);
-  });
+  expectRejected(() => h, cases);
 
   it("writes need the designer role", async () => {
     const res = await h.expectUnchanged(() =>
