@@ -70,7 +70,12 @@ describe("RBAC: least privilege", () => {
     verbs: string[];
     resourceNames?: string[];
   }
-  const clusterRole = one("ClusterRole") as unknown as { rules: Rule[] };
+  const named = (kind: string, name: string) => {
+    const found = manifests.filter((m) => m.kind === kind && m.metadata.name === name);
+    expect(found, `${kind} ${name}`).toHaveLength(1);
+    return found[0] as unknown as Manifest & { rules: Rule[] };
+  };
+  const clusterRole = named("ClusterRole", "svc-operator");
   const role = one("Role") as unknown as { metadata: { namespace: string }; rules: Rule[] };
   const verbsOn = (rules: Rule[], group: string, resource: string) =>
     rules
@@ -79,7 +84,10 @@ describe("RBAC: least privilege", () => {
       .sort();
 
   it("no wildcards anywhere", () => {
-    for (const rule of [...clusterRole.rules, ...role.rules]) {
+    const all = manifests.filter((m) => m.kind === "ClusterRole" || m.kind === "Role") as unknown as {
+      rules: Rule[];
+    }[];
+    for (const rule of all.flatMap((r) => r.rules)) {
       for (const field of [rule.apiGroups, rule.resources, rule.verbs, rule.resourceNames ?? []])
         expect(field).not.toContain("*");
     }
@@ -119,6 +127,26 @@ describe("RBAC: least privilege", () => {
     expect(named.flatMap((r) => r.verbs).sort()).toEqual(["get", "update"]);
   });
 
+  it("user roles: view reads every kind, edit writes them; aggregated into the built-in roles", () => {
+    const view = named("ClusterRole", "svc-operator-view");
+    const edit = named("ClusterRole", "svc-operator-edit");
+    for (const [role, verbs, aggregates] of [
+      [view, ["get", "list", "watch"], ["view", "edit", "admin"]],
+      [edit, ["create", "delete", "deletecollection", "patch", "update"], ["edit", "admin"]],
+    ] as const) {
+      expect(role.rules.flatMap((r) => r.apiGroups)).toEqual([GROUP]);
+      expect(role.rules.flatMap((r) => r.resources).sort()).toEqual(plurals);
+      expect(role.rules.flatMap((r) => r.verbs).sort()).toEqual([...verbs]);
+      const labels = Object.keys(role.metadata.labels ?? {}).filter((l) => l.includes("aggregate-to-"));
+      expect(labels.map((l) => l.split("aggregate-to-")[1]).sort()).toEqual([...aggregates].sort());
+    }
+    // Only the operator's own role is bound to anything.
+    const bound = manifests
+      .filter((m) => m.kind === "ClusterRoleBinding")
+      .map((b) => (b as unknown as { roleRef: { name: string } }).roleRef.name);
+    expect(bound).toEqual(["svc-operator"]);
+  });
+
   it("bindings give the roles to the operator's ServiceAccount", () => {
     const sa = one("ServiceAccount");
     for (const kind of ["ClusterRoleBinding", "RoleBinding"]) {
@@ -127,7 +155,7 @@ describe("RBAC: least privilege", () => {
         roleRef: { kind: string; name: string };
       };
       expect(b.subjects).toEqual([{ kind: "ServiceAccount", name: sa.metadata.name, namespace: NS }]);
-      const target = kind === "RoleBinding" ? one("Role") : one("ClusterRole");
+      const target = kind === "RoleBinding" ? one("Role") : clusterRole;
       expect(b.roleRef.name).toBe(target.metadata.name);
     }
   });

@@ -248,8 +248,11 @@ describe("RBAC of deploy/ against the operator's real calls", () => {
     operator = undefined;
 
     const manifests: Manifest[] = render(join(ROOT, "deploy"));
-    const clusterRules = (manifests.find((m) => m.kind === "ClusterRole") as unknown as { rules: Rule[] })
-      .rules;
+    const clusterRules = (
+      manifests.find((m) => m.kind === "ClusterRole" && m.metadata.name === "svc-operator") as unknown as {
+        rules: Rule[];
+      }
+    ).rules;
     const role = manifests.find((m) => m.kind === "Role") as unknown as {
       metadata: { namespace: string };
       rules: Rule[];
