@@ -1,19 +1,9 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cloudCapabilities } from "../../src/api/resources/clouds.ts";
 import { selfHref } from "../../src/api/schemas.ts";
-import { startSimulator } from "../simulator/harness.ts";
-import { rejection, testApi } from "./helpers.ts";
+import { rejection, startResourceSuite } from "./helpers.ts";
 
-const h = await startSimulator();
-const t = testApi(h);
-const { api } = t;
-afterAll(async () => {
-  await t.close();
-  await h.close();
-});
-beforeEach(async () => {
-  await h.hook("reset");
-});
+const { t, api } = await startResourceSuite();
 
 describe("deployments", () => {
   it("create (href from Location), show, index with a filter, update, destroy", async () => {

@@ -1,10 +1,11 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { Agent, type Dispatcher } from "undici";
+import { afterAll, beforeEach } from "vitest";
 import type { ApiClientOptions, CallEvent } from "../../src/api/client.ts";
 import { createServiceApi, type ServiceApi } from "../../src/api/index.ts";
 import { SEED_CREDENTIALS } from "../../src/simulator/seed-data.ts";
-import type { Harness } from "../simulator/harness.ts";
+import { type Harness, startSimulator } from "../simulator/harness.ts";
 
 /**
  * A service client for the simulator of a test harness, with everything observable:
@@ -113,4 +114,21 @@ export async function rejection(promise: Promise<unknown>): Promise<Error & Reco
     return error as Error & Record<string, unknown>;
   }
   throw new Error("expected a rejection");
+}
+
+/**
+ * A simulator and a client for one test file of resource calls: both closed after the file,
+ * the simulator reset before each test so every test starts from the default seed.
+ */
+export async function startResourceSuite(): Promise<{ h: Harness; t: TestApi; api: ServiceApi }> {
+  const h = await startSimulator();
+  const t = testApi(h);
+  afterAll(async () => {
+    await t.close();
+    await h.close();
+  });
+  beforeEach(async () => {
+    await h.hook("reset");
+  });
+  return { h, t, api: t.api };
 }

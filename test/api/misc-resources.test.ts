@@ -1,18 +1,8 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { selfHref } from "../../src/api/schemas.ts";
-import { startSimulator } from "../simulator/harness.ts";
-import { rejection, testApi } from "./helpers.ts";
+import { rejection, startResourceSuite } from "./helpers.ts";
 
-const h = await startSimulator();
-const t = testApi(h);
-const { api } = t;
-afterAll(async () => {
-  await t.close();
-  await h.close();
-});
-beforeEach(async () => {
-  await h.hook("reset");
-});
+const { h, api } = await startResourceSuite();
 
 describe("alert specs", () => {
   const params = {

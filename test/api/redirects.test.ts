@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../simulator/harness.ts";
-import { rejection, simStats, testApi } from "./helpers.ts";
+import { rejection, testApi } from "./helpers.ts";
 
 const h = await startSimulator();
 afterAll(() => h.close());
