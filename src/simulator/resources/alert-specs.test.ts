@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SimError } from "../errors.ts";
+import { rejection } from "../errors.testing.ts";
 import { type AlertSpecRecord, applyWrite, checkEscalateOrVote } from "./alert-specs.ts";
 
 const base: Omit<AlertSpecRecord, "id"> = {
@@ -17,16 +17,6 @@ const base: Omit<AlertSpecRecord, "id"> = {
   created_at: 0,
   updated_at: 0,
 };
-
-function rejection(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SimError) return `${error.status} ${error.body}`;
-    throw error;
-  }
-  return "accepted";
-}
 
 describe("checkEscalateOrVote", () => {
   const cases: {

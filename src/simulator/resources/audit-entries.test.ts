@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SimError } from "../errors.ts";
+import { rejection } from "../errors.testing.ts";
 import { checkSummary, readWindow } from "./audit-entries.ts";
-
-function rejection(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SimError) return `${error.status} ${error.body}`;
-    throw error;
-  }
-  return "accepted";
-}
 
 describe("readWindow", () => {
   const at = (d: string) => `${d} 00:00:00 +0000`;

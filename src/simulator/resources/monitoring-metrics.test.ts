@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SimError } from "../errors.ts";
+import { rejection } from "../errors.testing.ts";
 import { readDataWindow, readGraphParams } from "./monitoring-metrics.ts";
-
-function rejection(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SimError) return `${error.status} ${error.body}`;
-    throw error;
-  }
-  return "accepted";
-}
 
 describe("readDataWindow", () => {
   const cases: { reason: string; start: string; end: string; want: RegExp }[] = [
