@@ -31,6 +31,7 @@ const routeCrd = {
                 required: ["destinationCidrBlock"],
                 properties: {
                   destinationCidrBlock: { type: "string", nullable: true },
+                  gateway: { type: "string", description: "Href of the gateway" },
                   port: {
                     "x-kubernetes-int-or-string": true,
                     anyOf: [{ type: "integer" }, { type: "string" }],
@@ -102,8 +103,13 @@ describe("openApiV2", () => {
     expect(route.properties.spec.required).toEqual(["destinationCidrBlock"]);
     expect(route.properties.spec.properties.destinationCidrBlock).toEqual({ type: "string" });
     expect(route.properties.spec.properties.port).toEqual({ "x-kubernetes-int-or-string": true });
+    expect(route.properties.spec.properties.gateway).toEqual({
+      type: "string",
+      description: "Href of the gateway",
+    });
     expect(doc.definitions["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].properties.name).toEqual({
       type: "string",
+      description: expect.stringMatching(/^Name must be unique within a namespace\./),
     });
   });
 
@@ -207,6 +213,22 @@ describe("openApiV3", () => {
     expect(core.paths["/api/v1/namespaces/{name}"]).toBeDefined();
     expect(openApiV3GroupVersion([routeCrd], "cloud.svc.io", "v1alpha0")).toBeUndefined();
     expect(openApiV3GroupVersion([], "nope.io", "v1")).toBeUndefined();
+  });
+
+  it("carries the CRD's descriptions and describes every ObjectMeta field (what kubectl explain prints)", () => {
+    const doc = openApiV3GroupVersion([routeCrd], "cloud.svc.io", "v1alpha1") as Obj;
+    const route = doc.components.schemas["io.svc.cloud.v1alpha1.Route"];
+    expect(route.description).toBe("A route");
+    expect(route.properties.spec.properties.gateway.description).toBe("Href of the gateway");
+    const objectMeta = doc.components.schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
+    const undescribed = Object.entries(objectMeta.properties as Record<string, Obj>)
+      .filter(([, schema]) => typeof schema.description !== "string" || schema.description === "")
+      .map(([name]) => name);
+    expect(undescribed).toEqual([]);
+    expect(objectMeta.properties.ownerReferences).toMatchObject({
+      description: expect.stringContaining("garbage collected"),
+      items: { $ref: "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference" },
+    });
   });
 
   it("skips malformed CRDs instead of failing", () => {

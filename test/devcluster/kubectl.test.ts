@@ -44,8 +44,9 @@ spec:
         properties:
           spec:
             type: object
+            description: What the gizmo should be.
             properties:
-              size: {type: integer, minimum: 1}
+              size: {type: integer, minimum: 1, description: How many parts the gizmo has.}
           status:
             type: object
             properties:
@@ -112,6 +113,16 @@ describe.skipIf(!kubectlPath)(
       expect(waited.stdout).toContain("condition met");
       const resources = await kubectl(["api-resources", "--api-group=kubectl.svc.io"]);
       expect(resources.stdout).toMatch(/gizmos\s+gzm\s+kubectl\.svc\.io\/v1alpha1\s+true\s+Gizmo/);
+    });
+
+    it("explains the kind's fields with the CRD's descriptions, and ObjectMeta's", async () => {
+      const spec = await kubectl(["explain", "gizmos.spec"]);
+      expect(spec.stderr).toBe("");
+      expect(spec.stdout).toContain("What the gizmo should be.");
+      expect(spec.stdout).toMatch(/size\t<integer>\n\s+How many parts the gizmo has\./);
+      const metadata = await kubectl(["explain", "gizmos.metadata"]);
+      expect(metadata.stdout).toMatch(/name\t<string>\n\s+Name must be unique within a namespace\./);
+      expect(metadata.stdout).not.toContain("<no description>");
     });
 
     it("applies a custom resource from YAML and prints the CRD's printer columns", async () => {
