@@ -130,7 +130,6 @@ const cloudFilters = <T extends { name: string; resource_uid: string }>(): Filte
 });
 
 interface ReadOnly<T extends StoredObject> {
-  base: string;
   /**
    * Media type name (`server_array`); the collection and the XML root of the index are its
    * plural (`server_arrays`), the ResourceNotFound label its PascalCase (`ServerArray`): every
@@ -140,7 +139,7 @@ interface ReadOnly<T extends StoredObject> {
   access: Access;
   filters: FilterSpec<T>;
   represent: (object: T) => Representation;
-  /** Cloud-scoped: the object must belong to `:cloud_id`. */
+  /** Cloud-scoped: under `/api/clouds/:cloud_id/<plural>`, and the object must belong to it. */
   cloudScoped?: boolean;
 }
 
@@ -148,6 +147,7 @@ const pascalCase = (snake: string) => snake.replace(/(?:^|_)([a-z])/g, (_, c: st
 
 function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: SimulatorApi, def: ReadOnly<T>): void {
   const plural = `${def.type}s`;
+  const base = def.cloudScoped ? `/api/clouds/:cloud_id/${plural}` : `/api/${plural}`;
   const inScope = (ctx: RequestContext): ((o: T) => boolean) => {
     if (!def.cloudScoped) return () => true;
     const cloud = ctx.store.collection<CloudRecord>("clouds").require(ctx.param("cloud_id"), "Cloud");
@@ -155,7 +155,7 @@ function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: Simulator
   };
   sim.route({
     method: "GET",
-    path: def.base,
+    path: base,
     access: def.access,
     handler(ctx) {
       ctx.view(["default"]);
@@ -166,7 +166,7 @@ function readOnly<T extends StoredObject & { cloud_id?: string }>(sim: Simulator
   });
   sim.route({
     method: "GET",
-    path: `${def.base}/:id`,
+    path: `${base}/:id`,
     access: def.access,
     handler(ctx) {
       ctx.view(["default"]);
@@ -257,7 +257,6 @@ export const linkedResource = defineResource({
     });
 
     readOnly<DatacenterRecord>(sim, {
-      base: "/api/clouds/:cloud_id/datacenters",
       type: "datacenter",
       access: observerOrInstance,
       filters: cloudFilters(),
@@ -265,7 +264,6 @@ export const linkedResource = defineResource({
       represent: (d) => representCatalogEntry(d, hrefs.datacenter(d.cloud_id, d.id)),
     });
     readOnly<ImageRecord>(sim, {
-      base: "/api/clouds/:cloud_id/images",
       type: "image",
       access: observerOrInstance,
       filters: cloudFilters(),
@@ -273,7 +271,6 @@ export const linkedResource = defineResource({
       represent: (d) => representCatalogEntry(d, hrefs.image(d.cloud_id, d.id)),
     });
     readOnly<VolumeSnapshotRecord>(sim, {
-      base: "/api/clouds/:cloud_id/volume_snapshots",
       type: "volume_snapshot",
       access: observerOrInstance,
       filters: { ...cloudFilters<VolumeSnapshotRecord>(), state: { partial: false, get: (s) => s.state } },
@@ -288,7 +285,6 @@ export const linkedResource = defineResource({
       }),
     });
     readOnly<InstanceRecord>(sim, {
-      base: "/api/clouds/:cloud_id/instances",
       type: "instance",
       access: observerOrInstance,
       filters: { ...cloudFilters<InstanceRecord>(), state: { partial: false, get: (i) => i.state } },
@@ -296,7 +292,6 @@ export const linkedResource = defineResource({
       represent: instanceRepresentation,
     });
     readOnly<ServerTemplateRecord>(sim, {
-      base: "/api/server_templates",
       type: "server_template",
       access: observer,
       filters: nameFilter(),
@@ -311,21 +306,18 @@ export const linkedResource = defineResource({
       }),
     });
     readOnly<ServerRecord>(sim, {
-      base: "/api/servers",
       type: "server",
       access: observer,
       filters: nameFilter(),
       represent: representServer,
     });
     readOnly<ServerArrayRecord>(sim, {
-      base: "/api/server_arrays",
       type: "server_array",
       access: observer,
       filters: nameFilter(),
       represent: representServerArray,
     });
     readOnly<StoredScriptRecord>(sim, {
-      base: "/api/stored_scripts",
       type: "stored_script",
       access: observer,
       filters: nameFilter(),
