@@ -31,7 +31,7 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000").split(",").map(Numb
 const RSS_TOTAL = Number(process.env.BENCH_SCALE_RSS_TOTAL ?? 10_000);
 const LATENCY_MS = 20;
 const CONCURRENCY = 16;
-const RESYNC = "15s";
+const RESYNC = "5s";
 const KINDS = managedKinds.map((k) => k.kind);
 
 /**
@@ -62,7 +62,7 @@ function byRoute(rig: Rig): Record<string, number> {
 
 /**
  * Waits for every resource of the set to be Ready. Progress is read from the operator's
- * `svc_operator_resources` gauge (cheap), not by listing thousands of objects from the devcluster
+ * per-resource condition series (cheap), not by listing thousands of objects from the devcluster
  * every second (which would slow the devcluster the operator is writing to); one list confirms it.
  */
 async function converge(
@@ -82,7 +82,7 @@ async function converge(
       return ready >= target;
     },
     timeoutMs,
-    1000,
+    500,
   ).catch((error: Error) => {
     throw new Error(`${error.message} (${ready} of ${target} Ready)`);
   });
@@ -92,9 +92,16 @@ async function converge(
     throw new Error(`${notReady} resources in ${ns} are not Ready though the operator counts them`);
 }
 
-/** Resources the operator counts Ready (all namespaces: the per-kind gauge has no namespace label). */
+/**
+ * Managed resources the operator has written Ready=True for, all namespaces: the per-resource
+ * series are set at each reconcile (the per-kind gauge is recounted every 15 s, too coarse to time).
+ */
 const readyCount = (op: OperatorProcess) =>
-  op.metric("svc_operator_resources", 'condition="Ready",status="True"');
+  op.seriesWithValue(
+    "svc_operator_resource_condition",
+    (l) => l.includes('condition="Ready"') && !l.includes('kind="Account"'),
+    1,
+  );
 
 /** Simulator API calls between two consecutive resyncs of the operator (nothing else going on). */
 async function oneResync(

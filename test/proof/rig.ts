@@ -276,6 +276,16 @@ export class OperatorProcess {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   }
 
+  /** How many series of a metric (whose line passes `having`) have the value `value`. */
+  async seriesWithValue(name: string, having: (line: string) => boolean, value: number): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`)).text();
+    let n = 0;
+    for (const line of text.split("\n")) {
+      if (line.startsWith(`${name}{`) && having(line) && Number(line.split(" ").at(-1)) === value) n++;
+    }
+    return n;
+  }
+
   /** Sum of a Prometheus metric over its series (those whose labels contain `having`, when given). */
   async metric(name: string, having = ""): Promise<number> {
     const text = await (await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`)).text();
