@@ -34,3 +34,12 @@ export function expectRejected(harness: () => Harness, cases: Rejection[]): void
     },
   );
 }
+
+/** Cases that all make the same call (`method path`) and differ in their parameters. */
+export function callsTo(
+  method: NonNullable<Rejection["method"]>,
+  path: string,
+  cases: Omit<Rejection, "method" | "path">[],
+): Rejection[] {
+  return cases.map((c) => ({ ...c, method, path }));
+}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type SimClient, startSimulator } from "./harness.ts";
-import { expectRejected, type Rejection } from "./rejections.ts";
+import { callsTo, expectRejected, type Rejection } from "./rejections.ts";
 
 // Seed: stored scripts 1 and 2; attachment 1 (`hello.sh`) on script 1.
 let h: Harness;
@@ -169,67 +169,55 @@ describe("stored script attachments: the signed download URL", () => {
 
 describe("stored script attachments: rejected calls change nothing", () => {
   const cases: Rejection[] = [
-    {
-      reason: "create as urlencoded",
-      method: "post",
-      path: BASE,
-      form: { stored_script_attachment: { filename: "x", content: "y" } },
-      status: 400,
-      text: /must be sent as multipart\/form-data/,
-    },
-    {
-      reason: "create without content",
-      method: "post",
-      path: BASE,
-      multipart: () => upload({ filename: "x" }),
-      status: 400,
-      text: /stored_script_attachment\[content\] is required/,
-    },
-    {
-      reason: "create with content as a text field",
-      method: "post",
-      path: BASE,
-      multipart: () => upload({ filename: "x", extra: { "stored_script_attachment[content]": "text" } }),
-      status: 400,
-      text: /stored_script_attachment\[content\] must be a file upload/,
-    },
-    {
-      reason: "create without filename",
-      method: "post",
-      path: BASE,
-      multipart: () => upload({ content: "x" }),
-      status: 400,
-      text: /stored_script_attachment\[filename\] is required/,
-    },
-    {
-      reason: "create with a blank filename",
-      method: "post",
-      path: BASE,
-      multipart: () => upload({ filename: "", content: "x" }),
-      status: 400,
-      text: /stored_script_attachment\[filename\] must not be blank/,
-    },
-    {
-      reason: "create with an unknown member",
-      method: "post",
-      path: BASE,
-      multipart: () =>
-        upload({
-          filename: "x",
-          content: "y",
-          extra: { "stored_script_attachment[mode]": "755" },
-        }),
-      status: 400,
-      text: /stored_script_attachment\[mode\] is not allowed/,
-    },
-    {
-      reason: "create without the hash",
-      method: "post",
-      path: BASE,
-      multipart: () => upload({ extra: { filename: "x" } }),
-      status: 400,
-      text: /stored_script_attachment is required/,
-    },
+    ...callsTo("post", BASE, [
+      {
+        reason: "create as urlencoded",
+        form: { stored_script_attachment: { filename: "x", content: "y" } },
+        status: 400,
+        text: /must be sent as multipart\/form-data/,
+      },
+      {
+        reason: "create without content",
+        multipart: () => upload({ filename: "x" }),
+        status: 400,
+        text: /stored_script_attachment\[content\] is required/,
+      },
+      {
+        reason: "create with content as a text field",
+        multipart: () => upload({ filename: "x", extra: { "stored_script_attachment[content]": "text" } }),
+        status: 400,
+        text: /stored_script_attachment\[content\] must be a file upload/,
+      },
+      {
+        reason: "create without filename",
+        multipart: () => upload({ content: "x" }),
+        status: 400,
+        text: /stored_script_attachment\[filename\] is required/,
+      },
+      {
+        reason: "create with a blank filename",
+        multipart: () => upload({ filename: "", content: "x" }),
+        status: 400,
+        text: /stored_script_attachment\[filename\] must not be blank/,
+      },
+      {
+        reason: "create with an unknown member",
+        multipart: () =>
+          upload({
+            filename: "x",
+            content: "y",
+            extra: { "stored_script_attachment[mode]": "755" },
+          }),
+        status: 400,
+        text: /stored_script_attachment\[mode\] is not allowed/,
+      },
+      {
+        reason: "create without the hash",
+        multipart: () => upload({ extra: { filename: "x" } }),
+        status: 400,
+        text: /stored_script_attachment is required/,
+      },
+    ]),
     {
       reason: "create on an unknown script",
       method: "post",
@@ -238,30 +226,26 @@ describe("stored script attachments: rejected calls change nothing", () => {
       status: 422,
       text: /^ResourceNotFound: Couldn't find StoredScript with ID=99$/,
     },
-    {
-      reason: "update with nothing",
-      method: "put",
-      path: `${BASE}/1`,
-      multipart: () => upload({ extra: { other: "1" } }),
-      status: 400,
-      text: /stored_script_attachment is required/,
-    },
-    {
-      reason: "update with a blank filename",
-      method: "put",
-      path: `${BASE}/1`,
-      multipart: () => upload({ filename: "" }),
-      status: 400,
-      text: /must not be blank/,
-    },
-    {
-      reason: "update as urlencoded",
-      method: "put",
-      path: `${BASE}/1`,
-      form: { stored_script_attachment: { filename: "x" } },
-      status: 400,
-      text: /multipart/,
-    },
+    ...callsTo("put", `${BASE}/1`, [
+      {
+        reason: "update with nothing",
+        multipart: () => upload({ extra: { other: "1" } }),
+        status: 400,
+        text: /stored_script_attachment is required/,
+      },
+      {
+        reason: "update with a blank filename",
+        multipart: () => upload({ filename: "" }),
+        status: 400,
+        text: /must not be blank/,
+      },
+      {
+        reason: "update as urlencoded",
+        form: { stored_script_attachment: { filename: "x" } },
+        status: 400,
+        text: /multipart/,
+      },
+    ]),
     {
       reason: "update of an unknown id",
       method: "put",
