@@ -18,16 +18,15 @@ function tokenSender(expiresIn = 7200) {
   return { send, calls };
 }
 
+/** Account 1, refresh token `rt`, nothing logged: what most of these tests need. */
+function oauth(send: UnauthenticatedSend, now: () => number = () => 0): OAuthAuthenticator {
+  return new OAuthAuthenticator({ type: "oauth", refreshToken: "rt" }, "1", send, now, () => {});
+}
+
 describe("OAuthAuthenticator", () => {
   it("runs one grant however many calls wait, then reuses the token", async () => {
     const { send, calls } = tokenSender();
-    const auth = new OAuthAuthenticator(
-      { type: "oauth", refreshToken: "rt" },
-      "1",
-      send,
-      () => 0,
-      () => {},
-    );
+    const auth = oauth(send);
     const headers = Array.from({ length: 20 }, () => ({}) as Record<string, string>);
     await Promise.all(headers.map((h) => auth.authorize(h)));
     expect(calls).toEqual([{ grant_type: "refresh_token", refresh_token: "rt" }]);
@@ -37,13 +36,7 @@ describe("OAuthAuthenticator", () => {
   it("refreshes at half of expires_in", async () => {
     const { send, calls } = tokenSender(100);
     let now = 0;
-    const auth = new OAuthAuthenticator(
-      { type: "oauth", refreshToken: "rt" },
-      "1",
-      send,
-      () => now,
-      () => {},
-    );
+    const auth = oauth(send, () => now);
     await auth.authorize({});
     now = 49_999;
     expect(typeof auth.authorize({})).toBe("number"); // still valid: no grant, no promise
@@ -56,13 +49,7 @@ describe("OAuthAuthenticator", () => {
 
   it("renews once for concurrent 401s on the same token generation", async () => {
     const { send, calls } = tokenSender();
-    const auth = new OAuthAuthenticator(
-      { type: "oauth", refreshToken: "rt" },
-      "1",
-      send,
-      () => 0,
-      () => {},
-    );
+    const auth = oauth(send);
     const generation = await auth.authorize({});
     await Promise.all([auth.renew(generation), auth.renew(generation), auth.renew(generation)]);
     expect(calls).toHaveLength(2);
@@ -102,13 +89,7 @@ describe("OAuthAuthenticator", () => {
 
   it("rejects a malformed token response with a clear error", async () => {
     const send: UnauthenticatedSend = async () => ({ status: 200, headers: {}, body: '{"token":"x"}' });
-    const auth = new OAuthAuthenticator(
-      { type: "oauth", refreshToken: "rt" },
-      "1",
-      send,
-      () => 0,
-      () => {},
-    );
+    const auth = oauth(send);
     await expect(auth.authorize({})).rejects.toMatchObject({ code: "SVC_BAD_RESPONSE" });
   });
 
