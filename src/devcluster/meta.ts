@@ -167,6 +167,14 @@ export function finalizersOf(metadata: Obj): string[] {
   return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];
 }
 
+/** The required ownerReference fields and the word the real server's message uses for each. */
+const REQUIRED_OWNER_FIELDS = [
+  ["apiVersion", "version"],
+  ["kind", "kind"],
+  ["name", "name"],
+  ["uid", "uid"],
+] as const;
+
 /** ValidateOwnerReferences: apiVersion, kind, name and uid are required; one controller at most. */
 export function validateOwnerReferences(metadata: Obj): FieldError[] {
   const refs = metadata.ownerReferences;
@@ -188,36 +196,13 @@ export function validateOwnerReferences(metadata: Obj): FieldError[] {
       });
       continue;
     }
-    if (!ref.apiVersion) {
+    for (const [key, what] of REQUIRED_OWNER_FIELDS) {
+      if (ref[key]) continue;
       errors.push({
         type: "FieldValueInvalid",
-        field: "metadata.ownerReferences.apiVersion",
-        value: ref.apiVersion ?? "",
-        detail: "version must not be empty",
-      });
-    }
-    if (!ref.kind) {
-      errors.push({
-        type: "FieldValueInvalid",
-        field: "metadata.ownerReferences.kind",
-        value: ref.kind ?? "",
-        detail: "kind must not be empty",
-      });
-    }
-    if (!ref.name) {
-      errors.push({
-        type: "FieldValueInvalid",
-        field: "metadata.ownerReferences.name",
-        value: ref.name ?? "",
-        detail: "name must not be empty",
-      });
-    }
-    if (!ref.uid) {
-      errors.push({
-        type: "FieldValueInvalid",
-        field: "metadata.ownerReferences.uid",
-        value: ref.uid ?? "",
-        detail: "uid must not be empty",
+        field: `metadata.ownerReferences.${key}`,
+        value: ref[key] ?? "",
+        detail: `${what} must not be empty`,
       });
     }
     if (ref.controller === true) controllers += 1;

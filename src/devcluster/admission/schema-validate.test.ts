@@ -28,17 +28,22 @@ interface Case {
 }
 
 const F = "spec.field";
+
+/** A status cause as the real server words it; on `spec.field` unless told. */
+function cause(reason: string, message: string, field = F) {
+  return { reason, message, field };
+}
+
 const cases: Case[] = [
   {
     reason: "type string given to integer: TypeInvalid naming the JSON type, as the brief's example",
     schema: { type: "integer" },
     value: "string",
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "string": ${F} in body must be of type integer: "string"`,
-        field: F,
-      },
+      cause(
+        "FieldValueTypeInvalid",
+        `Invalid value: "string": ${F} in body must be of type integer: "string"`,
+      ),
     ],
   },
   {
@@ -46,11 +51,10 @@ const cases: Case[] = [
     schema: { type: "integer" },
     value: 1.5,
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "number": ${F} in body must be of type integer: "number"`,
-        field: F,
-      },
+      cause(
+        "FieldValueTypeInvalid",
+        `Invalid value: "number": ${F} in body must be of type integer: "number"`,
+      ),
     ],
   },
   {
@@ -71,11 +75,7 @@ const cases: Case[] = [
     schema: { type: "string" },
     value: ["x"],
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "array": ${F} in body must be of type string: "array"`,
-        field: F,
-      },
+      cause("FieldValueTypeInvalid", `Invalid value: "array": ${F} in body must be of type string: "array"`),
     ],
   },
   {
@@ -83,11 +83,10 @@ const cases: Case[] = [
     schema: { type: "string" },
     value: true,
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "boolean": ${F} in body must be of type string: "boolean"`,
-        field: F,
-      },
+      cause(
+        "FieldValueTypeInvalid",
+        `Invalid value: "boolean": ${F} in body must be of type string: "boolean"`,
+      ),
     ],
   },
   {
@@ -95,11 +94,7 @@ const cases: Case[] = [
     schema: { type: "array", items: { type: "string" } },
     value: { a: 1 },
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "object": ${F} in body must be of type array: "object"`,
-        field: F,
-      },
+      cause("FieldValueTypeInvalid", `Invalid value: "object": ${F} in body must be of type array: "object"`),
     ],
   },
   {
@@ -112,36 +107,23 @@ const cases: Case[] = [
     reason: "enum: Unsupported value listing the supported values",
     schema: { type: "string", enum: ["vpn", "internet"] },
     value: "x",
-    want: [
-      {
-        reason: "FieldValueNotSupported",
-        message: `Unsupported value: "x": supported values: "vpn", "internet"`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueNotSupported", `Unsupported value: "x": supported values: "vpn", "internet"`)],
   },
   {
     reason: "enum of integers: values rendered as JSON then quoted",
     schema: { type: "integer", enum: [1, 2] },
     value: 3,
-    want: [
-      {
-        reason: "FieldValueNotSupported",
-        message: `Unsupported value: 3: supported values: "1", "2"`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueNotSupported", `Unsupported value: 3: supported values: "1", "2"`)],
   },
   {
     reason: "pattern (RE2) mismatch",
     schema: { type: "string", pattern: "^/dev/xvd[bcefghij]$" },
     value: "/dev/sda",
     want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "/dev/sda": ${F} in body should match '^/dev/xvd[bcefghij]$'`,
-        field: F,
-      },
+      cause(
+        "FieldValueInvalid",
+        `Invalid value: "/dev/sda": ${F} in body should match '^/dev/xvd[bcefghij]$'`,
+      ),
     ],
   },
   {
@@ -154,7 +136,7 @@ const cases: Case[] = [
     reason: "maxLength: TooLong without the value",
     schema: { type: "string", maxLength: 3 },
     value: "abcd",
-    want: [{ reason: "FieldValueTooLong", message: "Too long: may not be more than 3 bytes", field: F }],
+    want: [cause("FieldValueTooLong", "Too long: may not be more than 3 bytes")],
   },
   {
     reason: "maxLength counts characters, not bytes",
@@ -166,103 +148,57 @@ const cases: Case[] = [
     reason: "minLength",
     schema: { type: "string", minLength: 3 },
     value: "ab",
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "ab": ${F} in body should be at least 3 chars long`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: "ab": ${F} in body should be at least 3 chars long`)],
   },
   {
     reason: "minimum (integer data prints integer bounds)",
     schema: { type: "integer", minimum: 1 },
     value: 0,
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 0: ${F} in body should be greater than or equal to 1`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: 0: ${F} in body should be greater than or equal to 1`)],
   },
   {
     reason: "exclusiveMinimum",
     schema: { type: "integer", minimum: 1, exclusiveMinimum: true },
     value: 1,
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 1: ${F} in body should be greater than 1`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: 1: ${F} in body should be greater than 1`)],
   },
   {
     reason: "maximum with float data",
     schema: { type: "number", maximum: 1.5 },
     value: 2.5,
     want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 2.5: ${F} in body should be less than or equal to 1.5`,
-        field: F,
-      },
+      cause("FieldValueInvalid", `Invalid value: 2.5: ${F} in body should be less than or equal to 1.5`),
     ],
   },
   {
     reason: "exclusiveMaximum",
     schema: { type: "integer", maximum: 10, exclusiveMaximum: true },
     value: 10,
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 10: ${F} in body should be less than 10`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: 10: ${F} in body should be less than 10`)],
   },
   {
     reason: "multipleOf",
     schema: { type: "integer", multipleOf: 4 },
     value: 6,
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 6: ${F} in body should be a multiple of 4`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: 6: ${F} in body should be a multiple of 4`)],
   },
   {
     reason: "minItems",
     schema: { type: "array", items: { type: "string" }, minItems: 1 },
     value: [],
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 0: ${F} in body should have at least 1 items`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: 0: ${F} in body should have at least 1 items`)],
   },
   {
     reason: "maxItems: TooMany with the actual count",
     schema: { type: "array", items: { type: "string" }, maxItems: 1 },
     value: ["a", "b"],
-    want: [{ reason: "FieldValueTooMany", message: "Too many: 2: must have at most 1 items", field: F }],
+    want: [cause("FieldValueTooMany", "Too many: 2: must have at most 1 items")],
   },
   {
     reason: "uniqueItems",
     schema: { type: "array", items: { type: "string" }, uniqueItems: true },
     value: ["a", "a"],
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "": ${F} in body shouldn't contain duplicates`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: "": ${F} in body shouldn't contain duplicates`)],
   },
   {
     reason: "item errors are indexed",
@@ -272,48 +208,42 @@ const cases: Case[] = [
     },
     value: [{ cidr: "10.0.0.0/8" }, { cidr: "nope" }],
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "nope": ${F}[1].cidr in body must be of type cidr: "nope"`,
-        field: `${F}[1].cidr`,
-      },
+      cause(
+        "FieldValueTypeInvalid",
+        `Invalid value: "nope": ${F}[1].cidr in body must be of type cidr: "nope"`,
+        `${F}[1].cidr`,
+      ),
     ],
   },
   {
     reason: "minProperties",
     schema: { type: "object", additionalProperties: { type: "string" }, minProperties: 1 },
     value: {},
-    want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: 0: ${F} in body should have at least 1 properties`,
-        field: F,
-      },
-    ],
+    want: [cause("FieldValueInvalid", `Invalid value: 0: ${F} in body should have at least 1 properties`)],
   },
   {
     reason: "maxProperties: TooMany",
     schema: { type: "object", additionalProperties: { type: "string" }, maxProperties: 1 },
     value: { a: "1", b: "2" },
-    want: [{ reason: "FieldValueTooMany", message: "Too many: 2: must have at most 1 items", field: F }],
+    want: [cause("FieldValueTooMany", "Too many: 2: must have at most 1 items")],
   },
   {
     reason: "additionalProperties as a schema validates map values (path spec.field.key)",
     schema: { type: "object", additionalProperties: { type: "string" } },
     value: { good: "x", bad: 1 },
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "integer": ${F}.bad in body must be of type string: "integer"`,
-        field: `${F}.bad`,
-      },
+      cause(
+        "FieldValueTypeInvalid",
+        `Invalid value: "integer": ${F}.bad in body must be of type string: "integer"`,
+        `${F}.bad`,
+      ),
     ],
   },
   {
     reason: "required properties",
     schema: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
     value: {},
-    want: [{ reason: "FieldValueRequired", message: "Required value", field: `${F}.name` }],
+    want: [cause("FieldValueRequired", "Required value", `${F}.name`)],
   },
   {
     reason: "int-or-string accepts an integer",
@@ -332,11 +262,10 @@ const cases: Case[] = [
     schema: { "x-kubernetes-int-or-string": true },
     value: true,
     want: [
-      {
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: "boolean": ${F} in body must be of type integer,string: "boolean"`,
-        field: F,
-      },
+      cause(
+        "FieldValueTypeInvalid",
+        `Invalid value: "boolean": ${F} in body must be of type integer,string: "boolean"`,
+      ),
     ],
   },
   {
@@ -344,16 +273,12 @@ const cases: Case[] = [
     schema: { type: "string", anyOf: [{ pattern: "^a" }, { pattern: "^b" }] },
     value: "c",
     want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "": "${F}" must validate at least one schema (anyOf)`,
-        field: "<nil>",
-      },
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "c": ${F} in body should match '^a'`,
-        field: F,
-      },
+      cause(
+        "FieldValueInvalid",
+        `Invalid value: "": "${F}" must validate at least one schema (anyOf)`,
+        "<nil>",
+      ),
+      cause("FieldValueInvalid", `Invalid value: "c": ${F} in body should match '^a'`),
     ],
   },
   {
@@ -367,11 +292,11 @@ const cases: Case[] = [
     schema: { type: "string", oneOf: [{ minLength: 1 }, { maxLength: 5 }] },
     value: "abc",
     want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "": "${F}" must validate one and only one schema (oneOf). Found 2 valid alternatives`,
-        field: "<nil>",
-      },
+      cause(
+        "FieldValueInvalid",
+        `Invalid value: "": "${F}" must validate one and only one schema (oneOf). Found 2 valid alternatives`,
+        "<nil>",
+      ),
     ],
   },
   {
@@ -379,12 +304,8 @@ const cases: Case[] = [
     schema: { type: "string", allOf: [{ minLength: 1 }, { maxLength: 2 }] },
     value: "abc",
     want: [
-      { reason: "FieldValueTooLong", message: "Too long: may not be more than 2 bytes", field: F },
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "": "${F}" must validate all the schemas (allOf)`,
-        field: "<nil>",
-      },
+      cause("FieldValueTooLong", "Too long: may not be more than 2 bytes"),
+      cause("FieldValueInvalid", `Invalid value: "": "${F}" must validate all the schemas (allOf)`, "<nil>"),
     ],
   },
   {
@@ -392,18 +313,14 @@ const cases: Case[] = [
     schema: { type: "string", not: { enum: ["forbidden"] } },
     value: "forbidden",
     want: [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: "": "${F}" must not validate the schema (not)`,
-        field: "<nil>",
-      },
+      cause("FieldValueInvalid", `Invalid value: "": "${F}" must not validate the schema (not)`, "<nil>"),
     ],
   },
   {
     reason: "listType set: duplicates are FieldValueDuplicate",
     schema: { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" },
     value: ["a", "a"],
-    want: [{ reason: "FieldValueDuplicate", message: `Duplicate value: "a"`, field: `${F}[1]` }],
+    want: [cause("FieldValueDuplicate", `Duplicate value: "a"`, `${F}[1]`)],
   },
   {
     reason: "listType map: duplicate keys",
@@ -414,7 +331,7 @@ const cases: Case[] = [
       "x-kubernetes-list-map-keys": ["name"],
     },
     value: [{ name: "a" }, { name: "a" }],
-    want: [{ reason: "FieldValueDuplicate", message: `Duplicate value: {"name":"a"}`, field: `${F}[1]` }],
+    want: [cause("FieldValueDuplicate", `Duplicate value: {"name":"a"}`, `${F}[1]`)],
   },
   {
     reason: "x-kubernetes-embedded-resource requires apiVersion and kind",
@@ -425,12 +342,8 @@ const cases: Case[] = [
     },
     value: { metadata: { name: "x" } },
     want: [
-      {
-        reason: "FieldValueRequired",
-        message: "Required value: must not be empty",
-        field: `${F}.apiVersion`,
-      },
-      { reason: "FieldValueRequired", message: "Required value: must not be empty", field: `${F}.kind` },
+      cause("FieldValueRequired", "Required value: must not be empty", `${F}.apiVersion`),
+      cause("FieldValueRequired", "Required value: must not be empty", `${F}.kind`),
     ],
   },
   {
@@ -483,11 +396,13 @@ describe("formats validated by the apiserver", () => {
     const causes = causesFor({ type: "string", format }, value);
     expect(causes.length === 0).toBe(valid);
     if (!valid) {
-      expect(causes[0]).toEqual({
-        reason: "FieldValueTypeInvalid",
-        message: `Invalid value: ${JSON.stringify(value)}: spec.field in body must be of type ${format}: ${JSON.stringify(value)}`,
-        field: "spec.field",
-      });
+      expect(causes[0]).toEqual(
+        cause(
+          "FieldValueTypeInvalid",
+          `Invalid value: ${JSON.stringify(value)}: spec.field in body must be of type ${format}: ${JSON.stringify(value)}`,
+          "spec.field",
+        ),
+      );
     }
   });
 });
