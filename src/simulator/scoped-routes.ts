@@ -25,6 +25,9 @@ export interface ScopedCollection<T extends StoredObject, S> {
   render(ctx: RequestContext, object: T): Representation;
 }
 
+/** The scope of a collection with no path parents (`/api/networks`): the whole account. */
+export const ACCOUNT_WIDE = { scope: (): null => null, inScope: (): boolean => true };
+
 /** The object `:id` names, when it lies in `scope` (422 ResourceNotFound otherwise). */
 export function findInScope<T extends StoredObject, S>(
   ctx: RequestContext,
@@ -41,14 +44,15 @@ type Handler = RouteDef["handler"];
 
 /**
  * Registers the routes of `def` at `base` and `${base}/:id`: index and show (view `default`
- * only), the module's own `create` and `update` when given, and a destroy that deletes the
- * object and nothing else. Registered in that order, which is the order `Allow` lists them.
+ * only), the module's own `create` and `update` when given, and its own `destroy` or else
+ * one that deletes the object and nothing else. Registered in that order, which is the order
+ * `Allow` lists them.
  */
 export function scopedRoutes<T extends StoredObject, S>(
   sim: SimulatorApi,
   base: string,
   def: ScopedCollection<T, S>,
-  routes: { read: Access; write: Access; create?: Handler; update?: Handler },
+  routes: { read: Access; write: Access; create?: Handler; update?: Handler; destroy?: Handler },
 ): void {
   sim.route({
     method: "GET",
@@ -86,10 +90,12 @@ export function scopedRoutes<T extends StoredObject, S>(
     method: "DELETE",
     path: `${base}/:id`,
     access: routes.write,
-    handler(ctx) {
-      const found = findInScope(ctx, def, def.scope(ctx));
-      def.collection(ctx.store).delete(found.id);
-      return ctx.noContent();
-    },
+    handler:
+      routes.destroy ??
+      ((ctx) => {
+        const found = findInScope(ctx, def, def.scope(ctx));
+        def.collection(ctx.store).delete(found.id);
+        return ctx.noContent();
+      }),
   });
 }

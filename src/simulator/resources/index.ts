@@ -13,9 +13,9 @@
  *      404/405/406, version header, auth, roles, faults, stats and logging are the framework's.
  *      `access`: `access.anyOf("observer", "instance")`, `access.withSettings(["actor"],
  *      ["premium_deployments"])` or `access.public` (from ../roles.ts).
- *      A collection whose index, show and destroy are the plain ones (scope check, view
- *      `default`, filters, delete) can use `scopedRoutes` (../scoped-routes.ts) and write
- *      only its create and update.
+ *      A collection whose index and show are the plain ones (scope check, view `default`,
+ *      filters) can use `scopedRoutes` (../scoped-routes.ts) and write only its create and
+ *      update, and its destroy when that does more than delete the object.
  * 2. In `handler(ctx)` (ctx is a RequestContext, ../context.ts):
  *    - read: `ctx.param("id")`, `ctx.params` (query+body merged, brackets nested),
  *      `ctx.validate<T>(spec)` (declarative rules, ../validate.ts: 400 `ParameterError: x[y] is required`),

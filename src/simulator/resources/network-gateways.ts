@@ -20,6 +20,7 @@ import { resolveHref } from "../net/references.ts";
 import { actions, formatTimestamp, link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
+import { ACCOUNT_WIDE, type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 
 export const networkGateways = (store: Store) =>
@@ -54,6 +55,16 @@ function load(ctx: RequestContext): NetworkGatewayRecord {
   return networkGateways(ctx.store).require(ctx.param("id"), "NetworkGateway");
 }
 
+const GATEWAYS: ScopedCollection<NetworkGatewayRecord, null> = {
+  ...ACCOUNT_WIDE,
+  collection: networkGateways,
+  label: "NetworkGateway",
+  type: "network_gateway",
+  plural: "network_gateways",
+  filters: FILTERS,
+  render: (_ctx, g) => networkGatewayRepresentation(g),
+};
+
 export const networkGatewaysResource = defineResource({
   name: "network_gateways",
   collections: { [COLLECTIONS.networkGateways]: networkGatewaySchema },
@@ -61,32 +72,10 @@ export const networkGatewaysResource = defineResource({
     const read = access.anyOf("observer");
     const write = access.anyOf("security_manager");
 
-    sim.route({
-      method: "GET",
-      path: "/api/network_gateways",
-      access: read,
-      handler(ctx) {
-        ctx.view(["default"]);
-        const list = ctx.filter(networkGateways(ctx.store).values(), FILTERS);
-        return ctx.many("network_gateway", "network_gateways", list.map(networkGatewayRepresentation));
-      },
-    });
-
-    sim.route({
-      method: "GET",
-      path: "/api/network_gateways/:id",
-      access: read,
-      handler(ctx) {
-        ctx.view(["default"]);
-        return ctx.one("network_gateway", networkGatewayRepresentation(load(ctx)));
-      },
-    });
-
-    sim.route({
-      method: "POST",
-      path: "/api/network_gateways",
-      access: write,
-      handler(ctx) {
+    scopedRoutes(sim, "/api/network_gateways", GATEWAYS, {
+      read,
+      write,
+      create(ctx) {
         const { network_gateway: fields } = ctx.validate<{ network_gateway: Members }>({
           network_gateway: networkGatewayRules.create,
         });
@@ -115,13 +104,8 @@ export const networkGatewaysResource = defineResource({
           representation: networkGatewayRepresentation(gateway),
         });
       },
-    });
 
-    sim.route({
-      method: "PUT",
-      path: "/api/network_gateways/:id",
-      access: write,
-      handler(ctx) {
+      update(ctx) {
         const { network_gateway: fields } = ctx.validate<{ network_gateway: Members }>({
           network_gateway: networkGatewayRules.update,
         });
@@ -149,13 +133,8 @@ export const networkGatewaysResource = defineResource({
         gateway.updated_at = ctx.clock.now();
         return ctx.noContent();
       },
-    });
 
-    sim.route({
-      method: "DELETE",
-      path: "/api/network_gateways/:id",
-      access: write,
-      handler(ctx) {
+      destroy(ctx) {
         const gateway = load(ctx);
         if (gateway.network_id !== null) {
           throw actionNotAllowed(

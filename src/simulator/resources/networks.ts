@@ -24,6 +24,7 @@ import { resolveHref } from "../net/references.ts";
 import { link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
+import { ACCOUNT_WIDE, type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 import { defaultRouteTableId, insertDefaultRouteTable, routeTableHref, routeTables } from "./route-tables.ts";
 
@@ -73,6 +74,16 @@ function load(ctx: RequestContext): NetworkRecord {
   return networks(ctx.store).require(ctx.param("id"), "Network");
 }
 
+const NETWORKS: ScopedCollection<NetworkRecord, null> = {
+  ...ACCOUNT_WIDE,
+  collection: networks,
+  label: "Network",
+  type: "network",
+  plural: "networks",
+  filters: FILTERS,
+  render: (ctx, n) => networkRepresentation(n, defaultRouteTableId(ctx.store, n)),
+};
+
 export const networksResource = defineResource({
   name: "networks",
   collections: { [COLLECTIONS.networks]: networkSchema },
@@ -80,37 +91,10 @@ export const networksResource = defineResource({
     const read = access.anyOf("observer");
     const write = access.anyOf("security_manager");
 
-    sim.route({
-      method: "GET",
-      path: "/api/networks",
-      access: read,
-      handler(ctx) {
-        ctx.view(["default"]);
-        const list = ctx.filter(networks(ctx.store).values(), FILTERS);
-        return ctx.many(
-          "network",
-          "networks",
-          list.map((n) => networkRepresentation(n, defaultRouteTableId(ctx.store, n))),
-        );
-      },
-    });
-
-    sim.route({
-      method: "GET",
-      path: "/api/networks/:id",
-      access: read,
-      handler(ctx) {
-        ctx.view(["default"]);
-        const network = load(ctx);
-        return ctx.one("network", networkRepresentation(network, defaultRouteTableId(ctx.store, network)));
-      },
-    });
-
-    sim.route({
-      method: "POST",
-      path: "/api/networks",
-      access: write,
-      handler(ctx) {
+    scopedRoutes(sim, "/api/networks", NETWORKS, {
+      read,
+      write,
+      create(ctx) {
         const { network: fields } = ctx.validate<{ network: Members }>({ network: networkRules.create });
         const cloud = resolveHref(
           ctx.store,
@@ -148,13 +132,8 @@ export const networksResource = defineResource({
         network.default_route_table_id = insertDefaultRouteTable(ctx.store, network, now).id;
         return ctx.created(hrefOf("network", network.id));
       },
-    });
 
-    sim.route({
-      method: "PUT",
-      path: "/api/networks/:id",
-      access: write,
-      handler(ctx) {
+      update(ctx) {
         const { network: fields } = ctx.validate<{ network: Members }>({ network: networkRules.update });
         const network = load(ctx);
         const deployment = text(fields, "deployment_href");
@@ -187,13 +166,8 @@ export const networksResource = defineResource({
         network.updated_at = ctx.clock.now();
         return ctx.noContent();
       },
-    });
 
-    sim.route({
-      method: "DELETE",
-      path: "/api/networks/:id",
-      access: write,
-      handler(ctx) {
+      destroy(ctx) {
         const network = load(ctx);
         const dependents = networkDependents(ctx.store, network.id);
         if (dependents.length) {
