@@ -1,26 +1,8 @@
+import { ROLE_TITLES } from "../api/roles.ts";
 import { permissionDenied } from "./errors.ts";
 import type { Store } from "./store.ts";
 
-/** Role titles accepted by `permission[role_title]` (spec 5.3). */
-export const ROLE_TITLES = [
-  "admin",
-  "actor",
-  "observer",
-  "aws_architect",
-  "publisher",
-  "designer",
-  "signup_wiz",
-  "enterprise_manager",
-  "server_login",
-  "library",
-  "security_manager",
-  "instance",
-  "server_superuser",
-  "infrastructure",
-  "ss_end_user",
-  "ss_designer",
-  "ss_observer",
-] as const;
+export { ROLE_TITLES };
 
 /** Account settings some operations need (spec 5.3 "extra setting"). */
 export const SETTINGS = ["premium_deployments", "monitoring_api"] as const;

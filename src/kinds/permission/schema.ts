@@ -1,27 +1,8 @@
 import { z } from "zod";
+import { ROLE_TITLES, type RoleTitle } from "../../api/roles.ts";
 import { immutable, managedSpec } from "../../runtime/spec.ts";
 
-/** The roles of spec 5.3 that `permission[role_title]` takes. */
-export const ROLE_TITLES = [
-  "admin",
-  "actor",
-  "observer",
-  "aws_architect",
-  "publisher",
-  "designer",
-  "signup_wiz",
-  "enterprise_manager",
-  "server_login",
-  "library",
-  "security_manager",
-  "instance",
-  "server_superuser",
-  "infrastructure",
-  "ss_end_user",
-  "ss_designer",
-  "ss_observer",
-] as const;
-export type RoleTitle = (typeof ROLE_TITLES)[number];
+export { ROLE_TITLES, type RoleTitle };
 
 export const permissionSpecSchema = managedSpec(
   {
