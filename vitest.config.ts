@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Servers under test bind 127.0.0.1 on free ports; two workers match the 2-core machines.
     maxWorkers: 2,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });
