@@ -18,6 +18,14 @@ afterAll(async () => {
 const path = `/apis/${GROUP}/v1/namespaces/inf/widgets`;
 const base = { group: GROUP, version: "v1", namespace: "inf", plural: "widgets" };
 
+/** A JSON merge patch of a widget in `inf`, through client-node as the operator sends it. */
+function mergePatch(name: string, body: object) {
+  return h.custom.patchNamespacedCustomObject(
+    { ...base, name, body },
+    k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
+  );
+}
+
 function makeInformer() {
   const listFn = () => h.custom.listNamespacedCustomObject(base) as Promise<k8s.KubernetesListObject<Widget>>;
   const informer = k8s.makeInformer<Widget>(h.kc, path, listFn);
@@ -73,10 +81,7 @@ describe("client-node informer against the devcluster", () => {
         body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name: "a" }, spec: { size: 1 } },
       });
       await eventually(() => seen.includes("add a 1"));
-      await h.custom.patchNamespacedCustomObject(
-        { ...base, name: "a", body: { spec: { size: 2 } } },
-        k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-      );
+      await mergePatch("a", { spec: { size: 2 } });
       await eventually(() => seen.includes("update a 2 "));
       await h.custom.patchNamespacedCustomObjectStatus(
         { ...base, name: "a", body: { status: { phase: "Ready" } } },
@@ -99,10 +104,7 @@ describe("client-node informer against the devcluster", () => {
       body: { apiVersion: `${GROUP}/v1`, kind: "Widget", metadata: { name: "r" }, spec: { size: 1 } },
     })) as Widget;
     const rv = created.metadata!.resourceVersion!;
-    await h.custom.patchNamespacedCustomObject(
-      { ...base, name: "r", body: { spec: { size: 5 } } },
-      k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-    );
+    await mergePatch("r", { spec: { size: 5 } });
     await h.custom.deleteNamespacedCustomObject({ ...base, name: "r" });
     const events = await watchLines(`resourceVersion=${rv}`, 2);
     expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(["MODIFIED r", "DELETED r"]);
@@ -124,10 +126,7 @@ describe("client-node informer against the devcluster", () => {
       const staleRv = await currentRv();
       // Push the history window (50 events) past the resourceVersion seen before.
       for (let i = 0; i < 60; i++) {
-        await h.custom.patchNamespacedCustomObject(
-          { ...base, name: "old", body: { spec: { size: 100 + i } } },
-          k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-        );
+        await mergePatch("old", { spec: { size: 100 + i } });
       }
       const events = await watchLines(`resourceVersion=${staleRv}`, 1);
       expect(events[0]).toMatchObject({
@@ -138,10 +137,7 @@ describe("client-node informer against the devcluster", () => {
       // The informer's own watch is live, so it saw every change; cut it and it reconnects.
       const cut = await h.http("/__dev/faults/cut-watches?mode=close", { method: "POST" });
       expect(await cut.json()).toMatchObject({ mode: "close" });
-      await h.custom.patchNamespacedCustomObject(
-        { ...base, name: "old", body: { spec: { size: 7 } } },
-        k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-      );
+      await mergePatch("old", { spec: { size: 7 } });
       await eventually(() => informer.get("old", "inf")?.spec?.size === 7);
       expect(errors).toEqual([]);
     } finally {
@@ -176,17 +172,11 @@ describe("client-node informer against the devcluster", () => {
       await eventually(() => informer.get("kept", "inf") !== undefined);
       expect(lists).toBe(1);
       for (let i = 0; i < 60; i++) {
-        await h.custom.patchNamespacedCustomObject(
-          { ...base, name: "old", body: { spec: { size: 200 + i } } },
-          k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-        );
+        await mergePatch("old", { spec: { size: 200 + i } });
       }
       await h.http("/__dev/faults/cut-watches?mode=close", { method: "POST" });
       await eventually(() => lists === 2);
-      await h.custom.patchNamespacedCustomObject(
-        { ...base, name: "kept", body: { spec: { size: 2 } } },
-        k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-      );
+      await mergePatch("kept", { spec: { size: 2 } });
       await eventually(() => informer.get("kept", "inf")?.spec?.size === 2);
       expect(errors).toEqual([]);
     } finally {
@@ -261,16 +251,9 @@ describe("client-node informer against the devcluster", () => {
         spec: {},
       },
     });
-    const patch = (team: string) =>
-      h.custom.patchNamespacedCustomObject(
-        { ...base, name: "lab", body: { metadata: { labels: { team } } } },
-        k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-      );
+    const patch = (team: string) => mergePatch("lab", { metadata: { labels: { team } } });
     await patch("blue");
-    await h.custom.patchNamespacedCustomObject(
-      { ...base, name: "lab", body: { spec: { size: 3 } } },
-      k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
-    );
+    await mergePatch("lab", { spec: { size: 3 } });
     await patch("green");
     const events = await watching;
     expect(events.map((e) => e.type)).toEqual(["ADDED", "MODIFIED", "DELETED"]);
