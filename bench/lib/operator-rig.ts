@@ -1,0 +1,175 @@
+// The rig the operator benches share: a devcluster and a simulator in a child process
+// (test/operator/infra-process.ts) so the operator measured here has its own core, the CRDs
+// installed, a namespace with credentials and a Ready Account, and the operator started.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import * as k8s from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { parse } from "yaml";
+import { createOperator } from "../../src/runtime/command.ts";
+import { loadConfig } from "../../src/runtime/config.ts";
+import { RawKube } from "../../src/runtime/kube-raw.ts";
+import { GROUP, VERSION } from "../../src/runtime/names.ts";
+import type { Operator } from "../../src/runtime/operator.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+export interface Infra {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  kubeconfig: string;
+  simUrl: string;
+}
+
+export async function startInfra(latencyMs: number): Promise<Infra> {
+  const child = spawn(process.execPath, [join(ROOT, "test/operator/infra-process.ts")], {
+    env: { ...process.env, SIM_LATENCY_MS: String(latencyMs) },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`infra process exited with ${code}`)));
+  });
+  return { child, ...JSON.parse(line) };
+}
+
+export interface SimRequest {
+  method: string;
+  route: string;
+  count: number;
+}
+
+export async function simJson<T>(simUrl: string, what: "stats" | "state"): Promise<T> {
+  return (await (await fetch(`${simUrl}/__sim/${what}`)).json()) as T;
+}
+
+/** The simulator's request counts on service routes (`/api/...`). */
+export async function apiStats(simUrl: string): Promise<SimRequest[]> {
+  const stats = await simJson<{ requests: SimRequest[] }>(simUrl, "stats");
+  return stats.requests.filter((r) => r.route.startsWith("/api/"));
+}
+
+export const totalCalls = (stats: SimRequest[]) => stats.reduce((n, r) => n + r.count, 0);
+
+export async function apiCalls(simUrl: string): Promise<number> {
+  return totalCalls(await apiStats(simUrl));
+}
+
+export async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+export async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const ready = (o: { status?: { conditions?: { type: string; status: string }[] } }) =>
+  o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+
+/** The least time `calls` service calls of `latencyMs` each can take through `concurrency` workers. */
+export const callBoundMs = (calls: number, latencyMs: number, concurrency: number) =>
+  (calls * latencyMs) / concurrency;
+
+export interface OperatorRig {
+  infra: Infra;
+  kc: k8s.KubeConfig;
+  operator: Operator;
+  /** Raw HTTP to the devcluster: the bench's own client must not eat the operator's CPU. */
+  raw: RawKube;
+  ns: string;
+  /** The devcluster path of a custom resource collection (or one object) in the bench namespace. */
+  path(plural: string, name?: string): string;
+  create(kind: string, plural: string, name: string, spec: Record<string, unknown>): Promise<unknown>;
+  /** Mean time of one status write as the operator makes it (the devcluster is another process). */
+  kubeWriteMs(plural: string, name: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Starts the infra and the operator (concurrency as given, API rate unlimited) with a Ready Account. */
+export async function startOperatorRig(options: {
+  latencyMs: number;
+  concurrency: number;
+  log: Logger;
+}): Promise<OperatorRig> {
+  const infra = await startInfra(options.latencyMs);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(infra.kubeconfig);
+  const operator = createOperator({
+    config: loadConfig(
+      { concurrency: String(options.concurrency), "api-rate": "10000", "metrics-address": "127.0.0.1:0" },
+      {},
+    ),
+    kubeConfig: kc,
+    log: options.log,
+  });
+  const raw = new RawKube(kc);
+  const ns = "bench";
+  const path = (plural: string, name?: string) =>
+    `/apis/${GROUP}/${VERSION}/namespaces/${ns}/${plural}${name ? `/${name}` : ""}`;
+  const rig: OperatorRig = {
+    infra,
+    kc,
+    operator,
+    raw,
+    ns,
+    path,
+    create: (kind, plural, name, spec) =>
+      raw.call("POST", path(plural), { apiVersion: `${GROUP}/${VERSION}`, kind, metadata: { name }, spec }),
+    kubeWriteMs: async (plural, name) => {
+      const t0 = performance.now();
+      for (let i = 0; i < 50; i++) {
+        await raw.call(
+          "PATCH",
+          `${path(plural, name)}/status`,
+          { status: { bench: i } },
+          "application/merge-patch+json",
+        );
+      }
+      return (performance.now() - t0) / 50;
+    },
+    close: async () => {
+      await operator.stop(5_000);
+      await raw.close();
+      infra.child.stdin?.end();
+      await new Promise((r) => infra.child.once("exit", r));
+    },
+  };
+  try {
+    for (const file of (await readdir(join(ROOT, "crds"))).filter((f) => f.endsWith(".yaml"))) {
+      await raw.call(
+        "POST",
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        parse(await readFile(join(ROOT, "crds", file), "utf8")),
+      );
+    }
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await core.createNamespacedSecret({
+      namespace: ns,
+      body: { metadata: { name: "creds" }, stringData: { refreshToken: "dev-refresh-token" } },
+    });
+    await rig.create("Account", "accounts", "default", {
+      endpoint: infra.simUrl,
+      accountId: 1,
+      oauth: { refreshTokenSecretRef: { name: "creds", key: "refreshToken" } },
+    });
+    await operator.start();
+    await until("Account Ready", () => operator.store.list("Account").some(ready), 30_000);
+    return rig;
+  } catch (error) {
+    await rig.close();
+    throw error;
+  }
+}
