@@ -3,7 +3,9 @@ import { join } from "node:path";
 import * as k8s from "@kubernetes/client-node";
 import pino, { type Logger } from "pino";
 import { parse } from "yaml";
+import { createServiceApi, type ServiceApi } from "../../src/api/index.ts";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
+import { crdSources } from "../../src/kinds/index.ts";
 import { createOperator } from "../../src/runtime/command.ts";
 import { getCondition } from "../../src/runtime/conditions.ts";
 import { loadConfig, type OperatorConfig } from "../../src/runtime/config.ts";
@@ -110,7 +112,10 @@ export async function namespaceWithAccount(
   return ns;
 }
 
-const PLURALS: Record<string, string> = { Account: "accounts", Deployment: "deployments" };
+/** The plural of every kind the operator serves (Account and the managed kinds), by kind. */
+export const PLURALS: Record<string, string> = Object.fromEntries(
+  crdSources().map((s) => [s.kind, s.plural]),
+);
 
 export async function createCr(
   stack: Stack,
@@ -209,19 +214,71 @@ export function waitForCondition(
   reason?: string,
   timeoutMs?: number,
 ): Promise<ManagedObject> {
+  return waitForConditionWith(stack, ns, kind, name, type, status, { reason, timeoutMs });
+}
+
+/**
+ * Waits for a condition computed for the current generation; `reason` and `message` narrow it.
+ * On a timeout the error lists the conditions last seen.
+ */
+export function waitForConditionWith(
+  stack: Stack,
+  ns: string,
+  kind: string,
+  name: string,
+  type: string,
+  status: "True" | "False",
+  match: { reason?: string; message?: RegExp; timeoutMs?: number },
+): Promise<ManagedObject> {
+  const { reason, message } = match;
+  let last = "";
   return waitFor(
-    `${kind} ${ns}/${name} ${type}=${status}${reason ? ` (${reason})` : ""}`,
+    `${kind} ${ns}/${name} ${type}=${status}${reason ? ` (${reason})` : ""}${message ? ` ${message}` : ""}`,
     async () => {
       const o = await getCr(stack, ns, kind, name);
       const c = condition(o, type);
-      return c?.status === status &&
+      const ok =
+        c?.status === status &&
         (reason === undefined || c.reason === reason) &&
-        o?.status?.observedGeneration === o?.metadata.generation
-        ? o
-        : undefined;
+        (message === undefined || message.test(c.message)) &&
+        o?.status?.observedGeneration === o?.metadata.generation;
+      if (!ok)
+        last = JSON.stringify(
+          o?.status?.conditions?.map((x) => `${x.type}=${x.status} ${x.reason}: ${x.message}`),
+        );
+      return ok ? o : undefined;
     },
+    match.timeoutMs,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; conditions: ${last}`);
+  });
+}
+
+/** Waits until the resource is gone from the apiserver; 30 s by default, as deletions wait on the service. */
+export function waitGone(stack: Stack, ns: string, kind: string, name: string, timeoutMs = 30_000) {
+  return waitFor(
+    `${kind} ${ns}/${name} to be gone`,
+    async () => (await getCr(stack, ns, kind, name)) === undefined,
     timeoutMs,
   );
+}
+
+/** A service client of the simulator's account (acts as the seeded admin user 1). */
+export function serviceApi(stack: Stack): ServiceApi {
+  return createServiceApi({
+    endpoint: stack.sim.url,
+    accountId: 1,
+    auth: { type: "oauth", refreshToken: "dev-refresh-token" },
+    rateLimit: false,
+  });
+}
+
+/** The simulator's records of one collection. */
+export function simRecords<T = Record<string, unknown>>(
+  stack: Stack,
+  collection: string,
+): (T & { id: string })[] {
+  return ((stack.sim.store.snapshot() as Record<string, unknown[]>)[collection] ?? []) as never;
 }
 
 /** The simulator's deployments (by name). */
@@ -232,7 +289,7 @@ export function simDeployments(stack: Stack): {
   locked: boolean;
   inputs: { name: string; value: string }[];
 }[] {
-  return (stack.sim.store.snapshot().deployments ?? []) as never;
+  return simRecords(stack, "deployments") as never;
 }
 
 export async function simStats(
@@ -256,9 +313,10 @@ export async function eventReasons(stack: Stack, ns: string, name: string): Prom
   return list.items.filter((e) => e.involvedObject.name === name).map((e) => e.reason ?? "");
 }
 
-/** Request count of the simulator for a method and route template (all statuses). */
-export async function simCount(stack: Stack, method: string, route: string): Promise<number> {
+/** Request count of the simulator for a method and a route template, or routes matching a pattern (all statuses). */
+export async function simCount(stack: Stack, method: string, route: string | RegExp): Promise<number> {
+  const matches = (r: string) => (typeof route === "string" ? r === route : route.test(r));
   return (await simStats(stack))
-    .filter((r) => r.method === method && r.route === route)
+    .filter((r) => r.method === method && matches(r.route))
     .reduce((n, r) => n + r.count, 0);
 }
