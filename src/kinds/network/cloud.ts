@@ -1,16 +1,13 @@
 import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import { cloudCapabilities } from "../../api/resources/clouds.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { NameLookup } from "../../runtime/lookup.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
+import { type CloudChoice, resolveCloudHref } from "../shared/cloud.ts";
+
+export type { CloudChoice };
 
 /** The cloud calls the network kinds make (the service client's `clouds`). */
 export type CloudCalls = Pick<ServiceApi["clouds"], "index" | "show">;
-
-/** Where a spec names its cloud: by href or by name (`cloud: {name}`). */
-export interface CloudChoice {
-  cloudHref?: string;
-  cloud?: { name: string };
-}
 
 /**
  * The cloud href a spec names: `cloudHref` as given, or `cloud.name` through the runtime's cached
@@ -21,9 +18,7 @@ export function resolveCloud(
   choice: CloudChoice,
   ctx: { names?: NameLookup; account?: string },
 ): Promise<string> {
-  if (choice.cloudHref) return Promise.resolve(choice.cloudHref);
-  const names = ctx.names ?? new NameLookup();
-  return names.href(`${ctx.account ?? ""}/api/clouds`, choice.cloud!.name, "cloud.name", async () =>
+  return resolveCloudHref(ctx, choice, async () =>
     (await clouds.index()).map((c) => ({ name: c.name, href: selfHref(c) })),
   );
 }

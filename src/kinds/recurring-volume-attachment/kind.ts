@@ -3,7 +3,8 @@ import type { RecurringVolumeAttachment } from "../../api/resources/recurring-vo
 import type { FieldDiff, ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { orUndefined } from "../deployment/kind.ts";
-import { compact, type Named, resolveCloud } from "../volume/kind.ts";
+import { resolveCloudHref } from "../shared/cloud.ts";
+import { compact, type Named } from "../volume/kind.ts";
 import { type AttachmentSpec, attachmentSpecSchema, DEVICE } from "./schema.ts";
 
 export interface AttachmentObserved {
@@ -172,7 +173,7 @@ export function createAttachmentKind(): ManagedKind<
         throw new InvalidSpecError("device", "must be /dev/xvd followed by one of b, c, e, f, g, h, i, j");
     },
     async desired(spec, ctx) {
-      const cloudHref = await resolveCloud(ctx, spec, calls(ctx.client).clouds);
+      const cloudHref = await resolveCloudHref(ctx, spec, calls(ctx.client).clouds);
       return desiredAttachment(spec, { cloudHref, storage: ctx.refs.storageRef });
     },
     observe: (client, href) => calls(client).show(href),

@@ -10,6 +10,7 @@ import type {
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { orUndefined } from "../deployment/kind.ts";
+import { resolveCloudHref } from "../shared/cloud.ts";
 import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
 
 /** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
@@ -114,17 +115,6 @@ export function namesOf(ctx: Pick<DesiredContext<unknown>, "names" | "account">)
   account: string;
 } {
   return { names: ctx.names ?? new NameLookup(), account: ctx.account ?? "" };
-}
-
-/** Resolves `cloud: {name}` through the clouds index (cached per account); shared by the storage kinds. */
-export function resolveCloud(
-  ctx: Pick<DesiredContext<unknown>, "names" | "account">,
-  spec: { cloudHref?: string; cloud?: { name: string } },
-  list: () => Promise<Named[]>,
-): Promise<string> {
-  if (spec.cloudHref) return Promise.resolve(spec.cloudHref);
-  const { names, account } = namesOf(ctx);
-  return names.href(`${account}/api/clouds`, spec.cloud!.name, "cloud.name", list);
 }
 
 /** Pure: the desired state once cloud, volume type and deployment are known as hrefs. */
@@ -330,7 +320,7 @@ export function createVolumeKind(
         : [],
     async desired(spec, ctx) {
       const api = calls(ctx.client);
-      const cloudHref = await resolveCloud(ctx, spec, api.clouds);
+      const cloudHref = await resolveCloudHref(ctx, spec, api.clouds);
       const { names, account } = namesOf(ctx);
       const volumeTypeHref = spec.volumeType
         ? await names.href(
