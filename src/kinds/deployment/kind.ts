@@ -1,8 +1,9 @@
-import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
+import { type ServiceApi, selfHref } from "../../api/index.ts";
 import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
+import { orUndefined } from "../shared/observe.ts";
 import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";
 
 /** The deployment as the service shows it (view inputs_2_0). */
@@ -51,16 +52,6 @@ function toObserved(d: Deployment): DeploymentObserved {
     inputs: d.inputs?.map((i) => ({ name: i.name, value: i.value })),
     links: d.links.map((l) => ({ rel: l.rel, href: l.href ?? "" })),
   };
-}
-
-/** Undefined for a service "not found" (404 or 422 ResourceNotFound). */
-export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise;
-  } catch (error) {
-    if (isApiError(error) && error.kind === "notFound") return undefined;
-    throw error;
-  }
 }
 
 /** The service client's deployment and inputs functions as this kind uses them. */

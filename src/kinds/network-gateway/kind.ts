@@ -5,8 +5,9 @@ import type {
   NetworkGatewayUpdate,
 } from "../../api/resources/network-gateways.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
-import { compact, type NetClient, orUndefined } from "../network/api.ts";
+import type { NetClient } from "../network/api.ts";
 import { CloudDirectory, resolveCloud } from "../network/cloud.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
 import { GATEWAY_CREATE_ONLY, type NetworkGatewaySpec, networkGatewaySpecSchema } from "./schema.ts";
 
 export interface NetworkGatewayObserved {

@@ -2,7 +2,8 @@ import { isApiError, linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
-import { compact, type NetClient, orUndefined } from "./api.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
+import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
 

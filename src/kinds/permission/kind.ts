@@ -2,8 +2,7 @@ import { isApiError, linkHref, type ServiceApi, selfHref } from "../../api/index
 import type { Permission } from "../../api/resources/permissions.ts";
 import type { FieldDiff, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
-import { orUndefined } from "../deployment/kind.ts";
-import { compact } from "../volume/kind.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
 
 export interface PermissionObserved {

@@ -2,9 +2,9 @@ import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { RecurringVolumeAttachment } from "../../api/resources/recurring-volume-attachments.ts";
 import type { FieldDiff, ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
-import { orUndefined } from "../deployment/kind.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
-import { compact, type Named } from "../volume/kind.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
+import type { Named } from "../volume/kind.ts";
 import { type AttachmentSpec, attachmentSpecSchema, DEVICE } from "./schema.ts";
 
 export interface AttachmentObserved {

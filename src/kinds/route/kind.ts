@@ -3,7 +3,8 @@ import type { NextHopType, Route, RouteCreate, RouteUpdate } from "../../api/res
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { deepEqual } from "../../runtime/kube.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
-import { compact, type NetClient, orUndefined } from "../network/api.ts";
+import type { NetClient } from "../network/api.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
 import { brokenNextHopRules } from "./rules.ts";
 import { type RouteSpec, routeSpecSchema } from "./schema.ts";
 

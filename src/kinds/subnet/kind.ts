@@ -2,9 +2,10 @@ import { linkHref, selfHref } from "../../api/index.ts";
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
-import { compact, type NetClient, orUndefined } from "../network/api.ts";
+import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
 import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
 
 export interface SubnetObserved {

@@ -9,8 +9,8 @@ import type {
 } from "../../runtime/kind.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
-import { orUndefined } from "../deployment/kind.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
+import { compact, orUndefined } from "../shared/observe.ts";
 import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
 
 /** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
@@ -241,15 +241,6 @@ export function updateParams(
     params.allowed_instance_hrefs = sets;
   }
   return params;
-}
-
-/**
- * Drops null and undefined values: status is written as a JSON merge patch, where null
- * deletes a key, so a null kept here would never match status.atProvider and every resync
- * would report drift.
- */
-export function compact(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
 }
 
 export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
