@@ -11,6 +11,7 @@ import {
 } from "../operator/harness.ts";
 
 export {
+  deleteAndWaitGone,
   deleteCr as remove,
   getCr as get,
   patchCr as patch,

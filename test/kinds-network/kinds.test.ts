@@ -14,6 +14,7 @@ import {
 } from "../operator/harness.ts";
 import {
   apply,
+  deleteAndWaitGone,
   get,
   type Manifest,
   patch,
@@ -96,8 +97,7 @@ describe("Network", { timeout: 90_000 }, () => {
     await until("renamed in the service", async () => (await api.networks.show(href)).name === "renamed");
     expect((await api.networks.show(href)).description).toBe("two");
     expect(await simCalls(stack, "PUT", "/api/networks/:id")).toBe(puts + 1);
-    await remove(stack, ns, "Network", "n1");
-    await waitGone(stack, ns, "Network", "n1");
+    await deleteAndWaitGone(stack, ns, "Network", "n1");
     expect(simRecords(stack, "networks").find((r) => `/api/networks/${r.id}` === href)).toBeUndefined();
   });
 
@@ -110,8 +110,7 @@ describe("Network", { timeout: 90_000 }, () => {
       /spec\.cloudHref: cloud \/api\/clouds\/2 does not support networks/,
     );
     expect(await simCalls(stack, "POST", "/api/networks")).toBe(posts);
-    await remove(stack, ns, "Network", "lab");
-    await waitGone(stack, ns, "Network", "lab");
+    await deleteAndWaitGone(stack, ns, "Network", "lab");
   });
 
   it("stalls when an adopted network's create-only field differs from the spec", async () => {
@@ -129,8 +128,7 @@ describe("Network", { timeout: 90_000 }, () => {
     });
     const n = await waitForCond(stack, ns, "Network", "byhand", "Stalled", "True", "ImmutableField");
     expect(condition(n, "Stalled")?.message).toMatch(/spec\.cidrBlock cannot be changed/);
-    await remove(stack, ns, "Network", "byhand");
-    await waitGone(stack, ns, "Network", "byhand");
+    await deleteAndWaitGone(stack, ns, "Network", "byhand");
     await api.networks.destroy(href);
   });
 
@@ -156,8 +154,7 @@ describe("Network", { timeout: 90_000 }, () => {
     const n = await waitReady(stack, ns, "Network", "watched");
     expect(n.status?.atProvider).toMatchObject({ name: "watched", cidrBlock: "10.66.0.0/16" });
     expect(n.status?.atProvider?.defaultRouteTableHref).toMatch(/^\/api\/route_tables\/\d+$/);
-    await remove(stack, ns, "Network", "watched");
-    await waitGone(stack, ns, "Network", "watched");
+    await deleteAndWaitGone(stack, ns, "Network", "watched");
     expect(await simCalls(stack, "PUT", "/api/networks/:id")).toBe(puts);
     expect((await api.networks.show(href)).description).toBeNull();
     await api.networks.destroy(href);
@@ -180,8 +177,7 @@ describe("Network", { timeout: 90_000 }, () => {
     await until("DriftCorrected event", async () =>
       (await eventReasons(stack, ns, "main")).includes("DriftCorrected"),
     );
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 });
 
@@ -205,8 +201,7 @@ describe("Subnet", { timeout: 90_000 }, () => {
       cloudHref: "/api/clouds/1",
     });
     await remove(stack, ns, "Subnet", "s1");
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 
   it("stalls on a CIDR outside the network's before any call", async () => {
@@ -223,8 +218,7 @@ describe("Subnet", { timeout: 90_000 }, () => {
     );
     expect(await simCalls(stack, "POST", "/api/clouds/:cloud_id/subnets")).toBe(posts);
     await remove(stack, ns, "Subnet", "out");
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 
   it("updates name, description, CIDR; an empty routeTableHref keeps the default; puts back drift", async () => {
@@ -251,11 +245,9 @@ describe("Subnet", { timeout: 90_000 }, () => {
       const o = await api.subnets.show(href);
       return o.cidr_block === "10.10.3.0/24" && o.description === "d";
     });
-    await remove(stack, ns, "Subnet", "s2");
-    await waitGone(stack, ns, "Subnet", "s2");
+    await deleteAndWaitGone(stack, ns, "Subnet", "s2");
     expect(simRecords(stack, "subnets").some((r) => href.endsWith(`/subnets/${r.id}`))).toBe(false);
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 });
 
@@ -278,12 +270,10 @@ describe("NetworkGateway", { timeout: 90_000 }, () => {
     await patch(stack, ns, "NetworkGateway", "gw", { spec: { networkRef: { name: "main" } } });
     await until("attached again", async () => (await attached()) === networkHref);
     const puts = await simCalls(stack, "PUT", "/api/network_gateways/:id");
-    await remove(stack, ns, "NetworkGateway", "gw");
-    await waitGone(stack, ns, "NetworkGateway", "gw");
+    await deleteAndWaitGone(stack, ns, "NetworkGateway", "gw");
     expect(await simCalls(stack, "PUT", "/api/network_gateways/:id")).toBe(puts + 1);
     expect(simRecords(stack, "network_gateways")).toEqual([]);
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 });
 
@@ -301,13 +291,11 @@ describe("Network deletion with an orphaned gateway still attached", { timeout: 
       },
     });
     const gw = (await waitReady(stack, ns, "NetworkGateway", "kept")).status!.href!;
-    await remove(stack, ns, "NetworkGateway", "kept");
-    await waitGone(stack, ns, "NetworkGateway", "kept");
+    await deleteAndWaitGone(stack, ns, "NetworkGateway", "kept");
     expect((await api.networkGateways.show(gw)).links.find((l) => l.rel === "network")?.href).toBe(
       networkHref,
     );
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
     expect(simRecords(stack, "networks").some((r) => networkHref.endsWith(`/${r.id}`))).toBe(false);
     expect((await api.networkGateways.show(gw)).links.find((l) => l.rel === "network")).toBeUndefined();
     await api.networkGateways.destroy(gw);
@@ -368,11 +356,9 @@ describe("Route", { timeout: 90_000 }, () => {
     expect(o?.metadata.annotations?.[Annotation.replaces]).toBeUndefined();
     await until("Replaced event", async () => (await eventReasons(stack, ns, "r")).includes("Replaced"));
 
-    await remove(stack, ns, "Route", "r");
-    await waitGone(stack, ns, "Route", "r");
+    await deleteAndWaitGone(stack, ns, "Route", "r");
     expect(simRecords(stack, "routes")).toEqual([]);
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 
   it("moving to another route table replaces the route: created in the new table, then deleted from the old", async () => {
@@ -410,11 +396,9 @@ describe("Route", { timeout: 90_000 }, () => {
     expect(moved.endsWith(`/routes/${routes[0]!.id}`)).toBe(true);
     // Created before deleted: the new route's id is higher and the old one went after it existed.
     expect(Number(routes[0]!.id)).toBeGreaterThan(Number(first.split("/").pop()));
-    await remove(stack, ns, "Route", "mv");
-    await waitGone(stack, ns, "Route", "mv");
+    await deleteAndWaitGone(stack, ns, "Route", "mv");
     await remove(stack, ns, "Network", "other");
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
     await waitGone(stack, ns, "Network", "other");
   });
 
@@ -438,8 +422,7 @@ describe("Route", { timeout: 90_000 }, () => {
       async () => ((await api.routes.show(href)) as { next_hop_ip?: string }).next_hop_ip === "10.10.0.7",
     );
     await remove(stack, ns, "Route", "r2");
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
   });
 });
 
@@ -472,8 +455,7 @@ describe("orphan and adopt", { timeout: 90_000 }, () => {
     for (const m of children) {
       await apply(stack, ns, { ...m, spec: { ...m.spec, deletionPolicy: "Orphan" } });
       const href = (await waitReady(stack, ns, m.kind, m.name)).status!.href!;
-      await remove(stack, ns, m.kind, m.name);
-      await waitGone(stack, ns, m.kind, m.name);
+      await deleteAndWaitGone(stack, ns, m.kind, m.name);
       expect(
         simRecords(stack, collection[m.kind]!).some((r) => href.endsWith(`/${r.id}`)),
         `${m.kind} orphaned`,
@@ -505,8 +487,7 @@ describe("orphan and adopt", { timeout: 90_000 }, () => {
               : "/api/network_gateways",
         ),
       ).toBe(creates);
-      await remove(stack, ns, m.kind, m.name);
-      await waitGone(stack, ns, m.kind, m.name);
+      await deleteAndWaitGone(stack, ns, m.kind, m.name);
       expect(
         simRecords(stack, collection[m.kind]!).some((r) => href.endsWith(`/${r.id}`)),
         `${m.kind} deleted`,
@@ -516,13 +497,11 @@ describe("orphan and adopt", { timeout: 90_000 }, () => {
     const netHref = (await get(stack, ns, "Network", "main"))!.status!.href!;
     await patch(stack, ns, "Network", "main", { spec: { deletionPolicy: "Orphan" } });
     await waitReady(stack, ns, "Network", "main");
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
     expect((await api.networks.show(netHref)).name).toBe("main");
     await apply(stack, ns, { ...NETWORK, metadata: { annotations: { [Annotation.href]: netHref } } });
     expect((await waitReady(stack, ns, "Network", "main")).status?.href).toBe(netHref);
-    await remove(stack, ns, "Network", "main");
-    await waitGone(stack, ns, "Network", "main");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
     expect(simRecords(stack, "networks").some((r) => netHref.endsWith(`/${r.id}`))).toBe(false);
   }, 60_000);
 });

@@ -9,7 +9,17 @@ import {
   startStack,
   waitForCondition,
 } from "../operator/harness.ts";
-import { apply, get, patch, remove, simRecords, until, waitGone, waitReady } from "./helpers.ts";
+import {
+  apply,
+  deleteAndWaitGone,
+  get,
+  patch,
+  remove,
+  simRecords,
+  until,
+  waitGone,
+  waitReady,
+} from "./helpers.ts";
 import { networkStack } from "./manifests.ts";
 
 let stack: Stack;
@@ -88,7 +98,6 @@ describe("no duplicates for the network kinds", { timeout: 120_000 }, () => {
     });
     expect(routes().map((r) => r.next_hop_url)).toEqual(["https://b"]);
     await remove(stack, ns, "Route", "svc");
-    await remove(stack, ns, "Network", net!.name);
-    await waitGone(stack, ns, "Network", net!.name, 60_000);
+    await deleteAndWaitGone(stack, ns, "Network", net!.name, 60_000);
   });
 });

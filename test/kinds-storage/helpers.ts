@@ -13,6 +13,7 @@ import { type Stack, simStats, waitForConditionWith } from "../operator/harness.
 
 export {
   createCr as apply,
+  deleteAndWaitGone,
   deleteCr as remove,
   getCr as get,
   patchCr as patch,

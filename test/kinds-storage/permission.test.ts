@@ -11,6 +11,7 @@ import {
 } from "../operator/harness.ts";
 import {
   apply,
+  deleteAndWaitGone,
   get,
   patch,
   refusal,
@@ -78,8 +79,7 @@ describe("Permission", () => {
     const changed = await refusal(patch(stack, ns, "Permission", "obs", { spec: { roleTitle: "actor" } }));
     expect(changed.fields).toEqual(["spec.roleTitle"]);
     expect(changed.message).toMatch(/immutable/);
-    await remove(stack, ns, "Permission", "obs");
-    await waitGone(stack, ns, "Permission", "obs");
+    await deleteAndWaitGone(stack, ns, "Permission", "obs");
     expect(rolesOf(user)).toEqual([]);
   });
 
@@ -153,8 +153,7 @@ describe("Permission", () => {
     await apply(stack, ns, "Permission", "designer", { userHref: user, roleTitle: "designer" });
     const designer = await waitForCond(stack, ns, "Permission", "designer", "Ready", "True");
     expect(designer.status?.adopted).toBe(true);
-    await remove(stack, ns, "Permission", "designer");
-    await waitGone(stack, ns, "Permission", "designer");
+    await deleteAndWaitGone(stack, ns, "Permission", "designer");
     await waitGone(stack, ns, "Permission", "observer");
     expect(rolesOf(user)).toEqual([]);
   });

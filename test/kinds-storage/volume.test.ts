@@ -11,6 +11,7 @@ import {
 } from "../operator/harness.ts";
 import {
   apply,
+  deleteAndWaitGone,
   get,
   patch,
   refusal,
@@ -124,8 +125,7 @@ describe("Volume", () => {
       reason: "DeletionBlocked",
       message: /Volume data/,
     });
-    await remove(stack, ns, "Volume", "data");
-    await waitGone(stack, ns, "Volume", "data");
+    await deleteAndWaitGone(stack, ns, "Volume", "data");
     expect(volumeById(href)).toBeUndefined();
     await waitGone(stack, ns, "Deployment", "web");
   });
@@ -145,16 +145,14 @@ describe("Volume", () => {
       }),
     );
     expect(both.fields).toContain("spec.placementGroupHref");
-    await remove(stack, ns, "Volume", "v");
-    await waitGone(stack, ns, "Volume", "v");
+    await deleteAndWaitGone(stack, ns, "Volume", "v");
   });
 
   it("deletionPolicy Orphan keeps the volume", async () => {
     const ns = await readyNamespace();
     await apply(stack, ns, "Volume", "kept", { ...VOLUME, deletionPolicy: "Orphan" });
     const href = (await waitForCond(stack, ns, "Volume", "kept", "Ready", "True")).status!.href!;
-    await remove(stack, ns, "Volume", "kept");
-    await waitGone(stack, ns, "Volume", "kept");
+    await deleteAndWaitGone(stack, ns, "Volume", "kept");
     expect(volumeById(href)).toBeDefined();
   });
 
@@ -295,8 +293,7 @@ describe("RecurringVolumeAttachment", () => {
       message: /att/,
     });
     expect(volumeById(disk)).toBeDefined();
-    await remove(stack, ns, "RecurringVolumeAttachment", "att");
-    await waitGone(stack, ns, "RecurringVolumeAttachment", "att");
+    await deleteAndWaitGone(stack, ns, "RecurringVolumeAttachment", "att");
     await waitGone(stack, ns, "Volume", "disk");
     expect(volumeById(disk)).toBeUndefined();
     expect(attachments(disk)).toEqual([]);
@@ -331,8 +328,7 @@ describe("RecurringVolumeAttachment", () => {
         settings: { delete_on_termination: "false" },
       },
     ]);
-    await remove(stack, ns, "RecurringVolumeAttachment", "snap");
-    await waitGone(stack, ns, "RecurringVolumeAttachment", "snap");
+    await deleteAndWaitGone(stack, ns, "RecurringVolumeAttachment", "snap");
     expect(attachments("/api/clouds/1/volume_snapshots/1")).toEqual([]);
   });
 

@@ -263,6 +263,18 @@ export function waitGone(stack: Stack, ns: string, kind: string, name: string, t
   );
 }
 
+/** Deletes the resource and waits until it is gone (finalizer released). */
+export async function deleteAndWaitGone(
+  stack: Stack,
+  ns: string,
+  kind: string,
+  name: string,
+  timeoutMs?: number,
+): Promise<void> {
+  await deleteCr(stack, ns, kind, name);
+  await waitGone(stack, ns, kind, name, timeoutMs);
+}
+
 /** A service client of the simulator's account (acts as the seeded admin user 1). */
 export function serviceApi(stack: Stack): ServiceApi {
   return createServiceApi({
