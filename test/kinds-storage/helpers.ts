@@ -7,9 +7,8 @@ import { createPermissionKind } from "../../src/kinds/permission/kind.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/runtime/command.ts";
 import { loadConfig } from "../../src/runtime/config.ts";
-import type { ManagedObject } from "../../src/runtime/kind.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
-import { type Stack, simStats, waitForConditionWith } from "../operator/harness.ts";
+import { type Stack, simStats } from "../operator/harness.ts";
 
 export {
   createCr as apply,
@@ -20,6 +19,7 @@ export {
   serviceApi,
   simCount as simCalls,
   simRecords as simRows,
+  waitForConditionWith as waitForCond,
   waitGone,
 } from "../operator/harness.ts";
 
@@ -87,22 +87,6 @@ export async function refusal(
     throw error;
   }
   throw new Error("the write was admitted");
-}
-
-/** Waits for a condition computed for the current generation; `reason` and `message` narrow it. */
-export function waitForCond(
-  stack: Stack,
-  ns: string,
-  kind: string,
-  name: string,
-  type: string,
-  status: "True" | "False",
-  options: { reason?: string; message?: RegExp; timeoutMs?: number } = {},
-): Promise<ManagedObject> {
-  return waitForConditionWith(stack, ns, kind, name, type, status, {
-    ...options,
-    timeoutMs: options.timeoutMs ?? 20_000,
-  });
 }
 
 /** Simulator requests with a status of 400 or more on routes matching `route`. */

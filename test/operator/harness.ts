@@ -214,12 +214,15 @@ export function waitForCondition(
   reason?: string,
   timeoutMs?: number,
 ): Promise<ManagedObject> {
-  return waitForConditionWith(stack, ns, kind, name, type, status, { reason, timeoutMs });
+  return waitForConditionWith(stack, ns, kind, name, type, status, {
+    reason,
+    timeoutMs: timeoutMs ?? 15_000,
+  });
 }
 
 /**
  * Waits for a condition computed for the current generation; `reason` and `message` narrow it.
- * On a timeout the error lists the conditions last seen.
+ * On a timeout (20 s unless given) the error lists the conditions last seen.
  */
 export function waitForConditionWith(
   stack: Stack,
@@ -228,7 +231,7 @@ export function waitForConditionWith(
   name: string,
   type: string,
   status: "True" | "False",
-  match: { reason?: string; message?: RegExp; timeoutMs?: number },
+  match: { reason?: string; message?: RegExp; timeoutMs?: number } = {},
 ): Promise<ManagedObject> {
   const { reason, message } = match;
   let last = "";
@@ -248,7 +251,7 @@ export function waitForConditionWith(
         );
       return ok ? o : undefined;
     },
-    match.timeoutMs,
+    match.timeoutMs ?? 20_000,
   ).catch((error: Error) => {
     throw new Error(`${error.message}; conditions: ${last}`);
   });
