@@ -3,7 +3,6 @@
 // API calls one resync of N in-sync Deployments costs (drift detection through the index).
 // The devcluster and the simulator run in a child process so the operator has its own core.
 import { pathToFileURL } from "node:url";
-import pino from "pino";
 import { apiCalls, callBoundMs, pool, ready, startOperatorRig, until } from "./lib/operator-rig.ts";
 
 const N = Number(process.env.BENCH_OPERATOR_N ?? 1000);
@@ -11,11 +10,7 @@ const LATENCY_MS = 20;
 const CONCURRENCY = 16;
 
 export async function run(): Promise<Record<string, unknown>> {
-  const rig = await startOperatorRig({
-    latencyMs: LATENCY_MS,
-    concurrency: CONCURRENCY,
-    log: pino({ level: "warn" }),
-  });
+  const rig = await startOperatorRig({ latencyMs: LATENCY_MS, concurrency: CONCURRENCY });
   const { infra, operator } = rig;
   try {
     const callsBefore = await apiCalls(infra.simUrl);

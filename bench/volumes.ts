@@ -6,7 +6,6 @@
 // The devcluster and the simulator run in a child process so the operator has its own core.
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
-import pino from "pino";
 import {
   apiStats,
   callBoundMs,
@@ -22,11 +21,7 @@ const LATENCY_MS = 20;
 const CONCURRENCY = 16;
 
 export async function run(): Promise<Record<string, unknown>> {
-  const rig = await startOperatorRig({
-    latencyMs: LATENCY_MS,
-    concurrency: CONCURRENCY,
-    log: pino({ level: "warn" }),
-  });
+  const rig = await startOperatorRig({ latencyMs: LATENCY_MS, concurrency: CONCURRENCY });
   const { infra, operator } = rig;
   try {
     const before = await apiStats(infra.simUrl);

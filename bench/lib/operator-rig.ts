@@ -6,7 +6,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import * as k8s from "@kubernetes/client-node";
-import type { Logger } from "pino";
+import pino, { type Logger } from "pino";
 import { parse } from "yaml";
 import { createOperator } from "../../src/runtime/command.ts";
 import { loadConfig } from "../../src/runtime/config.ts";
@@ -97,11 +97,14 @@ export interface OperatorRig {
   close(): Promise<void>;
 }
 
-/** Starts the infra and the operator (concurrency as given, API rate unlimited) with a Ready Account. */
+/**
+ * Starts the infra and the operator (concurrency as given, API rate unlimited, warnings logged
+ * unless a logger is given) with a Ready Account.
+ */
 export async function startOperatorRig(options: {
   latencyMs: number;
   concurrency: number;
-  log: Logger;
+  log?: Logger;
 }): Promise<OperatorRig> {
   const infra = await startInfra(options.latencyMs);
   const kc = new k8s.KubeConfig();
@@ -112,7 +115,7 @@ export async function startOperatorRig(options: {
       {},
     ),
     kubeConfig: kc,
-    log: options.log,
+    log: options.log ?? pino({ level: "warn" }),
   });
   const raw = new RawKube(kc);
   const ns = "bench";
