@@ -39,20 +39,5 @@ export function apply(stack: Stack, ns: string, m: Manifest): Promise<ManagedObj
   return createCr(stack, ns, m.kind, m.name, m.spec, m.metadata);
 }
 
-/** Waits for a condition computed for the current generation; `reason` and `message` narrow it. */
-export function waitForCond(
-  stack: Stack,
-  ns: string,
-  kind: string,
-  name: string,
-  type: string,
-  status: "True" | "False",
-  reason?: string,
-  message?: RegExp,
-  timeoutMs = 30_000,
-): Promise<ManagedObject> {
-  return waitForConditionWith(stack, ns, kind, name, type, status, { reason, message, timeoutMs });
-}
-
 export const waitReady = (stack: Stack, ns: string, kind: string, name: string, timeoutMs?: number) =>
-  waitForCond(stack, ns, kind, name, "Ready", "True", undefined, undefined, timeoutMs);
+  waitForConditionWith(stack, ns, kind, name, "Ready", "True", { timeoutMs: timeoutMs ?? 30_000 });

@@ -23,7 +23,6 @@ import {
   simCalls,
   simRecords,
   until,
-  waitForCond,
   waitGone,
   waitReady,
 } from "./helpers.ts";
@@ -77,7 +76,16 @@ describe("Network", { timeout: 90_000 }, () => {
       },
     });
     // The network waits for the Deployment it names, then is created with it.
-    const waiting = await waitForCond(stack, ns, "Network", "n1", "Ready", "False", "DependencyNotReady");
+    const waiting = await waitForCondition(
+      stack,
+      ns,
+      "Network",
+      "n1",
+      "Ready",
+      "False",
+      "DependencyNotReady",
+      30_000,
+    );
     expect(condition(waiting, "Ready")?.message).toMatch(/Deployment web/);
     await createCr(stack, ns, "Deployment", "web", {});
     const web = await waitForCondition(stack, ns, "Deployment", "web", "Ready", "True");
@@ -105,7 +113,7 @@ describe("Network", { timeout: 90_000 }, () => {
     const ns = await readyNamespace();
     const posts = await simCalls(stack, "POST", "/api/networks");
     await apply(stack, ns, { kind: "Network", name: "lab", spec: { cloudHref: "/api/clouds/2" } });
-    const n = await waitForCond(stack, ns, "Network", "lab", "Stalled", "True", "InvalidSpec");
+    const n = await waitForCondition(stack, ns, "Network", "lab", "Stalled", "True", "InvalidSpec", 30_000);
     expect(condition(n, "Stalled")?.message).toMatch(
       /spec\.cloudHref: cloud \/api\/clouds\/2 does not support networks/,
     );
@@ -126,7 +134,16 @@ describe("Network", { timeout: 90_000 }, () => {
       spec: { cloudHref: "/api/clouds/1", cidrBlock: "10.78.0.0/16", deletionPolicy: "Orphan" },
       metadata: { annotations: { [Annotation.href]: href } },
     });
-    const n = await waitForCond(stack, ns, "Network", "byhand", "Stalled", "True", "ImmutableField");
+    const n = await waitForCondition(
+      stack,
+      ns,
+      "Network",
+      "byhand",
+      "Stalled",
+      "True",
+      "ImmutableField",
+      30_000,
+    );
     expect(condition(n, "Stalled")?.message).toMatch(/spec\.cidrBlock cannot be changed/);
     await deleteAndWaitGone(stack, ns, "Network", "byhand");
     await api.networks.destroy(href);
@@ -189,7 +206,16 @@ describe("Subnet", { timeout: 90_000 }, () => {
       name: "s1",
       spec: { networkRef: { name: "main" }, cidrBlock: "10.10.1.0/24" },
     });
-    const waiting = await waitForCond(stack, ns, "Subnet", "s1", "Ready", "False", "DependencyNotReady");
+    const waiting = await waitForCondition(
+      stack,
+      ns,
+      "Subnet",
+      "s1",
+      "Ready",
+      "False",
+      "DependencyNotReady",
+      30_000,
+    );
     expect(condition(waiting, "Ready")?.message).toMatch(/Network main/);
     await apply(stack, ns, NETWORK);
     // The DependencyNotReady retry is 60 s: converging well within this wait means the reference
@@ -212,7 +238,7 @@ describe("Subnet", { timeout: 90_000 }, () => {
       name: "out",
       spec: { networkRef: { name: "main" }, cidrBlock: "10.99.1.0/24" },
     });
-    const s = await waitForCond(stack, ns, "Subnet", "out", "Stalled", "True", "InvalidSpec");
+    const s = await waitForCondition(stack, ns, "Subnet", "out", "Stalled", "True", "InvalidSpec", 30_000);
     expect(condition(s, "Stalled")?.message).toMatch(
       /spec\.cidrBlock: 10\.99\.1\.0\/24 is not inside the CIDR block 10\.10\.0\.0\/16/,
     );
