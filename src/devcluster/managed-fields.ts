@@ -38,14 +38,20 @@ const SYSTEM_METADATA = [
   "selfLink",
 ];
 
-/** The part of an object that field managers can own. */
+/** The part of an object that field managers can own (a copy the caller may change). */
 export function trackable(object: Obj): Obj {
-  const { apiVersion: _a, kind: _k, metadata, ...rest } = object;
-  const view: Obj = clone(rest);
+  return clone(trackableView(object));
+}
+
+/**
+ * The part of an object that field managers can own, sharing the object's values: for readers
+ * only (diffFields), which saves deep copies of the whole object on every write.
+ */
+function trackableView(object: Obj): Obj {
+  const { apiVersion: _a, kind: _k, metadata, ...view } = object;
   if (isObj(metadata)) {
     const m: Obj = {};
-    for (const [key, value] of Object.entries(metadata))
-      if (!SYSTEM_METADATA.includes(key)) m[key] = clone(value);
+    for (const [key, value] of Object.entries(metadata)) if (!SYSTEM_METADATA.includes(key)) m[key] = value;
     if (Object.keys(m).length > 0) view.metadata = m;
   }
   return view;
@@ -113,7 +119,7 @@ export interface WriteContext {
  * everyone else, silently, as the real server does for Update operations.
  */
 export function recordUpdate(old: Obj | undefined, next: Obj, ctx: WriteContext): ManagedFieldsEntry[] {
-  const { changed, removed } = diffFields(old ? trackable(old) : {}, trackable(next), ctx.shape);
+  const { changed, removed } = diffFields(old ? trackableView(old) : {}, trackableView(next), ctx.shape);
   const items = withSets(readEntries(old));
   let mine = items.find(({ entry }) => sameSlot(entry, ctx.manager, "Update", ctx.subresource));
   for (const item of items) {
