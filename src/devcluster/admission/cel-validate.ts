@@ -25,8 +25,21 @@ interface Walk {
   unchanged: boolean;
 }
 
+// Schemas are immutable once served (sanitizeSchema caches them per CRD version), so the answer
+// is computed once per schema object instead of walking the whole schema on every write.
+const rulesKnown = new WeakMap<JSONSchemaProps, boolean>();
+
 export function hasRules(s: JSONSchemaProps | undefined): boolean {
   if (!s) return false;
+  let known = rulesKnown.get(s);
+  if (known === undefined) {
+    known = computeHasRules(s);
+    rulesKnown.set(s, known);
+  }
+  return known;
+}
+
+function computeHasRules(s: JSONSchemaProps): boolean {
   if (s["x-kubernetes-validations"]?.length) return true;
   if (Object.values(s.properties ?? {}).some(hasRules)) return true;
   if (hasRules(additionalSchema(s)) || hasRules(s.items)) return true;
