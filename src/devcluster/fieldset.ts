@@ -102,9 +102,12 @@ export class FieldSet {
     return node.self;
   }
 
-  remove(path: FieldPath): void {
+  /** Removes one path; answers whether the set held it. */
+  remove(path: FieldPath): boolean {
+    let held = false;
     const walk = (node: FieldSet, depth: number): boolean => {
       if (depth === path.length) {
+        held = node.self;
         node.self = false;
       } else {
         const child = node.children.get(path[depth]!);
@@ -114,14 +117,16 @@ export class FieldSet {
       return node.self || node.children.size > 0;
     };
     walk(this, 0);
+    return held;
   }
 
-  /** Removes a path and everything under it. */
-  removeTree(path: FieldPath): void {
-    if (path.length === 0) return;
+  /** Removes a path and everything under it; answers whether the set held anything there. */
+  removeTree(path: FieldPath): boolean {
+    if (path.length === 0) return false;
+    let held = false;
     const walk = (node: FieldSet, depth: number): boolean => {
       const el = path[depth]!;
-      if (depth === path.length - 1) node.children.delete(el);
+      if (depth === path.length - 1) held = node.children.delete(el);
       else {
         const child = node.children.get(el);
         if (child && !walk(child, depth + 1)) node.children.delete(el);
@@ -129,6 +134,7 @@ export class FieldSet {
       return node.self || node.children.size > 0;
     };
     walk(this, 0);
+    return held;
   }
 
   paths(): FieldPath[] {

@@ -100,10 +100,28 @@ function withSets(entries: ManagedFieldsEntry[]) {
   return entries.map((entry) => ({ entry, set: FieldSet.fromJSON(entry.fieldsV1) }));
 }
 
-function finish(items: { entry: ManagedFieldsEntry; set: FieldSet }[]): ManagedFieldsEntry[] {
-  return items
-    .filter(({ set }) => !set.isEmpty())
-    .map(({ entry, set }) => ({ ...entry, fieldsV1: set.toJSON() }));
+/**
+ * fieldsV1 objects this module serialized from a non-empty set: an entry that still holds one of
+ * them and whose set a write did not touch can keep it instead of being serialized again (a
+ * client-sent fieldsV1 is never in here, so it is still normalized on the next write).
+ */
+const serialized = new WeakSet<object>();
+
+function finish(
+  items: { entry: ManagedFieldsEntry; set: FieldSet; touched?: boolean }[],
+): ManagedFieldsEntry[] {
+  const out: ManagedFieldsEntry[] = [];
+  for (const { entry, set, touched } of items) {
+    if (touched === false && isObj(entry.fieldsV1) && serialized.has(entry.fieldsV1)) {
+      out.push({ ...entry });
+      continue;
+    }
+    if (set.isEmpty()) continue;
+    const fieldsV1 = set.toJSON();
+    serialized.add(fieldsV1);
+    out.push({ ...entry, fieldsV1 });
+  }
+  return out;
 }
 
 export interface WriteContext {
@@ -120,23 +138,25 @@ export interface WriteContext {
  */
 export function recordUpdate(old: Obj | undefined, next: Obj, ctx: WriteContext): ManagedFieldsEntry[] {
   const { changed, removed } = diffFields(old ? trackableView(old) : {}, trackableView(next), ctx.shape);
-  const items = withSets(readEntries(old));
+  const items = withSets(readEntries(old)).map((item) => ({ ...item, touched: false }));
   let mine = items.find(({ entry }) => sameSlot(entry, ctx.manager, "Update", ctx.subresource));
   for (const item of items) {
-    for (const path of removed) item.set.removeTree(path);
+    for (const path of removed) if (item.set.removeTree(path)) item.touched = true;
     if (item === mine) continue;
-    for (const path of changed) item.set.remove(path);
+    for (const path of changed) if (item.set.remove(path)) item.touched = true;
   }
   if (changed.length > 0) {
     if (!mine) {
       mine = {
         entry: makeEntry(ctx.manager, "Update", ctx.apiVersion, ctx.time, new FieldSet(), ctx.subresource),
         set: new FieldSet(),
+        touched: true,
       };
       items.push(mine);
     }
     for (const path of changed) mine.set.add(path);
     mine.entry = { ...mine.entry, apiVersion: ctx.apiVersion, time: ctx.time };
+    mine.touched = true;
   }
   return finish(items);
 }
