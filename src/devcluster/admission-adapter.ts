@@ -14,6 +14,8 @@ export interface AdmissionInput {
   object: Obj;
   oldObject?: Obj;
   subresource?: "status";
+  /** The caller hands `object` over: the admitter may change it in place instead of copying it. */
+  owned?: boolean;
 }
 
 export interface AdmissionResult {

@@ -533,7 +533,11 @@ export class Operations {
     }
     const schema = type.schema?.(version);
     if (schema && causes.length === 0) {
-      const input: Parameters<Admitter["admit"]>[0] = { schema, object };
+      // `object` is this write's own copy and is replaced by the admitted object below, so
+      // admission may work on it in place; only its metadata is kept, so that gets a copy
+      // (managedFields, which admission never changes, is shared).
+      const admitted: Obj = { ...object, metadata: copyMetadataForAdmission(object.metadata as Obj) };
+      const input: Parameters<Admitter["admit"]>[0] = { schema, object: admitted, owned: true };
       if (old) input.oldObject = this.serve(type, version, old);
       if (req.subresource) input.subresource = req.subresource;
       const result = this.admitter.admit(input);
@@ -551,9 +555,9 @@ export class Operations {
           req.warnings?.push(...unknown.map((p) => `unknown field "${p}"`));
         }
         const keptMeta = object.metadata;
-        const admitted = { ...result.object };
+        const fromAdmission = { ...result.object };
         for (const key of Object.keys(object)) delete object[key];
-        Object.assign(object, admitted, { metadata: keptMeta });
+        Object.assign(object, fromAdmission, { metadata: keptMeta });
       }
     }
     if (causes.length > 0) throw invalid(type.kind, type.group, name, causes);
@@ -649,6 +653,13 @@ export class Operations {
 }
 
 /** apiVersion, kind, metadata first, as the real server serializes objects. */
+function copyMetadataForAdmission(metadata: Obj): Obj {
+  const copy: Obj = {};
+  for (const [key, value] of Object.entries(metadata))
+    copy[key] = key === "managedFields" ? value : clone(value);
+  return copy;
+}
+
 function orderObject(object: Obj): Obj {
   const { apiVersion, kind, metadata, ...rest } = object;
   return { apiVersion, kind, metadata, ...rest };

@@ -978,3 +978,26 @@ describe("robustness", () => {
     expect(r.object.spec).toEqual({ name: "a" });
   });
 });
+
+describe("ownership of the input object", () => {
+  const schema = schemaWithSpec({
+    type: "object",
+    properties: { known: { type: "string" }, size: { type: "integer", default: 3 } },
+  });
+
+  it("never changes the input unless it is handed over", () => {
+    const input = obj({ known: "x", extra: 1 });
+    const result = admit({ schema, object: input });
+    expect(input.spec).toEqual({ known: "x", extra: 1 });
+    expect(result.object.spec).toEqual({ known: "x", size: 3 });
+    expect(result.unknownFields).toEqual(["spec.extra"]);
+  });
+
+  it("prunes and defaults a handed-over object in place, with the same answer", () => {
+    const input = obj({ known: "x", extra: 1 });
+    const result = admit({ schema, object: input, owned: true });
+    expect(result.object).toBe(input);
+    expect(input.spec).toEqual({ known: "x", size: 3 });
+    expect(result.unknownFields).toEqual(["spec.extra"]);
+  });
+});

@@ -24,10 +24,15 @@ export interface AdmissionInput {
   oldObject?: Record<string, unknown>;
   /** Informational. */
   subresource?: "status";
+  /**
+   * The caller hands `object` over: admission prunes and defaults it in place instead of
+   * working on a deep copy (the result's object is then `object` itself).
+   */
+  owned?: boolean;
 }
 
 export interface AdmissionResult {
-  /** Pruned and defaulted copy of the input object (the input is never mutated). */
+  /** Pruned and defaulted copy of the input object (the input is never mutated unless `owned`). */
   object: Record<string, unknown>;
   /** Empty = admitted. */
   causes: StatusCause[];
@@ -62,7 +67,7 @@ function dedupe(errors: FieldError[]): StatusCause[] {
 
 export function admit(input: AdmissionInput): AdmissionResult {
   const schema = sanitizeSchema(input.schema);
-  const object = deepCopy(input.object);
+  const object = input.owned ? input.object : deepCopy(input.object);
   const unknownFields: string[] = [];
   prune(object, schema, true, "", unknownFields);
   pruneNulls(object, schema);
