@@ -187,7 +187,10 @@ describe("svc-operator dev (as a child process)", () => {
     "on a terminal (a pty from `script`) redraws the table in place and stops on a real Ctrl-C",
     { timeout: 120_000 },
     async () => {
+      // `exec`: script runs `$SHELL -c`, and dash (CI's /bin/sh when SHELL is unset) does not exec a
+      // lone command, so the Ctrl-C would kill the shell (exit 130) instead of reaching node.
       const command = [
+        "exec",
         process.execPath,
         "src/cli.ts",
         "dev",
