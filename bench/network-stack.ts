@@ -1,7 +1,7 @@
 // Network kinds: time for N stacks (1 Network, 3 Subnets, 1 NetworkGateway, 4 Routes each;
 // 50 stacks = 450 resources) applied children-first to converge to all Ready with 20 ms
 // simulator latency, against its lower bound; then the time to delete them all at once and
-// what the service is left with. The devcluster and the simulator run in a child process
+// what the service is left with. The devcluster and the simulator run each in a child process
 // (test/operator/infra-process.ts, as bench/operator.ts does) so the operator has its own core.
 //
 // Lower bound = max(throughput bound, critical path):

@@ -1,4 +1,4 @@
-// The rig the operator benches share: a devcluster and a simulator in a child process
+// The rig the operator benches share: a devcluster and a simulator, each in a child process
 // (test/operator/infra-process.ts) so the operator measured here has its own core, the CRDs
 // installed, a namespace with credentials and a Ready Account, and the operator started.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -17,23 +17,58 @@ import type { Operator } from "../../src/runtime/operator.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 
 export interface Infra {
-  child: ChildProcess;
+  /** The devcluster's process and the simulator's: each its own, as on real machines. */
+  children: ChildProcess[];
   url: string;
   token: string;
   kubeconfig: string;
   simUrl: string;
 }
 
-export async function startInfra(latencyMs: number): Promise<Infra> {
+async function startInfraPart(part: "cluster" | "simulator", latencyMs: number) {
   const child = spawn(process.execPath, [join(ROOT, "test/operator/infra-process.ts")], {
-    env: { ...process.env, SIM_LATENCY_MS: String(latencyMs) },
+    env: { ...process.env, INFRA: part, SIM_LATENCY_MS: String(latencyMs) },
     stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`infra process exited with ${code}`)));
+    child.once("exit", (code) => reject(new Error(`infra process (${part}) exited with ${code}`)));
   });
-  return { child, ...JSON.parse(line) };
+  return { child, ...(JSON.parse(line) as Partial<Infra>) };
+}
+
+export async function startInfra(latencyMs: number): Promise<Infra> {
+  const parts = await Promise.allSettled([
+    startInfraPart("cluster", latencyMs),
+    startInfraPart("simulator", latencyMs),
+  ]);
+  const failed = parts.find((p) => p.status === "rejected");
+  if (failed) {
+    for (const p of parts) if (p.status === "fulfilled") p.value.child.stdin?.end();
+    throw failed.reason;
+  }
+  const [cluster, sim] = parts.map(
+    (p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof startInfraPart>>>).value,
+  ) as [Awaited<ReturnType<typeof startInfraPart>>, Awaited<ReturnType<typeof startInfraPart>>];
+  return {
+    children: [cluster.child, sim.child],
+    url: cluster.url!,
+    token: cluster.token!,
+    kubeconfig: cluster.kubeconfig!,
+    simUrl: sim.simUrl!,
+  };
+}
+
+/** Stops the infra processes (they exit when their stdin closes). */
+export async function stopInfra(infra: Infra): Promise<void> {
+  await Promise.all(
+    infra.children.map((child) => {
+      if (child.exitCode !== null) return undefined;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.stdin?.end();
+      return exited;
+    }),
+  );
 }
 
 export interface SimRequest {
@@ -145,8 +180,7 @@ export async function startOperatorRig(options: {
     close: async () => {
       await operator.stop(5_000);
       await raw.close();
-      infra.child.stdin?.end();
-      await new Promise((r) => infra.child.once("exit", r));
+      await stopInfra(infra);
     },
   };
   try {

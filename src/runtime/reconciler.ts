@@ -397,13 +397,20 @@ class Run {
       href = created;
       this.status.adopted = undefined;
       this.status.applied = this.writeOnlyValues(desired);
-      await this.recordHref(href);
+      // The first show overlaps the href writes: it needs only the href, and a failure of either is
+      // reported only after both settle, so this.obj is never written by two requests at once.
+      const [recorded, shown] = await Promise.allSettled([
+        this.recordHref(href),
+        this.kind.observe(client, href, desired),
+      ]);
+      if (recorded.status === "rejected") throw recorded.reason;
       this.event(
         "Normal",
         recreate ? EventReason.Recreated : EventReason.Created,
         `${recreate ? "re-created" : "created"} ${href}`,
       );
-      observed = await this.kind.observe(client, href, desired);
+      if (shown.status === "rejected") throw shown.reason;
+      observed = shown.value;
       if (observed === undefined)
         throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
     }
