@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { pathToFileURL } from "node:url";
 import { type Command, type CommandIo, commandHelp, parseFlags, UsageError } from "./cli/command.ts";
 import { commands } from "./cli/commands.ts";
 
@@ -54,7 +53,8 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+/** Runs the command line of this process and sets its exit code. */
+export function runCli(): void {
   const io: CommandIo = {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
@@ -72,3 +72,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     },
   );
 }
+
+// import.meta.main, not a comparison with argv[1]: npm's bin is a symlink, and the bundle's
+// entry is this module's code.
+if (import.meta.main) runCli();

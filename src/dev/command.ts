@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { defineCommand, flag, UsageError } from "../cli/command.ts";
-import { DEMO_NAMESPACE, type DevSession, startDev } from "./stack.ts";
+import { DEMO_NAMESPACE } from "./names.ts";
+import type { DevSession } from "./stack.ts";
 import { LiveTable } from "./table.ts";
 
 /** deploy/samples of the package (src/dev or dist/dev -> the package root). */
@@ -106,6 +107,8 @@ export function devCommand(
       const t0 = performance.now();
       const tty = isTty();
       const write = (text: string) => process.stdout.write(text);
+      // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
+      const { startDev } = await import("./stack.ts");
       let session: DevSession;
       try {
         session = await startDev({

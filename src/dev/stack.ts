@@ -18,11 +18,13 @@ import { SEED_CREDENTIALS } from "../simulator/seed-data.ts";
 import { createSimulator, type Simulator } from "../simulator/server.ts";
 import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply.ts";
 import { KubeHttp } from "./kube-http.ts";
+import { DEMO_NAMESPACE } from "./names.ts";
 import { loadSamples } from "./samples.ts";
 import { loadSimulatorState, saveSimulatorState, seedOf } from "./state.ts";
 import { type Row, rowOf } from "./table.ts";
 
-export const DEMO_NAMESPACE = "demo";
+export { DEMO_NAMESPACE };
+
 export const CREDENTIALS_SECRET = "svc-credentials";
 
 export interface DevOptions {

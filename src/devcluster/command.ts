@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineCommand, flag } from "../cli/command.ts";
-import { createDevCluster, type DevClusterOptions } from "./index.ts";
+import type { createDevCluster, DevClusterOptions } from "./index.ts";
 
 const schema = z
   .object({
@@ -62,6 +62,8 @@ export function devclusterCommand(stop: StopSignal = waitForSignal) {
       if (options.kubeconfig) config.kubeconfigPath = options.kubeconfig;
       if (options["state-file"]) config.stateFile = options["state-file"];
       if (options.token) config.token = options.token;
+      // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
+      const { createDevCluster } = await import("./index.ts");
       let cluster: Awaited<ReturnType<typeof createDevCluster>>;
       try {
         cluster = await createDevCluster(config);

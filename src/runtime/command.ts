@@ -91,9 +91,19 @@ export function createOperator(options: CreateOperatorOptions): Operator {
 
 export function loadKubeConfig(config: OperatorConfig): KubeConfig {
   const kc = new KubeConfig();
-  if (config.inCluster) kc.loadFromCluster();
-  else if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
-  else kc.loadFromDefault();
+  const source = config.inCluster
+    ? "--in-cluster"
+    : config.kubeconfig
+      ? `--kubeconfig ${config.kubeconfig}`
+      : "the default kubeconfig";
+  try {
+    if (config.inCluster) kc.loadFromCluster();
+    else if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
+    else kc.loadFromDefault();
+  } catch (error) {
+    // A missing or unparsable file is a usage error: name where it came from, no stack trace.
+    throw new UsageError(`cannot load ${source}: ${(error as Error).message}`);
+  }
   if (!kc.getCurrentCluster())
     throw new UsageError("no Kubernetes cluster configured: pass --kubeconfig or --in-cluster");
   return kc;

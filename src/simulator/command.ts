@@ -1,10 +1,7 @@
 import { pino } from "pino";
 import { z } from "zod";
 import { type CommandIo, defineCommand, flag, UsageError } from "../cli/command.ts";
-import { resources } from "./resources/index.ts";
-import { readSeedFile, SeedError } from "./seed.ts";
-import { SEED_CREDENTIALS } from "./seed-data.ts";
-import { createSimulator, type Simulator } from "./server.ts";
+import type { Simulator } from "./server.ts";
 
 const schema = z
   .object({
@@ -34,6 +31,14 @@ export function waitForStopSignal(): Promise<string> {
 
 /** Starts the simulator from CLI options and prints where it listens and how to log in. */
 export async function startFromOptions(options: SimulatorCommandOptions, io: CommandIo): Promise<Simulator> {
+  // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
+  const [{ resources }, { readSeedFile, SeedError }, { SEED_CREDENTIALS }, { createSimulator }] =
+    await Promise.all([
+      import("./resources/index.ts"),
+      import("./seed.ts"),
+      import("./seed-data.ts"),
+      import("./server.ts"),
+    ]);
   let seed: Awaited<ReturnType<typeof readSeedFile>> | undefined;
   if (options.seed !== undefined) {
     try {

@@ -64,4 +64,20 @@ describe("svc-operator run", () => {
     expect(await run.exited).toBe(2);
     expect(run.stderr.join("")).toContain("--resync (SVC_OPERATOR_RESYNC): must be a duration");
   });
+
+  it("a kubeconfig that is missing or not YAML exits 2 naming the flag and the file, no stack trace", async () => {
+    const broken = join(dir, "broken-kubeconfig");
+    await writeFile(broken, "clusters: [\n");
+    for (const [file, says] of [
+      [join(dir, "missing"), "ENOENT"],
+      [broken, "indentation"],
+    ] as const) {
+      const run = runCli(["--kubeconfig", file]);
+      expect(await run.exited).toBe(2);
+      const stderr = run.stderr.join("");
+      expect(stderr).toContain(`svc-operator run: cannot load --kubeconfig ${file}: `);
+      expect(stderr).toContain(says);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    }
+  });
 });
