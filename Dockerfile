@@ -1,4 +1,5 @@
-# svc-operator image: build with dev dependencies, run with production dependencies only.
+# svc-operator image: build with dev dependencies; the runtime stage holds only the bundle
+# (dist/: the CLI and its dependencies, tree-shaken by esbuild) and the CRDs, no node_modules.
 # test/deploy/dockerfile.test.ts replays these steps (no container engine runs on CI
 # machines here) and runs `--help` from the result.
 
@@ -6,7 +7,8 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
@@ -16,8 +18,8 @@ LABEL org.opencontainers.image.title="svc-operator" \
       org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# package.json only for "type": "module"; the bundle needs no installed package.
+COPY package.json ./
 COPY --from=build /app/dist ./dist
 COPY crds ./crds
 # Files stay owned by root: the operator's user can read but not change them.

@@ -1,10 +1,12 @@
 // Issue 9 item 4 (small scale of item 1): 100 mixed resources of every kind, with references,
-// applied children-first, converge to Ready with the operator as a child process; then one
-// resync costs a few index calls, and deleting everything leaves the simulator empty.
+// applied children-first, converge to Ready with the operator as a child process, built as the
+// image ships it (the scripts/build.ts bundle); then one resync costs a few index calls, and
+// deleting everything leaves the simulator empty.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBundle } from "../../scripts/build.ts";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { mixedSet } from "./mixed.ts";
 import {
@@ -29,8 +31,14 @@ let operator: OperatorProcess;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "proof-converge-"));
+  const dist = join(dir, "dist");
+  await buildBundle(dist);
   rig = await startRig({ dir });
-  operator = new OperatorProcess(rig, { concurrency: "16", "api-rate": "10000", resync: "1h" });
+  operator = new OperatorProcess(
+    rig,
+    { concurrency: "16", "api-rate": "10000", resync: "1h" },
+    join(dist, "cli.js"),
+  );
   await operator.start();
 }, 60_000);
 

@@ -199,9 +199,10 @@ export class OperatorProcess {
   starts = 0;
   private readonly args: string[];
 
-  constructor(rig: Rig, flags: Record<string, string> = {}) {
+  /** `entry`: the CLI to run, the sources by default; benches pass the built dist/cli.js. */
+  constructor(rig: Rig, flags: Record<string, string> = {}, entry = join(ROOT, "src", "cli.ts")) {
     this.args = [
-      join(ROOT, "src", "cli.ts"),
+      entry,
       "run",
       "--kubeconfig",
       rig.kubeconfigPath,
