@@ -47,6 +47,8 @@ interface Entry {
  */
 export class AccountController implements AccountClients {
   private readonly entries = new Map<string, Entry>();
+  /** Accounts whose dependents were parked (`pending`) and wait for a wake. */
+  private readonly parked = new Set<string>();
   private readonly kind: AccountKind<unknown, unknown, unknown>;
   private readonly deps: {
     store: ObjectStore;
@@ -56,7 +58,10 @@ export class AccountController implements AccountClients {
     clock: Clock;
     log: Logger;
     resyncMs: number;
-    /** Called when an Account's client becomes usable: its dependents can proceed now. */
+    /**
+     * Called when an Account's client becomes usable, or a check fails after none had: its
+     * dependents can proceed, or record why they cannot (they are parked until then).
+     */
     onVerified?: (key: string) => void;
   };
 
@@ -65,13 +70,15 @@ export class AccountController implements AccountClients {
     this.deps = deps;
   }
 
-  get(namespace: string, name: string): { client: unknown } | { notReady: string } {
+  get(namespace: string, name: string): { client: unknown } | { notReady: string; pending?: boolean } {
     const key = objectKey("Account", namespace, name);
     const entry = this.entries.get(key);
     if (entry?.verified) return { client: entry.client };
     if (!this.deps.store.get("Account", namespace, name))
       return { notReady: `Account ${name} not found in namespace ${namespace}` };
-    return { notReady: entry?.error ?? "credentials not verified yet" };
+    if (entry?.error) return { notReady: entry.error };
+    this.parked.add(key);
+    return { notReady: "credentials not verified yet", pending: true };
   }
 
   async close(): Promise<void> {
@@ -147,6 +154,7 @@ export class AccountController implements AccountClients {
       const wasVerified = entry.verified;
       entry.verified = true;
       entry.error = undefined;
+      this.parked.delete(key);
       if (!wasVerified) {
         // Ready may already be True from an earlier run (no status flip, no watch event):
         // dependents are told directly.
@@ -177,6 +185,8 @@ export class AccountController implements AccountClients {
         });
       }
       if (outcome.type === "error") retry = true;
+      // Dependents parked while the check ran now record why they cannot proceed.
+      if (this.parked.delete(key)) this.deps.onVerified?.(key);
       const before = obj.status?.conditions?.find((c) => c.type === "Ready");
       if ("message" in outcome && before?.message !== outcome.message) {
         this.deps.events.emit(obj, "Account", "Warning", EventReason.CredentialsInvalid, outcome.message);
@@ -218,6 +228,7 @@ export class AccountController implements AccountClients {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (entry?.client) await this.kind.close(entry.client).catch(() => {});
+    if (this.parked.delete(key)) this.deps.onVerified?.(key);
   }
 }
 

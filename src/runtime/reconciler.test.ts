@@ -116,6 +116,7 @@ let kube: FakeKube;
 let service: WidgetService;
 let events: { reason: string; type: string; message: string }[];
 let accountReady: boolean;
+let accountPending: boolean;
 let reconciler: ManagedReconciler;
 let refs: ReferenceIndex;
 const NS = "team-a";
@@ -125,10 +126,16 @@ beforeEach(() => {
   service = new WidgetService();
   events = [];
   accountReady = true;
+  accountPending = false;
   refs = new ReferenceIndex();
   const sink: EventSink = { emit: (_o, _k, type, reason, message) => events.push({ type, reason, message }) };
   const accounts: AccountClients = {
-    get: () => (accountReady ? { client: service } : { notReady: "credentials rejected" }),
+    get: () =>
+      accountPending
+        ? { notReady: "credentials not verified yet", pending: true }
+        : accountReady
+          ? { client: service }
+          : { notReady: "credentials rejected" },
   };
   reconciler = new ManagedReconciler(widgetKind, {
     store: kube,
@@ -263,6 +270,24 @@ describe("ManagedReconciler: failures", () => {
     expect(cond("Ready")?.message).toContain("Account default is not ready: credentials rejected");
     expect(cond("Reconciling")?.status).toBe("True");
     expect(service.calls).toEqual([]);
+  });
+
+  it("parks while the Account's first check runs: no status write, no event, no call; the reference is indexed", async () => {
+    apply("w", { size: 1 });
+    await reconciler.reconcile(NS, "w");
+    expect(cond("Ready")?.status).toBe("True");
+    // An operator restart: the Account is checked again before anything proceeds.
+    accountPending = true;
+    service.calls.length = 0;
+    events.length = 0;
+    const writes = kube.writes.length;
+    const r = await reconciler.reconcile(NS, "w");
+    expect(r.outcome).toBe("waiting");
+    expect(kube.writes.length).toBe(writes);
+    expect(cond("Ready")?.status).toBe("True");
+    expect(events).toEqual([]);
+    expect(service.calls).toEqual([]);
+    expect(refs.dependents(`Account/${NS}/default`)).toEqual([`Widget/${NS}/w`]);
   });
 
   it("waits for a referenced object to be Ready and indexes the reference", async () => {

@@ -37,10 +37,18 @@ import {
   WaitError,
 } from "./result.ts";
 
+/** The Account has not been checked by this process yet: park the reconcile, write nothing. */
+class AccountPendingError extends Error {
+  override name = "AccountPendingError";
+}
+
 /** Service clients per Account, kept by the Account controller. */
 export interface AccountClients {
-  /** The client of a Ready account, or why there is none. */
-  get(namespace: string, name: string): { client: unknown } | { notReady: string };
+  /**
+   * The client of a Ready account, or why there is none; `pending` while this process has not
+   * finished its first check of the credentials (it wakes the dependents when it has).
+   */
+  get(namespace: string, name: string): { client: unknown } | { notReady: string; pending?: boolean };
 }
 
 /** Observations made by the index-based observer, consumed by the next reconcile of the object. */
@@ -197,6 +205,12 @@ class Run {
       if (error instanceof ConflictError) {
         this.log.debug("conflict writing metadata; retrying with the latest object");
         return { retry: true, outcome: "error" };
+      }
+      if (error instanceof AccountPendingError) {
+        // Not a state worth recording: after an operator restart every resource would flip to
+        // Ready=False for the moment the Account takes to verify. The Account wakes it.
+        this.log.debug("waiting for the Account's first credentials check");
+        return { requeueAfterMs: this.deps.dependencyRetryMs, outcome: "waiting" };
       }
       if (error instanceof GoneError) return {};
       outcome = outcomeOf(error, this.deps.isTerminalApiError ?? (() => false));
@@ -601,6 +615,7 @@ class Run {
 
   private client(accountName: string): unknown {
     const found = this.deps.accounts.get(this.meta.namespace, accountName);
+    if ("pending" in found && found.pending) throw new AccountPendingError();
     if ("notReady" in found) {
       throw new DependencyNotReadyError(
         `spec.accountRef: Account ${accountName} is not ready: ${found.notReady}`,

@@ -1,0 +1,75 @@
+// An operator restart must not flip Ready resources to False while the new process checks the
+// Account's credentials again: people alert on Ready=False, and a rollout of the operator is not
+// an incident. The new process parks its reconciles until the Account is checked.
+import * as k8s from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ManagedObject } from "../../src/runtime/kind.ts";
+import { GROUP, VERSION } from "../../src/runtime/names.ts";
+import type { Operator } from "../../src/runtime/operator.ts";
+import {
+  condition,
+  createCr,
+  namespaceWithAccount,
+  type Stack,
+  setFaults,
+  startOperator,
+  startStack,
+  stopOperator,
+  waitFor,
+  waitForCondition,
+} from "./harness.ts";
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await setFaults(stack, {}).catch(() => {});
+  await stack?.close();
+});
+
+async function readyReconciles(op: Operator, kind: string): Promise<number> {
+  const metric = await op.metrics.reconcileTotal.get();
+  return metric.values
+    .filter((v) => v.labels.kind === kind && v.labels.result === "ready")
+    .reduce((n, v) => n + v.value, 0);
+}
+
+describe("operator restart", () => {
+  it("Ready resources stay Ready while the new process checks the Account again", async () => {
+    const first = await startOperator(stack);
+    const ns = await namespaceWithAccount(stack);
+    const names = ["a", "b", "c", "d", "e"];
+    for (const name of names) await createCr(stack, ns, "Deployment", name, {});
+    for (const name of names) await waitForCondition(stack, ns, "Deployment", name, "Ready", "True");
+    await stopOperator(stack, first);
+
+    const seen: { name: string; ready: string | undefined; reason: string | undefined }[] = [];
+    const watch = await new k8s.Watch(stack.kc).watch(
+      `/apis/${GROUP}/${VERSION}/namespaces/${ns}/deployments`,
+      {},
+      (_phase, obj: ManagedObject) => {
+        const ready = condition(obj, "Ready");
+        seen.push({ name: obj.metadata.name, ready: ready?.status, reason: ready?.reason });
+      },
+      () => {},
+    );
+    try {
+      // A slow service: the Account's check (a token call) takes long enough for the
+      // Deployments' informer to deliver them all before it finishes.
+      await setFaults(stack, { latencyMs: 300 });
+      const second = await startOperator(stack);
+      await waitFor(
+        "every Deployment reconciled by the new process",
+        async () => (await readyReconciles(second, "Deployment")) >= names.length,
+        20_000,
+      );
+      expect(seen.length).toBeGreaterThanOrEqual(names.length); // the initial ADDED events at least
+      expect(seen.filter((s) => s.ready !== "True")).toEqual([]);
+    } finally {
+      watch.abort();
+      await setFaults(stack, {});
+    }
+  });
+});
