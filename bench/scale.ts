@@ -5,7 +5,9 @@
 // the minimum the API allows; the API calls of one resync of the in-sync set; CPU time per
 // reconcile. At the largest size a second set is added to reach BENCH_SCALE_RSS_TOTAL (default
 // 10,000) managed resources, and the child's peak RSS (VmHWM, from /proc) is read at both counts.
-// The operator runs as it ships: the bundle of scripts/build.ts (what the image runs).
+// The operator runs as it ships: the bundle of scripts/build.ts (what the image runs). The
+// service (simulator) is a process of its own, as the real service is another machine: in the
+// devcluster's process its 20 ms latency would queue behind the devcluster's work.
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,12 +24,12 @@ import {
   OperatorProcess,
   pool,
   type Rig,
-  setFaults,
   startRig,
   until,
   waitAccountReady,
 } from "../test/proof/rig.ts";
 import { apiCalls, type SimStats } from "../test/proof/sim.ts";
+import { type Infra, simJson, startInfraPart, stopInfra } from "./lib/operator-rig.ts";
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000").split(",").map(Number);
 const RSS_TOTAL = Number(process.env.BENCH_SCALE_RSS_TOTAL ?? 10_000);
@@ -49,12 +51,36 @@ const minimumCalls = (set: Manifest[]) => set.reduce((n, m) => n + (MIN_WRITES[m
  */
 const CRITICAL_PATH_MS = Math.max(9 * LATENCY_MS, 4 * LATENCY_MS + SUBNET_PENDING_MS + 2 * LATENCY_MS);
 
-const calls = (rig: Rig) => apiCalls(rig.sim.core.stats.report());
+/** The simulator in its own process; its stats and faults are read and set over HTTP. */
+interface Service {
+  url: string;
+  stats(): Promise<SimStats>;
+  close(): Promise<void>;
+}
+
+async function startService(): Promise<Service> {
+  const { child, simUrl } = await startInfraPart("simulator", 0);
+  return {
+    url: simUrl!,
+    stats: () => simJson<SimStats>(simUrl!, "stats"),
+    close: () => stopInfra({ children: [child] } as Infra),
+  };
+}
+
+async function setLatency(service: Service, latencyMs: number): Promise<void> {
+  const res = await fetch(`${service.url}/__sim/faults`, {
+    method: "POST",
+    body: JSON.stringify({ latencyMs }),
+  });
+  if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
+}
+
+const calls = async (service: Service) => apiCalls(await service.stats());
 
 /** Simulator calls so far by "METHOD route". */
-function byRoute(rig: Rig): Record<string, number> {
+async function byRoute(service: Service): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const r of (rig.sim.core.stats.report() as SimStats).requests) {
+  for (const r of (await service.stats()).requests) {
     if (!r.route.startsWith("/api/")) continue;
     const key = `${r.method} ${r.route}`;
     out[key] = (out[key] ?? 0) + r.count;
@@ -107,7 +133,7 @@ const readyCount = (op: OperatorProcess) =>
 
 /** Simulator API calls between two consecutive resyncs of the operator (nothing else going on). */
 async function oneResync(
-  rig: Rig,
+  service: Service,
   op: OperatorProcess,
 ): Promise<{ apiCalls: number; indexCalls: number; byRoute: Record<string, number> }> {
   const counter = "svc_operator_resync_api_calls_total";
@@ -117,9 +143,9 @@ async function oneResync(
     await new Promise((r) => setTimeout(r, 1000)); // let the resync's reads finish
   };
   await next();
-  const [c0, r0, s0] = [calls(rig), await op.metric(counter), byRoute(rig)];
+  const [c0, r0, s0] = [await calls(service), await op.metric(counter), await byRoute(service)];
   await next();
-  const s1 = byRoute(rig);
+  const s1 = await byRoute(service);
   const diff = Object.fromEntries(
     Object.entries(s1)
       .map(([k, v]) => [k, v - (s0[k] ?? 0)] as const)
@@ -127,7 +153,11 @@ async function oneResync(
       .sort((a, b) => b[1] - a[1])
       .slice(0, 6),
   );
-  return { apiCalls: calls(rig) - c0, indexCalls: (await op.metric(counter)) - r0, byRoute: diff };
+  return {
+    apiCalls: (await calls(service)) - c0,
+    indexCalls: (await op.metric(counter)) - r0,
+    byRoute: diff,
+  };
 }
 
 const BUDGET_MS = Number(process.env.BENCH_SCALE_BUDGET_S ?? 540) * 1000;
@@ -144,6 +174,7 @@ async function phase(size: number, withRss: boolean): Promise<Record<string, unk
   const dist = join(dir, "dist");
   await buildBundle(dist);
   const rig = await startRig({ dir });
+  const service = await startService();
   const op = new OperatorProcess(
     rig,
     { concurrency: String(CONCURRENCY), "api-rate": "10000", resync: RESYNC, "log-level": "warn" },
@@ -155,25 +186,25 @@ async function phase(size: number, withRss: boolean): Promise<Record<string, unk
   };
   try {
     await op.start();
-    await accountNamespace(rig, "scale-a");
+    await accountNamespace(rig, "scale-a", service.url);
     await waitAccountReady(rig, "scale-a");
     f(size, "operatorRssIdleMb", await op.rssMb());
     // What starting costs (module loading, informers, the Account): taken off the per-reconcile figure.
     const startupCpuMs = await op.cpuMs();
     await op.kill("SIGTERM");
-    await setFaults(rig, { latencyMs: LATENCY_MS });
+    await setLatency(service, LATENCY_MS);
     const set = mixedSet(size, "a");
     const t0 = performance.now();
     await pool([...set].reverse(), 32, (m) => applyManifest(rig, "scale-a", m));
     f(size, "resources", set.length);
     f(size, "applyMs (operator stopped)", Math.round(performance.now() - t0));
 
-    const calls0 = calls(rig);
+    const calls0 = await calls(service);
     const started = performance.now();
     await op.start();
     await converge(rig, op, "scale-a", set, 0, Math.max(30_000, remainingMs() - 60_000));
     const convergeMs = performance.now() - started;
-    const used = calls(rig) - calls0;
+    const used = (await calls(service)) - calls0;
     const reconciles = await op.metric("svc_operator_reconcile_total");
     const cpuMs = await op.cpuMs();
     const minimum = minimumCalls(set);
@@ -193,7 +224,7 @@ async function phase(size: number, withRss: boolean): Promise<Record<string, unk
     f(size, "operatorStartupCpuMs", startupCpuMs);
     f(size, "cpuMsPerReconcile", +((cpuMs - startupCpuMs) / Math.max(1, reconciles)).toFixed(2));
     f(size, "operatorPeakRssMb", await op.peakRssMb());
-    const resync = await oneResync(rig, op);
+    const resync = await oneResync(service, op);
     // The resync's own calls (the operator's counter of index calls); other calls in the same
     // window are delayed re-queues from convergence (e.g. a dependency retry timer), shown apart.
     f(size, "resyncApiCalls", resync.indexCalls);
@@ -205,7 +236,7 @@ async function phase(size: number, withRss: boolean): Promise<Record<string, unk
     if (withRss && total > size) {
       // A second namespace brings the operator to `total` managed resources; the peak RSS is
       // read from a fresh process that starts with all of them (the initial list is the peak).
-      await accountNamespace(rig, "scale-b");
+      await accountNamespace(rig, "scale-b", service.url);
       await op.kill("SIGTERM");
       const more = mixedSet(total - set.length, "b");
       await pool([...more].reverse(), 32, (m) => applyManifest(rig, "scale-b", m));
@@ -226,6 +257,7 @@ async function phase(size: number, withRss: boolean): Promise<Record<string, unk
     return figures;
   } finally {
     await op.kill("SIGKILL");
+    await service.close();
     await rig.close();
     await rm(dir, { recursive: true, force: true });
   }

@@ -25,7 +25,7 @@ export interface Infra {
   simUrl: string;
 }
 
-async function startInfraPart(part: "cluster" | "simulator", latencyMs: number) {
+export async function startInfraPart(part: "cluster" | "simulator", latencyMs: number) {
   const child = spawn(process.execPath, [join(ROOT, "test/operator/infra-process.ts")], {
     env: { ...process.env, INFRA: part, SIM_LATENCY_MS: String(latencyMs) },
     stdio: ["pipe", "pipe", "inherit"],

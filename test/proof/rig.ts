@@ -80,8 +80,11 @@ export async function startRig(options: {
   return rig;
 }
 
-/** A namespace with the credentials Secret and the Account `default` pointing at the simulator. */
-export async function accountNamespace(rig: Rig, ns: string): Promise<void> {
+/**
+ * A namespace with the credentials Secret and the Account `default` pointing at the simulator
+ * (the rig's, or the one at `endpoint`).
+ */
+export async function accountNamespace(rig: Rig, ns: string, endpoint = rig.sim.url): Promise<void> {
   await rig.core.createNamespace({ body: { metadata: { name: ns } } });
   await rig.core.createNamespacedSecret({
     namespace: ns,
@@ -97,7 +100,7 @@ export async function accountNamespace(rig: Rig, ns: string): Promise<void> {
       kind: "Account",
       metadata: { name: "default" },
       spec: {
-        endpoint: rig.sim.url,
+        endpoint,
         accountId: 1,
         oauth: { refreshTokenSecretRef: { name: "svc-credentials", key: "refreshToken" } },
       },
