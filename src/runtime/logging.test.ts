@@ -1,6 +1,17 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { operatorLogger } from "./logging.ts";
+import { lazyChild, operatorLogger } from "./logging.ts";
+
+function sink() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { lines, stream };
+}
 
 describe("operatorLogger", () => {
   it("writes JSON and redacts secrets at any depth", () => {
@@ -21,5 +32,40 @@ describe("operatorLogger", () => {
     expect(lines[0]).not.toContain("dev-refresh-token");
     expect(lines[0]).not.toContain("hunter2");
     expect(lines[0]).not.toContain("eA==");
+  });
+});
+
+describe("lazyChild", () => {
+  it("makes the child on the first call at an enabled level, with its bindings and the redaction", () => {
+    const { lines, stream } = sink();
+    const parent = operatorLogger("warn", stream);
+    let made = 0;
+    const log = lazyChild(parent, () => {
+      made++;
+      return { kind: "Volume", name: "v" };
+    });
+    log.info("not written");
+    log.debug({ a: 1 }, "not written");
+    expect(made).toBe(0);
+    expect(lines).toHaveLength(0);
+    log.warn({ auth: { password: "hunter2" } }, "written");
+    log.error("again");
+    expect(made).toBe(1);
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ kind: "Volume", name: "v", msg: "written", level: 40 });
+    expect(lines[0]).not.toContain("hunter2");
+    expect(log.bindings()).toMatchObject({ kind: "Volume", name: "v" });
+  });
+
+  it("follows the parent's level and passes child() and level changes through", () => {
+    const { lines, stream } = sink();
+    const parent = operatorLogger("info", stream);
+    const log = lazyChild(parent, () => ({ kind: "Route" }));
+    expect(log.isLevelEnabled("info")).toBe(true);
+    log.child({ step: "observe" }).info("inner");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ kind: "Route", step: "observe", msg: "inner" });
+    log.level = "error";
+    log.warn("dropped");
+    expect(lines).toHaveLength(1);
   });
 });

@@ -23,3 +23,31 @@ export function operatorLogger(level: string, destination?: DestinationStream): 
     destination,
   );
 }
+
+const noop = () => {};
+
+/**
+ * A child logger made on first use. pino's child() runs each binding through the redaction, which
+ * with wildcard paths costs tens of KB of garbage per call; a reconcile makes one child and most
+ * log nothing at the usual levels. A call at a disabled level returns without making the child.
+ */
+export function lazyChild(parent: Logger, bindings: () => Record<string, unknown>): Logger {
+  let child: Logger | undefined;
+  const real = () => {
+    child ??= parent.child(bindings());
+    return child;
+  };
+  const levels = parent.levels.values;
+  return new Proxy(parent, {
+    get(_target, prop) {
+      if (child === undefined && typeof prop === "string" && prop in levels && !parent.isLevelEnabled(prop))
+        return noop;
+      const target = real();
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(_target, prop, value) {
+      return Reflect.set(real(), prop, value);
+    },
+  });
+}

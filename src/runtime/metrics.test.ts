@@ -1,24 +1,40 @@
 import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { OperatorMetrics, startHealthServer } from "./metrics.ts";
+import type { ConditionStatus } from "./conditions.ts";
+import { type KindObjects, OperatorMetrics, resourceConditionLines, startHealthServer } from "./metrics.ts";
 
 describe("OperatorMetrics", () => {
   const registry = new Registry();
   const metrics = new OperatorMetrics(registry);
   let ready = false;
-  const serverP = startHealthServer({ registry, host: "127.0.0.1", port: 0, ready: () => ready });
+  const cache: KindObjects[] = [
+    {
+      kind: "Deployment",
+      objects: [
+        {
+          metadata: { namespace: "ns", name: "web" },
+          status: {
+            conditions: [
+              { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
+            ],
+          },
+        },
+      ],
+    },
+  ];
+  const serverP = startHealthServer({
+    registry,
+    host: "127.0.0.1",
+    port: 0,
+    ready: () => ready,
+    extra: () => resourceConditionLines(cache),
+  });
   afterAll(async () => (await serverP).close());
 
-  it("records reconciles, API calls and per-resource conditions", async () => {
+  it("records reconciles, API calls and conditions per kind", async () => {
     metrics.reconciled("Deployment", "ready", 0.02);
     metrics.apiCall({ method: "GET", route: "/api/deployments/:id", status: 200, durationMs: 12 });
-    metrics.setConditions("Deployment", "ns", "web", [
-      { type: "Ready", status: "False", reason: "Creating", message: "", lastTransitionTime: "" },
-    ]);
-    metrics.setConditions("Deployment", "ns", "web", [
-      { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
-    ]);
     metrics.countConditions("Deployment", [
       {
         status: {
@@ -31,10 +47,6 @@ describe("OperatorMetrics", () => {
     expect(text).toContain(
       'svc_operator_api_calls_total{method="GET",route="/api/deployments/:id",status="200"} 1',
     );
-    expect(text).toContain(
-      'svc_operator_resource_condition{kind="Deployment",namespace="ns",name="web",condition="Ready",reason="Available"} 1',
-    );
-    expect(text).not.toContain('reason="Creating"');
     expect(text).toContain('svc_operator_resources{kind="Deployment",condition="Ready",status="True"} 1');
   });
 
@@ -47,7 +59,83 @@ describe("OperatorMetrics", () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     const m = await fetch(`${base}/metrics`);
     expect(m.status).toBe(200);
-    expect(await m.text()).toContain("svc_operator_workqueue_depth");
+    const text = await m.text();
+    expect(text).toContain("svc_operator_workqueue_depth");
+    // The per-resource family comes after the registry's, whole lines, from the cache as it is now.
+    expect(text).toContain(
+      '\nsvc_operator_resource_condition{kind="Deployment",namespace="ns",name="web",condition="Ready",reason="Available"} 1\n',
+    );
+    expect(text.indexOf("# TYPE svc_operator_resource_condition gauge")).toBeGreaterThan(
+      text.indexOf("svc_operator_workqueue_depth"),
+    );
     expect((await fetch(`${base}/nope`)).status).toBe(404);
+  });
+});
+
+describe("resourceConditionLines", () => {
+  const object = (
+    name: string,
+    conditions: { type: string; status: ConditionStatus; reason: string }[],
+  ): KindObjects["objects"][number] => ({
+    metadata: { namespace: "ns", name },
+    status: { conditions: conditions.map((c) => ({ ...c, message: "", lastTransitionTime: "" })) },
+  });
+
+  it("renders one series per resource and condition: 1 True, 0 False, -1 Unknown", () => {
+    const text = [
+      ...resourceConditionLines([
+        {
+          kind: "Volume",
+          objects: [
+            object("a", [
+              { type: "Ready", status: "False", reason: "Creating" },
+              { type: "Stalled", status: "True", reason: "InvalidSpec" },
+              { type: "Synced", status: "Unknown", reason: "" },
+            ]),
+            { metadata: { namespace: "ns", name: "no-status" } },
+          ],
+        },
+        {
+          kind: "Account",
+          objects: [object("default", [{ type: "Ready", status: "True", reason: "Verified" }])],
+        },
+      ]),
+    ].join("");
+    expect(text.split("\n")).toEqual([
+      "# HELP svc_operator_resource_condition 1 when the resource's condition is True, 0 when False, -1 when Unknown (one series per resource and condition)",
+      "# TYPE svc_operator_resource_condition gauge",
+      'svc_operator_resource_condition{kind="Volume",namespace="ns",name="a",condition="Ready",reason="Creating"} 0',
+      'svc_operator_resource_condition{kind="Volume",namespace="ns",name="a",condition="Stalled",reason="InvalidSpec"} 1',
+      'svc_operator_resource_condition{kind="Volume",namespace="ns",name="a",condition="Synced",reason=""} -1',
+      'svc_operator_resource_condition{kind="Account",namespace="ns",name="default",condition="Ready",reason="Verified"} 1',
+      "",
+    ]);
+  });
+
+  it("escapes label values as the text format requires", () => {
+    const text = [
+      ...resourceConditionLines([
+        { kind: "Route", objects: [object("r", [{ type: "Ready", status: "False", reason: 'a"b\\c\nd' }])] },
+      ]),
+    ].join("");
+    expect(text).toContain('reason="a\\"b\\\\c\\nd"} 0\n');
+  });
+
+  it("yields chunks of whole lines", () => {
+    const objects = Array.from({ length: 500 }, (_, i) =>
+      object(`d${i}`, [
+        { type: "Ready", status: "True", reason: "Available" },
+        { type: "Synced", status: "True", reason: "ReconcileSuccess" },
+      ]),
+    );
+    const chunks = [...resourceConditionLines([{ kind: "Deployment", objects }], 4096)];
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const c of chunks) expect(c.endsWith("\n")).toBe(true);
+    expect(
+      chunks
+        .join("")
+        .split("\n")
+        .filter((l) => l.startsWith("svc_operator_resource_condition{")),
+    ).toHaveLength(1000);
   });
 });

@@ -1,6 +1,53 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Condition } from "./conditions.ts";
+
+/** The custom resources of one kind as the informer cache holds them. */
+export interface KindObjects {
+  kind: string;
+  objects: readonly {
+    metadata: { namespace?: string; name: string };
+    status?: { conditions?: readonly Condition[] };
+  }[];
+}
+
+const RESOURCE_CONDITION = "svc_operator_resource_condition";
+const RESOURCE_CONDITION_HELP =
+  "1 when the resource's condition is True, 0 when False, -1 when Unknown (one series per resource and condition)";
+
+/** A label value in the Prometheus text format. */
+const labelValue = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+
+/**
+ * `svc_operator_resource_condition{kind,namespace,name,condition,reason}`, rendered at scrape time
+ * from the objects' conditions in the informer cache, in chunks of about `chunkChars`. Nothing is
+ * kept per resource: as a prom-client Gauge each series held ~1 KB (label object, hash key, the
+ * list of series to remove) and each scrape formatted ~2 KB of garbage per series, 80 MB per
+ * scrape at 10,000 resources (four conditions each).
+ */
+export function* resourceConditionLines(
+  kinds: Iterable<KindObjects>,
+  chunkChars = 64 * 1024,
+): Generator<string> {
+  let chunk = `# HELP ${RESOURCE_CONDITION} ${RESOURCE_CONDITION_HELP}\n# TYPE ${RESOURCE_CONDITION} gauge\n`;
+  for (const { kind, objects } of kinds) {
+    const k = labelValue(kind);
+    for (const o of objects) {
+      const conditions = o.status?.conditions;
+      if (!conditions?.length) continue;
+      const resource = `${RESOURCE_CONDITION}{kind="${k}",namespace="${labelValue(o.metadata.namespace ?? "")}",name="${labelValue(o.metadata.name)}",condition="`;
+      for (const c of conditions) {
+        const value = c.status === "True" ? 1 : c.status === "False" ? 0 : -1;
+        chunk += `${resource}${labelValue(c.type)}",reason="${labelValue(c.reason ?? "")}"} ${value}\n`;
+      }
+      if (chunk.length >= chunkChars) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+  }
+  if (chunk) yield chunk;
+}
 
 /** The operator's prom-client metrics, on an injected registry (no global default registry). */
 export class OperatorMetrics {
@@ -11,11 +58,8 @@ export class OperatorMetrics {
   readonly apiCalls: Counter<"method" | "route" | "status">;
   readonly apiDuration: Histogram<"method" | "route">;
   readonly resourcesByCondition: Gauge<"kind" | "condition" | "status">;
-  readonly resourceCondition: Gauge<"kind" | "namespace" | "name" | "condition" | "reason">;
   readonly resyncCalls: Counter<"kind">;
   readonly leader: Gauge;
-  /** Label sets currently exported per resource, so stale reasons can be removed. */
-  private readonly conditionSeries = new Map<string, Record<string, string>[]>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -62,12 +106,6 @@ export class OperatorMetrics {
       labelNames: ["kind", "condition", "status"],
       registers,
     });
-    this.resourceCondition = new Gauge({
-      name: "svc_operator_resource_condition",
-      help: "1 when the resource's condition is True, 0 when False, -1 when Unknown (one series per resource and condition)",
-      labelNames: ["kind", "namespace", "name", "condition", "reason"],
-      registers,
-    });
     this.resyncCalls = new Counter({
       name: "svc_operator_resync_api_calls_total",
       help: "Index calls made by drift detection",
@@ -91,30 +129,6 @@ export class OperatorMetrics {
     this.apiDuration.observe({ method: event.method, route: event.route }, event.durationMs / 1000);
   }
 
-  /** Replaces the per-resource condition series of one object (reasons change, so old series go). */
-  setConditions(
-    kind: string,
-    namespace: string,
-    name: string,
-    conditions: readonly Condition[] | undefined,
-  ): void {
-    this.forget(kind, namespace, name);
-    const series: Record<string, string>[] = [];
-    for (const c of conditions ?? []) {
-      const value = c.status === "True" ? 1 : c.status === "False" ? 0 : -1;
-      const labels = { kind, namespace, name, condition: c.type, reason: c.reason };
-      this.resourceCondition.set(labels, value);
-      series.push(labels);
-    }
-    if (series.length > 0) this.conditionSeries.set(`${kind}/${namespace}/${name}`, series);
-  }
-
-  forget(kind: string, namespace: string, name: string): void {
-    const key = `${kind}/${namespace}/${name}`;
-    for (const labels of this.conditionSeries.get(key) ?? []) this.resourceCondition.remove(labels);
-    this.conditionSeries.delete(key);
-  }
-
   /** Recounts the per-kind gauge from the cache (called on a timer, cheap). */
   countConditions(
     kind: string,
@@ -135,27 +149,56 @@ export class OperatorMetrics {
   }
 }
 
-/** /metrics, /healthz and /readyz. `ready()` decides readiness (caches synced). */
+/** Resolves when the response can take more, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * /metrics, /healthz and /readyz. `ready()` decides readiness (caches synced). `extra()` yields
+ * more exposition text after the registry's (metric families rendered outside prom-client), written
+ * chunk by chunk as the connection takes it.
+ */
 export function startHealthServer(options: {
   registry: Registry;
   host: string;
   port: number;
   ready: () => boolean;
   healthy?: () => boolean;
+  extra?: () => Iterable<string>;
 }): Promise<Server> {
+  const metrics = async (res: ServerResponse) => {
+    let body = await options.registry.metrics();
+    // OpenMetrics ends with `# EOF`: the extra families go before it.
+    const eof = body.endsWith("# EOF\n") ? "# EOF\n" : "";
+    if (eof) body = body.slice(0, -eof.length);
+    res.writeHead(200, { "content-type": options.registry.contentType });
+    res.write(body);
+    for (const chunk of options.extra?.() ?? []) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await drained(res);
+    }
+    res.end(eof);
+  };
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/metrics") {
-      options.registry.metrics().then(
-        (body) => {
-          res.writeHead(200, { "content-type": options.registry.contentType });
-          res.end(body);
-        },
-        (error: unknown) => {
-          res.writeHead(500, { "content-type": "text/plain" });
-          res.end(String(error));
-        },
-      );
+      metrics(res).catch((error: unknown) => {
+        if (res.headersSent) {
+          res.destroy(error as Error);
+          return;
+        }
+        res.writeHead(500, { "content-type": "text/plain" });
+        res.end(String(error));
+      });
       return;
     }
     if (path === "/healthz" || path === "/readyz") {

@@ -16,7 +16,7 @@ import { RawKube } from "./kube-raw.ts";
 import { shareDispatchers } from "./kubeconfig.ts";
 import { LeaderElector } from "./leader.ts";
 import { NameLookup } from "./lookup.ts";
-import { OperatorMetrics, startHealthServer } from "./metrics.ts";
+import { OperatorMetrics, resourceConditionLines, startHealthServer } from "./metrics.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
 import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
 import { WorkQueue } from "./queue.ts";
@@ -179,12 +179,15 @@ export class Operator {
         port,
         ready: () => this.ready,
         healthy: () => !this.stopping,
+        extra: () =>
+          resourceConditionLines(
+            this.allKinds().map((kind) => ({ kind, objects: this.informers.list(kind) })),
+          ),
       });
     }
     await this.informers.start();
     this.gaugeTimer = this.every(15_000, () => {
-      for (const k of ["Account", ...this.o.kinds.map((x) => x.kind)])
-        this.metrics.countConditions(k, this.informers.list(k));
+      for (const k of this.allKinds()) this.metrics.countConditions(k, this.informers.list(k));
     });
     if (this.elector) this.elector.start();
     else this.startWorkers();
@@ -230,7 +233,7 @@ export class Operator {
       },
     });
     this.queue = queue;
-    for (const kind of ["Account", ...this.o.kinds.map((k) => k.kind)]) {
+    for (const kind of this.allKinds()) {
       for (const obj of this.informers.list(kind))
         queue.add(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
     }
@@ -281,6 +284,11 @@ export class Operator {
     }
   }
 
+  /** The Account kind and every managed kind. */
+  private allKinds(): string[] {
+    return ["Account", ...this.o.kinds.map((k) => k.kind)];
+  }
+
   private reconcileKey(key: string): Promise<ReconcileOutcome> {
     const { kind, namespace, name } = parseKey(key);
     if (kind === "Account") return this.accounts.reconcile(namespace, name);
@@ -313,14 +321,12 @@ export class Operator {
 
   private onAdded(kind: string, obj: ManagedObject): void {
     this.indexReferences(kind, obj);
-    this.metrics.setConditions(kind, obj.metadata.namespace, obj.metadata.name, obj.status?.conditions);
     this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
   }
 
   private onUpdated(kind: string, obj: ManagedObject, old: ManagedObject | undefined): void {
     const key = objectKey(kind, obj.metadata.namespace, obj.metadata.name);
     this.indexReferences(kind, obj);
-    this.metrics.setConditions(kind, obj.metadata.namespace, obj.metadata.name, obj.status?.conditions);
     if (needsReconcile(old, obj)) this.enqueue(key);
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
@@ -334,7 +340,6 @@ export class Operator {
     const key = objectKey(kind, obj.metadata.namespace, obj.metadata.name);
     const targets = this.refs.targets(key);
     this.refs.remove(key);
-    this.metrics.forget(kind, obj.metadata.namespace, obj.metadata.name);
     // Parents waiting for this dependent to go (DeletionBlocked) can proceed now.
     for (const t of targets) this.enqueue(t);
     for (const d of this.refs.dependents(key)) this.enqueue(d);

@@ -22,6 +22,7 @@ import {
   type ObjectStore,
   withoutNulls,
 } from "./kube.ts";
+import { lazyChild } from "./logging.ts";
 import { NameLookup } from "./lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
@@ -171,13 +172,14 @@ class Run {
     this.ref = { kind: kind.kind, plural: kind.plural, namespace, name };
     this.key = objectKey(kind.kind, namespace, name);
     this.status = structuredClone(obj.status ?? {});
-    this.log = deps.log.child({
+    const href = this.annotations[Annotation.href] ?? obj.status?.href;
+    this.log = lazyChild(deps.log, () => ({
       kind: kind.kind,
       namespace,
       name,
-      href: this.annotations[Annotation.href] ?? obj.status?.href,
+      href,
       reconcileId: randomUUID().slice(0, 8),
-    });
+    }));
   }
 
   private get annotations(): Record<string, string> {
