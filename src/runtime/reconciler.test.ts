@@ -15,7 +15,7 @@ import { managedSpec, ref } from "./spec.ts";
 class WidgetService {
   readonly objects = new Map<string, { href: string; name: string; size: number; color: string }>();
   readonly calls: string[] = [];
-  private next = 1;
+  next = 1;
   failNext: { op: string; error: Error; commit?: boolean } | undefined;
   onCreate?: () => void;
 
@@ -365,6 +365,22 @@ describe("ManagedReconciler: no duplicates", () => {
     apply("w", { size: 1 }, { annotations: { [Annotation.createPending]: "2026-01-01T00:00:00Z" } });
     await reconciler.reconcile(NS, "w");
     expect(service.calls).toEqual(["index w", "create w", "show /api/widgets/1"]);
+  });
+
+  it("a pending create does not adopt what another custom resource holds (a same-named object of another namespace)", async () => {
+    // team-b's "w" is Ready on /api/widgets/1; team-a's "w" crashed before its create.
+    kube.put("Widget", {
+      metadata: { name: "w", namespace: "team-b", annotations: { [Annotation.href]: "/api/widgets/1" } },
+      spec: { size: 1 },
+      status: { href: "/api/widgets/1" },
+    });
+    service.objects.set("/api/widgets/1", { href: "/api/widgets/1", name: "w", size: 1, color: "red" });
+    service.next = 2;
+    apply("w", { size: 1 }, { annotations: { [Annotation.createPending]: "x" } });
+    await reconciler.reconcile(NS, "w");
+    expect(obj().status?.href).toBe("/api/widgets/2");
+    expect(service.calls.filter((c) => c.startsWith("create"))).toEqual(["create w"]);
+    expect(events.map((e) => e.reason)).not.toContain("CreatePendingResolved");
   });
 
   it("a pending create with two candidates is Stalled naming both, and creates nothing", async () => {

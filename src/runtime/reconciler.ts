@@ -603,7 +603,13 @@ class Run {
     desired: unknown,
     pending = true,
   ): Promise<unknown | undefined> {
-    const candidates = await this.kind.lookup(client, desired);
+    let candidates = await this.kind.lookup(client, desired);
+    if (pending && candidates.length > 0) {
+      // What another custom resource already holds was not created by this one (a same-named
+      // object of another namespace on the same account): adopting it would make two owners.
+      const held = this.heldByOthers();
+      candidates = candidates.filter((c) => !held.has(this.kind.hrefOf(c)));
+    }
     if (candidates.length > 1) {
       const hrefs = candidates.map((c) => this.kind.hrefOf(c)).join(", ");
       throw terminal(
@@ -613,6 +619,17 @@ class Run {
       );
     }
     return candidates[0];
+  }
+
+  /** Hrefs other objects of this kind hold (a pending create is rare: a scan is fine). */
+  private heldByOthers(): Set<string> {
+    const held = new Set<string>();
+    for (const o of this.deps.store.list(this.kind.kind)) {
+      if (o.metadata.namespace === this.meta.namespace && o.metadata.name === this.meta.name) continue;
+      const href = o.metadata.annotations?.[Annotation.href] || o.status?.href;
+      if (typeof href === "string" && href) held.add(href);
+    }
+    return held;
   }
 
   private client(accountName: string): unknown {
