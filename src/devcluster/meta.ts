@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
+import { deepCopy } from "./admission/types.ts";
 import type { FieldError } from "./errors.ts";
 
 export type Obj = Record<string, unknown>;
@@ -8,9 +9,8 @@ export function isObj(value: unknown): value is Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function clone<T>(value: T): T {
-  return structuredClone(value);
-}
+/** A deep copy of a stored object (every write copies the old one). */
+export const clone: <T>(value: T) => T = deepCopy;
 
 export const deepEqual = isDeepStrictEqual;
 
