@@ -3,6 +3,7 @@
  * a typed function set per resource; see docs/api-client.md for options and behaviour.
  */
 import { ApiClient, type ApiClientOptions } from "./client.ts";
+import { objectExists } from "./resource.ts";
 import { alertSpecsApi } from "./resources/alert-specs.ts";
 import { auditEntriesApi } from "./resources/audit-entries.ts";
 import { cloudsApi } from "./resources/clouds.ts";
@@ -41,6 +42,8 @@ export function serviceApi(client: ApiClient) {
     storedScriptAttachments: storedScriptAttachmentsApi(client),
     clouds: cloudsApi(client),
     monitoringMetrics: monitoringMetricsApi(client),
+    /** Whether the object an href names exists (404 or 422 ResourceNotFound: false). */
+    exists: (href: string, signal?: AbortSignal) => objectExists(client, href, signal),
     close: () => client.close(),
   };
 }

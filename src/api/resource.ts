@@ -47,6 +47,21 @@ export async function showOne<S extends z.ZodType>(
   return validate(schema, parseJson(result, "GET", href), "GET", href, "");
 }
 
+/**
+ * Whether the object an href names exists: a GET of the href, true on 2xx, false when the service
+ * answers that it does not (404, or 422 ResourceNotFound); any other failure is thrown as usual.
+ * The representation is not parsed: any linked type (a server, a user, a datacenter) can be asked.
+ */
+export async function objectExists(client: ApiClient, href: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await client.call({ method: "GET", path: href, signal });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.kind === "notFound") return false;
+    throw error;
+  }
+}
+
 export interface CreateOptions {
   /**
    * Finds the created object when the 201 has no `Location` (the spec does not promise

@@ -64,6 +64,14 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    * When one becomes Ready or is deleted, the others of its group are re-queued at once.
    */
   siblings?(spec: S): string | undefined;
+  /**
+   * Pure: the service objects a create links to that the spec gives as raw hrefs (not through
+   * an xRef, whose target exists by construction), with the spec field of each. Just before a
+   * create (never on reconciles of an existing object) the runtime checks each exists (one GET per
+   * href and account, cached) and waits (DependencyNotReady naming the field) instead of sending a
+   * create the service would refuse. Declare only links whose href the service can show.
+   */
+  links?(spec: S): Link[];
   /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
   retain?(spec: S, status: ManagedStatus): string | undefined;
   /** Pure: the representation as shown in status.atProvider. */
@@ -95,6 +103,12 @@ export interface Reference {
   field: string;
   kind: string;
   name: string;
+}
+
+/** A service object a spec links to by href: `field` is the spec field path, e.g. "runnableHref". */
+export interface Link {
+  field: string;
+  href: string;
 }
 
 export interface FieldDiff {

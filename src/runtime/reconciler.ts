@@ -22,6 +22,7 @@ import {
   type ObjectStore,
   withoutNulls,
 } from "./kube.ts";
+import { LinkCheck } from "./links.ts";
 import { lazyChild } from "./logging.ts";
 import { NameLookup } from "./lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "./names.ts";
@@ -79,6 +80,8 @@ export interface ReconcilerDeps {
   names?: NameLookup;
   /** Default period for re-checking waits on things outside the cluster. */
   dependencyRetryMs?: number;
+  /** Checks of the hrefs a create links to (share one per operator: its cache spans kinds). */
+  links?: LinkCheck;
 }
 
 /** What a reconcile ended with; the controller requeues accordingly. */
@@ -106,7 +109,7 @@ export class ManagedReconciler {
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
-    this.deps = deps;
+    this.deps = deps.links ? deps : { ...deps, links: new LinkCheck({ now: () => deps.clock.now() }) };
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileOutcome> {
@@ -393,6 +396,9 @@ class Run {
     }
 
     if (!href) {
+      const links = this.kind.links?.(spec) ?? [];
+      const account = `${this.meta.namespace}/${accountName}`;
+      await this.deps.links?.require(account, client, links, this.deps.dependencyRetryMs);
       const finalizers = (this.meta.finalizers ?? []).includes(FINALIZER) ? undefined : withFinalizer;
       await this.patchMetadata(
         {
