@@ -5,7 +5,7 @@ import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind } from "./kind.ts";
-import { LinkCheck } from "./links.ts";
+import { hrefLinks, LinkCheck } from "./links.ts";
 import { Annotation, FINALIZER } from "./names.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
@@ -205,5 +205,16 @@ describe("ManagedReconciler: links checked before a create", () => {
     service.known.clear(); // even a link gone since is not re-checked: the object exists
     await reconciler.reconcile("ns", "a");
     expect(service.calls).toEqual(["show /api/gadgets/1"]);
+  });
+});
+
+describe("hrefLinks", () => {
+  it("gives a link per set href field and per list item, skipping unset ones", () => {
+    const spec = { a: "/api/x/1", b: undefined as string | undefined, c: ["/api/i/1", "/api/i/2"], d: 3 };
+    expect(hrefLinks(spec, ["a", "b", "c"])).toEqual([
+      { field: "a", href: "/api/x/1" },
+      { field: "c[0]", href: "/api/i/1" },
+      { field: "c[1]", href: "/api/i/2" },
+    ]);
   });
 });

@@ -29,8 +29,6 @@ let operator: Operator;
 let ns: string;
 let cases: CorpusCase[];
 let mutatingBefore: { accepted: number; refused: number };
-/** Set on a case whose create the service alone can refuse (one refused call, then Stalled). */
-const ALLOW_REFUSED = "test.svc.io/allow-refused-create";
 /** What applying each file's subject answered: undefined when accepted, else the error text. */
 const rejected = new Map<string, string | undefined>();
 
@@ -181,13 +179,9 @@ describe("bad-input corpus", () => {
     await operator.resyncNow();
     const stats = stack.sim.core.stats.report();
     expect(mutatingCalls(stats, "accepted") - mutatingBefore.accepted).toBe(0);
-    // A create naming a linked object the service lacks (a server, a user) is refused by the service
-    // (422 ResourceNotFound; nothing is created): that refusal is final, never retried.
-    const refusedAllowed = cases.filter((c) => c.subject.metadata.annotations?.[ALLOW_REFUSED]).length;
+    // Not even a refused one: a create naming a linked object the service lacks (a server, a user)
+    // waits before it is sent (the runtime checks the kind's links first).
     const refused = (stats as SimStats).requests.filter((r) => r.method !== "GET" && r.status >= 400);
-    expect(
-      mutatingCalls(stats, "refused") - mutatingBefore.refused,
-      JSON.stringify(refused),
-    ).toBeLessThanOrEqual(refusedAllowed);
+    expect(mutatingCalls(stats, "refused") - mutatingBefore.refused, JSON.stringify(refused)).toBe(0);
   });
 });

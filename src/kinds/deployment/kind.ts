@@ -2,6 +2,7 @@ import { type ServiceApi, selfHref } from "../../api/index.ts";
 import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";
@@ -198,6 +199,7 @@ export const deploymentKind: ManagedKind<
     },
   ],
   references: () => [],
+  links: (spec) => hrefLinks(spec, ["resourceGroupHref"]),
   validate(spec) {
     for (const [name, value] of Object.entries(spec.inputs ?? {})) {
       const parsed = parseInputValue(name, value, "2.0");

@@ -5,6 +5,7 @@ import type {
   NetworkGatewayUpdate,
 } from "../../api/resources/network-gateways.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import type { NetClient } from "../network/api.ts";
 import { CloudDirectory, resolveCloud } from "../network/cloud.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
@@ -140,6 +141,8 @@ export function createNetworkGatewayKind(
       },
     ],
     references: gatewayReferences,
+    // The cloud is checked in desired (its capabilities); the network is attached right after the create.
+    links: (spec) => hrefLinks(spec, ["networkHref"]),
     async desired(spec: NetworkGatewaySpec, ctx: DesiredContext<NetClient>) {
       const cloudHref = await resolveCloud(ctx.client.clouds, spec, ctx);
       // An unknown cloud is an InvalidSpec naming the field before any write (cached per cloud).

@@ -1,6 +1,7 @@
 import { isApiError, linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
 import type { NetClient } from "./api.ts";
@@ -181,6 +182,8 @@ export function createNetworkKind(
       },
     ],
     references: networkReferences,
+    // The cloud is checked in desired (its capabilities); the route table is set right after the create.
+    links: (spec) => hrefLinks(spec, ["deploymentHref", "routeTableHref"]),
     async desired(spec: NetworkSpec, ctx: DesiredContext<NetClient>) {
       const cloudHref = await resolveCloud(ctx.client.clouds, spec, ctx);
       const field = spec.cloudHref ? "cloudHref" : "cloud.name";

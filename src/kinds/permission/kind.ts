@@ -1,6 +1,7 @@
 import { isApiError, linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { Permission } from "../../api/resources/permissions.ts";
 import type { FieldDiff, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
@@ -112,6 +113,7 @@ export function createPermissionKind(
       },
     ],
     references: () => [],
+    links: (spec) => hrefLinks(spec, ["userHref"]),
     siblings: (spec) => spec.userHref,
     desired: (spec) => ({ userHref: spec.userHref, roleTitle: spec.roleTitle }),
     observe: (client, href) => calls(client).show(href),

@@ -1,6 +1,7 @@
 import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { RecurringVolumeAttachment } from "../../api/resources/recurring-volume-attachments.ts";
 import type { FieldDiff, ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
@@ -167,6 +168,7 @@ export function createAttachmentKind(): ManagedKind<
     ],
     references: (spec) =>
       spec.storageRef ? [{ field: "storageRef", kind: "Volume", name: spec.storageRef.name }] : [],
+    links: (spec) => hrefLinks(spec, ["cloudHref", "storageHref", "runnableHref", "volumeTypeHref"]),
     validate(spec) {
       // The CRD rule says the same; this covers a spec that got past admission.
       if (!DEVICE.test(spec.device))

@@ -2,6 +2,7 @@ import { linkHref, selfHref } from "../../api/index.ts";
 import type { NextHopType, Route, RouteCreate, RouteUpdate } from "../../api/resources/routes.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { deepEqual } from "../../runtime/kube.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
@@ -255,6 +256,7 @@ export const routeKind: ManagedKind<RouteSpec, RouteDesired, RouteObserved, NetC
     { name: "Next-Hop", type: "string", jsonPath: ".spec.nextHopType", description: "Next hop type" },
   ],
   references: routeReferences,
+  links: (spec) => hrefLinks(spec, ["routeTableHref", "nextHopHref"]),
   validate: validateRoute,
   desired: (spec, ctx) => desiredRoute(spec, resolve(spec, ctx)),
   async observe(client, href) {

@@ -1,6 +1,7 @@
 import { linkHref, selfHref } from "../../api/index.ts";
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
@@ -189,6 +190,8 @@ export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, 
     },
   ],
   references: subnetReferences,
+  // networkHref is shown in desired (the subnet's cloud is the network's); the route table is set right after the create.
+  links: (spec) => hrefLinks(spec, ["datacenterHref", "routeTableHref"]),
   desired: async (spec, ctx) => desiredSubnet(spec, ctx.meta.name, await networkFacts(spec, ctx)),
   async observe(client, href, desired) {
     const s = await orUndefined(client.subnets.show(href));

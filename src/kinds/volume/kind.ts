@@ -7,6 +7,7 @@ import type {
   ObjectMeta,
   ResolvedReference,
 } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
@@ -309,6 +310,17 @@ export function createVolumeKind(
       spec.deploymentRef
         ? [{ field: "deploymentRef", kind: "Deployment", name: spec.deploymentRef.name }]
         : [],
+    // placementGroupHref is left out: the service shows no placement group by href.
+    links: (spec) =>
+      hrefLinks(spec, [
+        "cloudHref",
+        "datacenterHref",
+        "deploymentHref",
+        "imageHref",
+        "parentVolumeSnapshotHref",
+        "volumeTypeHref",
+        "allowedInstanceHrefs",
+      ]),
     async desired(spec, ctx) {
       const api = calls(ctx.client);
       const cloudHref = await resolveCloudHref(ctx, spec, api.clouds);
