@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { DependencyNotReadyError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
 import {
   desiredGateway,
@@ -114,7 +115,7 @@ describe("diffGateway", () => {
 });
 
 describe("gateway cloud", () => {
-  it("an unknown cloud href is an InvalidSpec naming cloudHref, before any write", async () => {
+  it("an unknown cloud href waits (DependencyNotReady) naming cloudHref, before any write", async () => {
     const { ApiError } = await import("../../api/index.ts");
     const missing = new ApiError({
       kind: "notFound",
@@ -128,8 +129,8 @@ describe("gateway cloud", () => {
     } as unknown as NetClient;
     const spec = networkGatewaySpecSchema.parse({ cloudHref: "/api/clouds/9", type: "vpn" });
     const ctx = { meta: { name: "gw", namespace: "n" }, client, refs: {}, log: undefined as never };
-    await expect(networkGatewayKind.desired(spec, ctx)).rejects.toThrow(
-      /spec\.cloudHref: cloud \/api\/clouds\/9 does not exist/,
-    );
+    const error = await Promise.resolve(networkGatewayKind.desired(spec, ctx)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyNotReadyError);
+    expect((error as Error).message).toBe("spec.cloudHref: /api/clouds/9 does not exist in the service");
   });
 });

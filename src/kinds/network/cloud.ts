@@ -1,7 +1,7 @@
 import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import { cloudCapabilities } from "../../api/resources/clouds.ts";
 import type { NameLookup } from "../../runtime/lookup.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import { type CloudChoice, resolveCloudHref } from "../shared/cloud.ts";
 
 export type { CloudChoice };
@@ -42,7 +42,10 @@ export class CloudDirectory {
     this.now = options.now ?? Date.now;
   }
 
-  /** Capabilities of a cloud; an unknown cloud is an InvalidSpec naming `field`. Concurrent callers share one call. */
+  /**
+   * Capabilities of a cloud. An unknown cloud waits (DependencyNotReady naming `field`, as a missing
+   * linked object does before any create: it may be registered later). Concurrent callers share one call.
+   */
   capabilities(clouds: CloudCalls, href: string, field: string): Promise<Record<string, boolean>> {
     let cache = this.byClient.get(clouds);
     if (!cache) {
@@ -63,7 +66,7 @@ export class CloudDirectory {
       return cloudCapabilities(await clouds.show(href, { view: "extended" }));
     } catch (error) {
       if (isApiError(error) && error.kind === "notFound") {
-        throw new InvalidSpecError(field, `cloud ${href} does not exist in the account`);
+        throw new DependencyNotReadyError(`spec.${field}: ${href} does not exist in the service`);
       }
       throw error;
     }

@@ -2,7 +2,7 @@ import { linkHref, selfHref } from "../../api/index.ts";
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";
@@ -167,7 +167,7 @@ async function networkFacts(spec: SubnetSpec, ctx: DesiredContext<NetClient>): P
   }
   const href = spec.networkHref!;
   const n = await orUndefined(ctx.client.networks.show(href));
-  if (!n) throw new InvalidSpecError("networkHref", `network ${href} does not exist in the service`);
+  if (!n) throw new DependencyNotReadyError(`spec.networkHref: ${href} does not exist in the service`);
   const o = toNetworkObserved(n);
   if (!o.cloudHref) throw new InvalidSpecError("networkHref", `network ${href} shows no cloud link`);
   return { href, cloudHref: o.cloudHref, cidrBlock: o.cidrBlock ?? undefined };
