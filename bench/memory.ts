@@ -12,7 +12,7 @@
 //   BENCH_MEMORY_SNAPSHOT=<dir>    keep the heap snapshots there (for retainer analysis)
 //   BENCH_MEMORY_NODE_FLAGS="..."  more node flags for the operator (GC settings, profilers)
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -144,6 +144,7 @@ class Operator {
       500,
     );
     if (keepIn) {
+      await mkdir(keepIn, { recursive: true });
       const target = join(keepIn, `operator-${SET}-${label}.heapsnapshot`);
       await writeFile(target, await readFile(file));
       console.log(`heap snapshot: ${target}`);

@@ -61,3 +61,32 @@ describe("EventRecorder", () => {
     expect(f.created.map((c) => c.reason)).toHaveLength(5);
   });
 });
+
+describe("EventRecorder caches", () => {
+  it("keeps the most recently used aggregates (LRU), so memory does not grow with objects", async () => {
+    const f = fakeApi();
+    const r = new EventRecorder({ api: f.api as never, clock: new FakeClock(), cacheSize: 2 });
+    const emit = (message: string) => r.emit(obj, "Deployment", "Warning", "ReconcileError", message);
+    emit("a");
+    emit("b");
+    emit("a"); // a is now the most recently used
+    emit("c"); // evicts b
+    emit("a"); // still aggregated
+    emit("b"); // a new Event again
+    await r.flush();
+    expect(f.created.map((c) => c.count)).toEqual([1, 1, 1, 1]);
+    expect(f.patched.map((p) => p.body.count)).toEqual([2, 3]);
+  });
+
+  it("gives an object whose bucket was evicted a fresh burst", async () => {
+    const f = fakeApi();
+    const r = new EventRecorder({ api: f.api as never, clock: new FakeClock(), burst: 1, cacheSize: 1 });
+    const other = { metadata: { name: "other", namespace: "ns", uid: "u2" } };
+    r.emit(obj, "Deployment", "Normal", "Created", "1");
+    r.emit(obj, "Deployment", "Normal", "Updated", "2"); // dropped: no token left
+    r.emit(other, "Deployment", "Normal", "Created", "3"); // evicts obj's bucket
+    r.emit(obj, "Deployment", "Normal", "Updated", "4");
+    await r.flush();
+    expect(f.created.map((c) => c.reason)).toEqual(["Created", "Created", "Updated"]);
+  });
+});

@@ -23,14 +23,35 @@ export const discardEvents: EventSink = { emit() {} };
 interface Aggregate {
   name: string;
   count: number;
-  firstTimestamp: string;
+}
+
+/** client-go's event correlator keeps this many aggregates and spam-filter buckets (LRU). */
+const CACHE_SIZE = 4096;
+
+/** Gets a Map entry and makes it the most recently used (Maps iterate in insertion order). */
+function touch<V>(map: Map<string, V>, key: string): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** Sets a Map entry as the most recently used, dropping the least recently used beyond `size`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, size: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > size) map.delete(map.keys().next().value as string);
 }
 
 /**
  * A small client-go style event recorder on CoreV1Api: a repeat of the same
  * (object, type, reason, message) patches `count` and `lastTimestamp` of the
  * existing Event instead of creating a new one, and a per-object token bucket
- * (burst 25, one token per 5 minutes, as client-go's spam filter) drops floods.
+ * (burst 25, one token per 5 minutes, as client-go's spam filter) drops floods. Both are kept
+ * for the 4,096 most recently used keys, as client-go does: memory does not grow with the
+ * number of objects, and an object that has not emitted for long starts afresh.
  */
 export class EventRecorder implements EventSink {
   private readonly seen = new Map<string, Aggregate>();
@@ -41,6 +62,7 @@ export class EventRecorder implements EventSink {
   private readonly component: string;
   private readonly burst: number;
   private readonly refillMs: number;
+  private readonly cacheSize: number;
   private pending: Promise<unknown> = Promise.resolve();
 
   constructor(options: {
@@ -50,6 +72,7 @@ export class EventRecorder implements EventSink {
     component?: string;
     burst?: number;
     refillMs?: number;
+    cacheSize?: number;
   }) {
     this.api = options.api;
     this.clock = options.clock ?? systemClock;
@@ -57,13 +80,15 @@ export class EventRecorder implements EventSink {
     this.component = options.component ?? "svc-operator";
     this.burst = options.burst ?? 25;
     this.refillMs = options.refillMs ?? 5 * 60_000;
+    this.cacheSize = options.cacheSize ?? CACHE_SIZE;
   }
 
   emit(object: ManagedObject, kind: string, type: EventType, reason: string, message: string): void {
     const { namespace, name, uid } = object.metadata;
-    const objectId = `${kind}/${namespace}/${name}/${uid ?? ""}`;
+    // Joined: one flat string per key kept (a template literal keeps a tree of concatenations).
+    const objectId = [kind, namespace, name, uid ?? ""].join("/");
     if (!this.take(objectId)) return;
-    const key = `${objectId}/${type}/${reason}/${message}`;
+    const key = [objectId, type, reason, message].join("/");
     const work = this.record(key, object, kind, type, reason, message).catch((error: unknown) => {
       this.log?.warn({ err: error, reason }, "could not record event");
     });
@@ -77,20 +102,15 @@ export class EventRecorder implements EventSink {
 
   private take(objectId: string): boolean {
     const now = this.clock.now();
-    const b = this.buckets.get(objectId) ?? { tokens: this.burst, at: now };
+    const b = touch(this.buckets, objectId) ?? { tokens: this.burst, at: now };
     const refill = Math.floor((now - b.at) / this.refillMs);
     if (refill > 0) {
       b.tokens = Math.min(this.burst, b.tokens + refill);
       b.at = now;
     }
-    if (b.tokens <= 0) {
-      this.buckets.set(objectId, b);
-      return false;
-    }
+    remember(this.buckets, objectId, b, this.cacheSize);
+    if (b.tokens <= 0) return false;
     b.tokens--;
-    this.buckets.set(objectId, b);
-    // Bounded: objects come and go; the oldest bucket is dropped first.
-    if (this.buckets.size > 20_000) this.buckets.delete(this.buckets.keys().next().value as string);
     return true;
   }
 
@@ -104,7 +124,7 @@ export class EventRecorder implements EventSink {
   ): Promise<void> {
     const namespace = object.metadata.namespace;
     const now = new Date(this.clock.now()).toISOString();
-    const existing = this.seen.get(key);
+    const existing = touch(this.seen, key);
     if (existing) {
       existing.count++;
       await this.api.patchNamespacedEvent(
@@ -133,8 +153,7 @@ export class EventRecorder implements EventSink {
       source: { component: this.component },
       reportingComponent: this.component,
     };
-    this.seen.set(key, { name, count: 1, firstTimestamp: now });
-    if (this.seen.size > 10_000) this.seen.delete(this.seen.keys().next().value as string);
+    remember(this.seen, key, { name, count: 1 }, this.cacheSize);
     await this.api.createNamespacedEvent({ namespace, body });
   }
 }

@@ -16,9 +16,12 @@ export const Annotation = {
 
 export const FIELD_MANAGER = "svc-operator";
 
-/** Queue key of one custom resource. */
+/**
+ * Queue key of one custom resource. Joined rather than a template literal: join makes one flat
+ * string, a template a tree of concatenations (~100 B more per key held in an index).
+ */
 export function objectKey(kind: string, namespace: string, name: string): string {
-  return `${kind}/${namespace}/${name}`;
+  return [kind, namespace, name].join("/");
 }
 
 export function parseKey(key: string): { kind: string; namespace: string; name: string } {

@@ -326,7 +326,8 @@ export class Operator {
 
   private onUpdated(kind: string, obj: ManagedObject, old: ManagedObject | undefined): void {
     const key = objectKey(kind, obj.metadata.namespace, obj.metadata.name);
-    this.indexReferences(kind, obj);
+    // References come from the spec: status and metadata writes (most updates) leave them as they are.
+    if (old?.metadata.generation !== obj.metadata.generation) this.indexReferences(kind, obj);
     if (needsReconcile(old, obj)) this.enqueue(key);
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");

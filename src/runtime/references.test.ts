@@ -14,4 +14,15 @@ describe("ReferenceIndex", () => {
     idx.remove("Subnet/ns/b");
     expect(idx.dependents("Network/ns/main")).toEqual([]);
   });
+
+  it("keeps unchanged references as they are and drops duplicates", () => {
+    const idx = new ReferenceIndex();
+    idx.set("Route/ns/r", ["Network/ns/n", "NetworkGateway/ns/g", "Network/ns/n"]);
+    expect(idx.targets("Route/ns/r")).toEqual(["Network/ns/n", "NetworkGateway/ns/g"]);
+    idx.set("Route/ns/r", ["Network/ns/n", "NetworkGateway/ns/g"]);
+    expect(idx.dependents("NetworkGateway/ns/g")).toEqual(["Route/ns/r"]);
+    idx.set("Route/ns/r", []);
+    expect(idx.targets("Route/ns/r")).toEqual([]);
+    expect(idx.dependents("Network/ns/n")).toEqual([]);
+  });
 });

@@ -6,23 +6,29 @@ import { objectKey } from "./names.ts";
  * deletion waits while dependents exist.
  */
 export class ReferenceIndex {
-  private readonly targetsOf = new Map<string, Set<string>>();
-  private readonly dependentsOf = new Map<string, Set<string>>();
+  /** Targets per dependent: a short array (an object names a few others). */
+  private readonly targetsOf = new Map<string, readonly string[]>();
+  /** Dependents per target, with the one copy of the target's key that the arrays share. */
+  private readonly dependentsOf = new Map<string, { key: string; dependents: Set<string> }>();
 
   /** Replaces the references of `dependent` (a queue key) with `targets` (queue keys). */
   set(dependent: string, targets: Iterable<string>): void {
+    const unique = [...new Set(targets)];
+    const old = this.targetsOf.get(dependent);
+    // Called on every reconcile: unchanged references (the usual case) are left as they are.
+    if (old && old.length === unique.length && old.every((t, i) => t === unique[i])) return;
     this.remove(dependent);
-    const set = new Set(targets);
-    if (set.size === 0) return;
-    this.targetsOf.set(dependent, set);
-    for (const t of set) {
-      let deps = this.dependentsOf.get(t);
-      if (!deps) {
-        deps = new Set();
-        this.dependentsOf.set(t, deps);
+    if (unique.length === 0) return;
+    const shared = unique.map((t) => {
+      let entry = this.dependentsOf.get(t);
+      if (!entry) {
+        entry = { key: t, dependents: new Set() };
+        this.dependentsOf.set(t, entry);
       }
-      deps.add(dependent);
-    }
+      entry.dependents.add(dependent);
+      return entry.key;
+    });
+    this.targetsOf.set(dependent, shared);
   }
 
   remove(dependent: string): void {
@@ -30,14 +36,14 @@ export class ReferenceIndex {
     if (!old) return;
     this.targetsOf.delete(dependent);
     for (const t of old) {
-      const deps = this.dependentsOf.get(t);
-      deps?.delete(dependent);
-      if (deps?.size === 0) this.dependentsOf.delete(t);
+      const entry = this.dependentsOf.get(t);
+      entry?.dependents.delete(dependent);
+      if (entry?.dependents.size === 0) this.dependentsOf.delete(t);
     }
   }
 
   dependents(target: string): string[] {
-    return [...(this.dependentsOf.get(target) ?? [])].sort();
+    return [...(this.dependentsOf.get(target)?.dependents ?? [])].sort();
   }
 
   targets(dependent: string): string[] {
