@@ -117,6 +117,16 @@ export const ready = (o: { status?: { conditions?: { type: string; status: strin
 export const callBoundMs = (calls: number, latencyMs: number, concurrency: number) =>
   (calls * latencyMs) / concurrency;
 
+export interface Applier {
+  apply(
+    kind: string,
+    plural: string,
+    names: string[],
+    spec: Record<string, unknown>,
+    width: number,
+  ): Promise<void>;
+}
+
 export interface OperatorRig {
   infra: Infra;
   kc: k8s.KubeConfig;
@@ -127,6 +137,11 @@ export interface OperatorRig {
   /** The devcluster path of a custom resource collection (or one object) in the bench namespace. */
   path(plural: string, name?: string): string;
   create(kind: string, plural: string, name: string, spec: Record<string, unknown>): Promise<unknown>;
+  /**
+   * A started client process (bench/lib/apply-process.ts) that creates many objects once,
+   * `width` requests at a time, as kubectl or Argo CD would from another machine.
+   */
+  applier(): Promise<Applier>;
   /** Mean time of one status write as the operator makes it (the devcluster is another process). */
   kubeWriteMs(plural: string, name: string): Promise<number>;
   close(): Promise<void>;
@@ -165,6 +180,32 @@ export async function startOperatorRig(options: {
     path,
     create: (kind, plural, name, spec) =>
       raw.call("POST", path(plural), { apiVersion: `${GROUP}/${VERSION}`, kind, metadata: { name }, spec }),
+    applier: async () => {
+      const child = spawn(process.execPath, [join(ROOT, "bench/lib/apply-process.ts")], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const expectLine = async (line: string) => {
+        const next = await lines.next();
+        if (next.done || next.value !== line)
+          throw new Error(`apply process: expected "${line}", got ${next.done ? "its exit" : next.value}`);
+      };
+      await expectLine("ready");
+      return {
+        apply: async (kind, plural, names, spec, width) => {
+          const bodies = names.map((name) => ({
+            apiVersion: `${GROUP}/${VERSION}`,
+            kind,
+            metadata: { name },
+            spec,
+          }));
+          child.stdin!.write(
+            `${JSON.stringify({ kubeconfig: infra.kubeconfig, path: path(plural), bodies, width })}\n`,
+          );
+          await expectLine("done");
+        },
+      };
+    },
     kubeWriteMs: async (plural, name) => {
       const t0 = performance.now();
       for (let i = 0; i < 50; i++) {
