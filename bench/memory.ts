@@ -302,9 +302,10 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
     const usage = await op.memory();
     // Let the last status writes and events finish before measuring what stays.
     await new Promise((r) => setTimeout(r, 2000));
+    // RSS as it stays (read before the snapshot, whose writing grows the process by itself).
+    const settled = await op.rss();
     const liveHeapMb = await op.liveHeap(keepSnapshots, String(size));
-    const after = await op.rss();
-    const usageAfter = await op.memory();
+    const usageAfterGc = await op.memory();
     const per = (mb: number) => Math.round((mb * MB) / set.length);
     return {
       resources: set.length,
@@ -312,13 +313,13 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
       idleRssMb: idle.rssMb,
       idleLiveHeapMb: idleHeapMb,
       peakRssMb: peak.peakRssMb,
-      rssAfterMb: after.rssMb,
+      rssSettledMb: settled.rssMb,
       liveHeapAfterMb: liveHeapMb,
       scrapeBytes,
       peakRssOverIdleBytesPerResource: per(peak.peakRssMb - idle.rssMb),
       liveHeapBytesPerResource: per(liveHeapMb - idleHeapMb),
       peakUsageMb: usage.peak,
-      usageAfterMb: usageAfter.now,
+      usageAfterGcMb: usageAfterGc.now,
     };
   } finally {
     await op.stop();
@@ -348,7 +349,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const n = Number(b.resources) - Number(a.resources);
     const marginal = (field: string) => Math.round(((Number(b[field]) - Number(a[field])) * MB) / n);
     figures.marginalPeakRssBytesPerResource = marginal("peakRssMb");
-    figures.marginalRssAfterBytesPerResource = marginal("rssAfterMb");
+    figures.marginalRssSettledBytesPerResource = marginal("rssSettledMb");
     figures.marginalLiveHeapBytesPerResource = marginal("liveHeapAfterMb");
   }
   console.log(figures);
