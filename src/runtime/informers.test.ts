@@ -5,7 +5,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
-import { InformerSet, withoutManagedFields } from "./informers.ts";
+import { InformerSet, type ListPage, pagedList, withoutManagedFields } from "./informers.ts";
 import type { ManagedObject } from "./kind.ts";
 import { RawKube } from "./kube-raw.ts";
 import { API_VERSION } from "./names.ts";
@@ -47,6 +47,7 @@ describe("InformerSet against the devcluster", () => {
   let cluster: DevCluster;
   let raw: RawKube;
   let informers: InformerSet;
+  let api: CustomObjectsApi;
   const added: ManagedObject[] = [];
   const updated: { object: ManagedObject; old: ManagedObject | undefined }[] = [];
 
@@ -64,9 +65,10 @@ describe("InformerSet against the devcluster", () => {
       metadata: { name: "web" },
       spec: { accountRef: { name: "default" }, description: "first" },
     });
+    api = kc.makeApiClient(CustomObjectsApi);
     informers = new InformerSet({
       kubeConfig: kc,
-      api: kc.makeApiClient(CustomObjectsApi),
+      api,
       kinds: [{ kind: "Deployment", plural: "deployments" }],
       namespaces: [],
       handlers: {
@@ -105,5 +107,33 @@ describe("InformerSet against the devcluster", () => {
     expect(old?.spec).toMatchObject({ description: "first" });
     expect(informers.get("Deployment", "ns", "web")).toBe(object);
     expect(informers.list("Deployment")).toEqual([object]);
+  });
+
+  it("reads a list page by page with the server's continue token, slimming each page", async () => {
+    for (const name of ["b", "c"])
+      await raw.call("POST", path(), {
+        apiVersion: API_VERSION,
+        kind: "Deployment",
+        metadata: { name },
+        spec: { accountRef: { name: "default" } },
+      });
+    const tokens: (string | undefined)[] = [];
+    const list = await pagedList((cont) => {
+      tokens.push(cont);
+      return api.listNamespacedCustomObject({
+        group: "cloud.svc.io",
+        version: "v1alpha1",
+        namespace: "ns",
+        plural: "deployments",
+        limit: 2,
+        _continue: cont,
+      }) as Promise<ListPage>;
+    });
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]).toBeUndefined();
+    expect(tokens[1]).toEqual(expect.any(String));
+    expect(list.items.map((o) => o.metadata?.name).sort()).toEqual(["b", "c", "web"]);
+    expect(list.items.every((o) => managedFields(o as ManagedObject) === undefined)).toBe(true);
+    expect(list.metadata?.resourceVersion).toEqual(expect.any(String));
   });
 });

@@ -111,24 +111,26 @@ export class InformerSet implements ObjectStore {
     const path = namespace
       ? `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${k.plural}`
       : `/apis/${GROUP}/${VERSION}/${k.plural}`;
-    const list = async (): Promise<KubernetesListObject<KubernetesObject>> => {
-      const result = (await (namespace
+    const page = (cont: string | undefined) =>
+      (namespace
         ? api.listNamespacedCustomObject({
             group: GROUP,
             version: VERSION,
             namespace,
             plural: k.plural,
             labelSelector: k.labelSelector,
+            limit: LIST_PAGE,
+            _continue: cont,
           })
         : api.listClusterCustomObject({
             group: GROUP,
             version: VERSION,
             plural: k.plural,
             labelSelector: k.labelSelector,
-          }))) as KubernetesListObject<KubernetesObject>;
-      for (const item of result.items ?? []) withoutManagedFields(item);
-      return result;
-    };
+            limit: LIST_PAGE,
+            _continue: cont,
+          })) as Promise<ListPage>;
+    const list = () => pagedList(page);
     // client-node's makeInformer, with a Watch that strips managedFields before the cache sees an object.
     const informer = new ListWatch(
       path,
@@ -194,6 +196,36 @@ export class InformerSet implements ObjectStore {
       void this.run(entry);
     }, delay);
   }
+}
+
+/** Objects per list page, as client-go's reflector pages its lists. */
+export const LIST_PAGE = 500;
+
+/**
+ * One consistent list read page by page (`limit`/`continue`, all pages from the first one's
+ * snapshot), each page's objects slimmed before the next is read: the initial list of thousands
+ * of objects never sits in memory whole as text and full objects at once.
+ */
+export async function pagedList(
+  page: (cont: string | undefined) => Promise<ListPage>,
+): Promise<KubernetesListObject<KubernetesObject>> {
+  const items: KubernetesObject[] = [];
+  let cont: string | undefined;
+  let resourceVersion: string | undefined;
+  do {
+    const p = await page(cont);
+    for (const item of p.items ?? []) items.push(withoutManagedFields(item));
+    resourceVersion = p.metadata?.resourceVersion;
+    // Custom object lists come back as plain JSON (`continue`), typed lists as `_continue`.
+    cont = p.metadata?.continue || p.metadata?._continue || undefined;
+  } while (cont);
+  return { metadata: { resourceVersion }, items };
+}
+
+/** One page of a list as the apiserver answers it. */
+export interface ListPage {
+  metadata?: { resourceVersion?: string; continue?: string; _continue?: string };
+  items?: KubernetesObject[];
 }
 
 /**
