@@ -10,6 +10,7 @@
 //   BENCH_MEMORY_SIZES=2000,4000   BENCH_MEMORY_SET=mixed|deployment
 //   BENCH_MEMORY_ENTRY=dist/cli.js (the CLI to run; the sources by default)
 //   BENCH_MEMORY_SNAPSHOT=<dir>    keep the heap snapshots there (for retainer analysis)
+//   BENCH_MEMORY_TRACE=1           print the operator's memory every second while it converges
 //   BENCH_MEMORY_NODE_FLAGS="..."  more node flags for the operator (GC settings, profilers)
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -31,6 +32,8 @@ const SIZES = (process.env.BENCH_MEMORY_SIZES ?? "2000,4000").split(",").map(Num
 const SET = process.env.BENCH_MEMORY_SET ?? "mixed";
 const ENTRY = resolve(ROOT, process.env.BENCH_MEMORY_ENTRY ?? "src/cli.ts");
 const CONCURRENCY = 16;
+/** BENCH_MEMORY_TRACE=1: print the operator's memory every second while it converges. */
+const TRACE = process.env.BENCH_MEMORY_TRACE === "1";
 const MB = 1024 * 1024;
 
 function manifests(size: number): Manifest[] {
@@ -288,6 +291,17 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
       );
     }, 10_000);
     const kinds = [...new Set(set.map((m) => m.kind))];
+    const tracer = TRACE
+      ? setInterval(() => {
+          op.memory().then(
+            (m) =>
+              console.log(
+                `${Math.round(performance.now() - started)} ms: rss ${m.now.rss} heapTotal ${m.now.heapTotal} heapUsed ${m.now.heapUsed} external ${m.now.external}`,
+              ),
+            () => {},
+          );
+        }, 1000)
+      : undefined;
     try {
       await waitFor(
         `${set.length} resources Ready`,
@@ -296,6 +310,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
       );
     } finally {
       clearInterval(scraper);
+      clearInterval(tracer);
     }
     const convergeMs = Math.round(performance.now() - started);
     const peak = await op.rss();
