@@ -89,3 +89,19 @@ describe("IndexObserver", () => {
     expect(s.observations.take("Widget/ns0/w2", "/api/widgets/2")).toBeUndefined();
   });
 });
+
+describe("Observations", () => {
+  it("hands an observation to one reconcile and drops those no reconcile took in time", () => {
+    let now = 0;
+    const o = new Observations(() => now, 1000);
+    o.put("Widget/ns/a", "/api/widgets/1", { size: 1 });
+    o.put("Widget/ns/b", "/api/widgets/2", { size: 2 });
+    now = 500;
+    o.put("Widget/ns/c", "/api/widgets/3", { size: 3 });
+    expect(o.take("Widget/ns/a", "/api/widgets/1")).toEqual({ size: 1 });
+    now = 1200;
+    o.prune();
+    expect(o.size).toBe(1);
+    expect(o.take("Widget/ns/c", "/api/widgets/3")).toEqual({ size: 3 });
+  });
+});

@@ -28,6 +28,12 @@ export class Observations implements ObservationCache {
     return item.observed;
   }
 
+  /** Drops observations no reconcile took in time (the object went away or was paused meanwhile). */
+  prune(): void {
+    const now = this.now();
+    for (const [key, item] of this.items) if (now - item.at > this.ttlMs) this.items.delete(key);
+  }
+
   get size(): number {
     return this.items.size;
   }
@@ -67,6 +73,7 @@ export class IndexObserver {
   }
 
   async resync(): Promise<ResyncReport[]> {
+    this.o.observations.prune();
     const reports: ResyncReport[] = [];
     for (const kind of this.o.kinds) reports.push(await this.resyncKind(kind));
     return reports;
