@@ -163,16 +163,19 @@ export function mergePatchOptions(): ConfigurationOptions<ObservableMiddleware> 
   return setHeaderOptions("Content-Type", "application/merge-patch+json");
 }
 
-/** The two Event calls of the recorder over RawKube (cheaper per call than the generated client). */
+/**
+ * The two Event calls of the recorder over RawKube (cheaper per call than the generated client).
+ * The recorder does not read the answers: they are not parsed (the promises resolve to undefined).
+ */
 export function rawEventsApi(
   raw: RawKube,
 ): Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent"> {
   const path = (namespace: string, name = "") =>
     `/api/v1/namespaces/${encodeURIComponent(namespace)}/events${name ? `/${encodeURIComponent(name)}` : ""}`;
   return {
-    createNamespacedEvent: ({ namespace, body }) =>
-      raw.call<CoreV1Event>("POST", path(namespace), { apiVersion: "v1", kind: "Event", ...body }),
-    patchNamespacedEvent: ({ namespace, name, body }) =>
-      raw.call<CoreV1Event>("PATCH", path(namespace, name), body, "application/merge-patch+json"),
-  } as Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent">;
+    createNamespacedEvent: ({ namespace, body }: { namespace: string; body: CoreV1Event }) =>
+      raw.send("POST", path(namespace), { apiVersion: "v1", kind: "Event", ...body }),
+    patchNamespacedEvent: ({ namespace, name, body }: { namespace: string; name: string; body: object }) =>
+      raw.send("PATCH", path(namespace, name), body, "application/merge-patch+json"),
+  } as unknown as Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent">;
 }

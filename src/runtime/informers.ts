@@ -233,10 +233,11 @@ export interface ListPage {
  * of a small object, and the operator never reads it. The metadata is rebuilt rather than
  * `delete`d from: a deleted property turns the object into a slow dictionary (~450 B more each).
  */
-export function withoutManagedFields<T extends KubernetesObject>(o: T): T {
-  if (o.metadata?.managedFields) {
-    const { managedFields: _, ...metadata } = o.metadata;
-    o.metadata = metadata;
+export function withoutManagedFields<T extends { metadata?: object }>(o: T): T {
+  const metadata = o.metadata as { managedFields?: unknown } | undefined;
+  if (metadata?.managedFields) {
+    const { managedFields: _, ...rest } = metadata;
+    o.metadata = rest as T["metadata"];
   }
   return o;
 }

@@ -1,4 +1,5 @@
 import type { KubeConfig } from "@kubernetes/client-node";
+import { withoutManagedFields } from "./informers.ts";
 import type { ManagedObject } from "./kind.ts";
 import { ConflictError, GoneError, type KubeWriter, type MetadataPatch, type ObjectRef } from "./kube.ts";
 import { KubeHttpError, RawKube } from "./kube-raw.ts";
@@ -54,7 +55,8 @@ export class KubeApiWriter implements KubeWriter {
       `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(ref.namespace)}/${ref.plural}/` +
       `${encodeURIComponent(ref.name)}${sub}`;
     try {
-      return await this.raw.call<ManagedObject>("PATCH", path, body, MERGE_PATCH);
+      // The reconcile holds the answer while it goes on: without managedFields, as the cache holds it.
+      return withoutManagedFields(await this.raw.call<ManagedObject>("PATCH", path, body, MERGE_PATCH));
     } catch (error) {
       if (error instanceof KubeHttpError) {
         if (error.code === 409)

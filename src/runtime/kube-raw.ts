@@ -48,6 +48,25 @@ export class RawKube {
     body?: unknown,
     contentType = "application/json",
   ): Promise<T> {
+    const res = await this.request(method, path, body, contentType);
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new KubeHttpError(res.statusCode, method, path, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** A call whose answer is not needed (only its status): the body is not parsed. */
+  async send(
+    method: "PATCH" | "POST" | "PUT" | "DELETE",
+    path: string,
+    body?: unknown,
+    contentType = "application/json",
+  ): Promise<void> {
+    const res = await this.request(method, path, body, contentType);
+    if (res.statusCode >= 300) throw new KubeHttpError(res.statusCode, method, path, await res.body.text());
+    await res.body.dump();
+  }
+
+  private async request(method: string, path: string, body: unknown, contentType: string) {
     const opts: RequestOptions = {};
     await this.kc.applyToHTTPSOptions(opts);
     this.dispatcher ??= new Agent({
@@ -66,15 +85,12 @@ export class RawKube {
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
     if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
     if (body !== undefined) headers["content-type"] = contentType;
-    const res = await request(`${this.base}${path}`, {
-      method,
+    return request(`${this.base}${path}`, {
+      method: method as "GET",
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: this.dispatcher,
     });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new KubeHttpError(res.statusCode, method, path, text);
-    return (text ? JSON.parse(text) : undefined) as T;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,67 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { KubeConfig } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KubeHttpError, RawKube } from "./kube-raw.ts";
+
+describe("RawKube", () => {
+  let server: Server;
+  let raw: RawKube;
+  const seen: { method: string; url: string; body: string; type: string | undefined }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        seen.push({ method: req.method!, url: req.url!, body, type: req.headers["content-type"] });
+        if (req.url === "/missing") {
+          res.writeHead(404, { "content-type": "application/json" });
+          res.end(JSON.stringify({ kind: "Status", reason: "NotFound", message: 'events "x" not found' }));
+          return;
+        }
+        res.writeHead(201, { "content-type": "application/json" });
+        res.end(JSON.stringify({ metadata: { name: "e1" }, big: "x".repeat(10_000) }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [
+        {
+          name: "c",
+          server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          skipTLSVerify: true,
+        },
+      ],
+      users: [{ name: "u", token: "t" }],
+      contexts: [{ name: "x", cluster: "c", user: "u" }],
+      currentContext: "x",
+    });
+    raw = new RawKube(kc);
+  });
+
+  afterAll(async () => {
+    await raw.close();
+    await new Promise((r) => server.close(r));
+  });
+
+  it("call parses the answer; send only checks its status", async () => {
+    expect(await raw.call("POST", "/ok", { a: 1 })).toMatchObject({ metadata: { name: "e1" } });
+    expect(await raw.send("PATCH", "/ok", { b: 2 }, "application/merge-patch+json")).toBeUndefined();
+    expect(seen.slice(-2).map((s) => [s.method, s.body, s.type])).toEqual([
+      ["POST", '{"a":1}', "application/json"],
+      ["PATCH", '{"b":2}', "application/merge-patch+json"],
+    ]);
+  });
+
+  it("send throws the Status message of an error answer", async () => {
+    const error = await raw.send("POST", "/missing", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KubeHttpError);
+    expect((error as KubeHttpError).code).toBe(404);
+    expect((error as KubeHttpError).reason).toBe("NotFound");
+    expect((error as Error).message).toContain('events "x" not found');
+  });
+});
