@@ -5,10 +5,11 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
-import { InformerSet, type ListPage, pagedList, withoutManagedFields } from "./informers.ts";
+import { cacheTransform, InformerSet, type ListPage, pagedList, withoutManagedFields } from "./informers.ts";
 import type { ManagedObject } from "./kind.ts";
 import { RawKube } from "./kube-raw.ts";
 import { API_VERSION } from "./names.ts";
+import { StringPool } from "./string-pool.ts";
 
 const path = (name = "") => `/apis/${API_VERSION}/namespaces/ns/deployments${name ? `/${name}` : ""}`;
 
@@ -40,6 +41,51 @@ describe("withoutManagedFields", () => {
       spec: { description: "d" },
     });
     expect(withoutManagedFields({ metadata: { name: "b" } })).toEqual({ metadata: { name: "b" } });
+  });
+});
+
+describe("cacheTransform", () => {
+  const object = (name: string, uid: string) =>
+    JSON.parse(
+      JSON.stringify({
+        apiVersion: API_VERSION,
+        kind: "Volume",
+        metadata: {
+          name,
+          namespace: "ns",
+          uid,
+          resourceVersion: uid,
+          finalizers: ["cloud.svc.io/finalizer"],
+          managedFields: [{ manager: "svc-operator" }],
+        },
+        spec: { cloudHref: "/api/clouds/1", size: 10 },
+        status: { conditions: [{ type: "Ready", status: "True", reason: "ReconcileSuccess" }] },
+      }),
+    );
+
+  it("drops managedFields and pools the strings objects share, not their names and uids", () => {
+    const pool = new StringPool();
+    const slim = cacheTransform(pool);
+    const a = slim(object("a", "uid-a"));
+    const shared = pool.length;
+    // apiVersion, kind, namespace, finalizer, cloudHref and the condition's strings.
+    expect(shared).toBeGreaterThanOrEqual(6);
+    const b = slim(object("b", "uid-b"));
+    expect(pool.length).toBe(shared);
+    expect(b).toEqual({
+      apiVersion: API_VERSION,
+      kind: "Volume",
+      metadata: {
+        name: "b",
+        namespace: "ns",
+        uid: "uid-b",
+        resourceVersion: "uid-b",
+        finalizers: ["cloud.svc.io/finalizer"],
+      },
+      spec: { cloudHref: "/api/clouds/1", size: 10 },
+      status: { conditions: [{ type: "Ready", status: "True", reason: "ReconcileSuccess" }] },
+    });
+    expect(a.metadata.name).toBe("a");
   });
 });
 

@@ -13,6 +13,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { GROUP, VERSION } from "./names.ts";
+import { StringPool } from "./string-pool.ts";
 
 export interface WatchedKind {
   kind: string;
@@ -63,6 +64,8 @@ export class InformerSet implements ObjectStore {
   private readonly log: Logger;
 
   private readonly options: InformerSetOptions;
+  /** Shared by every informer of the set: objects of different kinds share strings too. */
+  private readonly slim = cacheTransform(new StringPool());
 
   constructor(options: InformerSetOptions) {
     this.options = options;
@@ -130,11 +133,11 @@ export class InformerSet implements ObjectStore {
             limit: LIST_PAGE,
             _continue: cont,
           })) as Promise<ListPage>;
-    const list = () => pagedList(page);
-    // client-node's makeInformer, with a Watch that strips managedFields before the cache sees an object.
+    const list = () => pagedList(page, this.slim);
+    // client-node's makeInformer, with a Watch that slims objects before the cache sees them.
     const informer = new ListWatch(
       path,
-      new SlimWatch(kubeConfig),
+      new SlimWatch(kubeConfig, this.slim),
       list,
       false,
       k.labelSelector,
@@ -208,13 +211,14 @@ export const LIST_PAGE = 500;
  */
 export async function pagedList(
   page: (cont: string | undefined) => Promise<ListPage>,
+  slim: (o: KubernetesObject) => KubernetesObject = withoutManagedFields,
 ): Promise<KubernetesListObject<KubernetesObject>> {
   const items: KubernetesObject[] = [];
   let cont: string | undefined;
   let resourceVersion: string | undefined;
   do {
     const p = await page(cont);
-    for (const item of p.items ?? []) items.push(withoutManagedFields(item));
+    for (const item of p.items ?? []) items.push(slim(item));
     resourceVersion = p.metadata?.resourceVersion;
     // Custom object lists come back as plain JSON (`continue`), typed lists as `_continue`.
     cont = p.metadata?.continue || p.metadata?._continue || undefined;
@@ -242,8 +246,37 @@ export function withoutManagedFields<T extends { metadata?: object }>(o: T): T {
   return o;
 }
 
-/** A client-node Watch whose events carry their objects without managedFields. */
+/**
+ * What the caches keep of an object: no managedFields, and the strings it shares with other
+ * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
+ * pool, where they would only push out shared ones).
+ */
+export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o: T) => T {
+  return (o) => {
+    withoutManagedFields(o);
+    for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
+    const metadata = o.metadata;
+    if (metadata) {
+      if (metadata.namespace) metadata.namespace = pool.intern(metadata.namespace);
+      pool.internAll(metadata.finalizers);
+      pool.internAll(metadata.annotations);
+      pool.internAll(metadata.labels);
+    }
+    if (typeof o.apiVersion === "string") o.apiVersion = pool.intern(o.apiVersion);
+    if (typeof o.kind === "string") o.kind = pool.intern(o.kind);
+    return o;
+  };
+}
+
+/** A client-node Watch whose events carry their objects as the caches keep them (`slim`). */
 export class SlimWatch extends Watch {
+  private readonly slim: (o: KubernetesObject) => KubernetesObject;
+
+  constructor(config: KubeConfig, slim: (o: KubernetesObject) => KubernetesObject = withoutManagedFields) {
+    super(config);
+    this.slim = slim;
+  }
+
   override watch(
     path: string,
     queryParams: Record<string, string | number | boolean | undefined>,
@@ -253,8 +286,7 @@ export class SlimWatch extends Watch {
     return super.watch(
       path,
       queryParams,
-      (phase, apiObj, watchObj) =>
-        callback(phase, phase === "ERROR" ? apiObj : withoutManagedFields(apiObj), watchObj),
+      (phase, apiObj, watchObj) => callback(phase, phase === "ERROR" ? apiObj : this.slim(apiObj), watchObj),
       done,
     );
   }
