@@ -156,6 +156,13 @@ class Operator {
     return +(size / MB).toFixed(1);
   }
 
+  /** User + system CPU time of the child so far, in ms (clock ticks of 10 ms). */
+  async cpuMs(): Promise<number> {
+    const stat = await readFile(`/proc/${this.child!.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+
   /** The child's process.memoryUsage() now and its peaks, in MB (from the probe's file). */
   async memory(): Promise<{ now: Record<string, number>; peak: Record<string, number> }> {
     const m = JSON.parse(await readFile(join(this.dir, "memory.json"), "utf8")) as {
@@ -314,6 +321,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
     }
     const convergeMs = Math.round(performance.now() - started);
     const peak = await op.rss();
+    const cpuMs = await op.cpuMs();
     const usage = await op.memory();
     // Let the last status writes and events finish before measuring what stays.
     await new Promise((r) => setTimeout(r, 2000));
@@ -325,6 +333,8 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
     return {
       resources: set.length,
       convergeMs,
+      // Start-up included: compare between runs (node flags), not with the other benches' per-reconcile CPU.
+      operatorCpuMs: cpuMs,
       idleRssMb: idle.rssMb,
       idleLiveHeapMb: idleHeapMb,
       peakRssMb: peak.peakRssMb,
