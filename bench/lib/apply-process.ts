@@ -14,9 +14,9 @@ interface Job {
 }
 
 process.stdout.write("ready\n");
-const job = JSON.parse(
-  await new Promise<string>((resolve) => createInterface({ input: process.stdin }).once("line", resolve)),
-) as Job;
+const input = createInterface({ input: process.stdin });
+const job = JSON.parse(await new Promise<string>((resolve) => input.once("line", resolve))) as Job;
+input.close();
 const kc = new k8s.KubeConfig();
 kc.loadFromString(job.kubeconfig);
 const raw = new RawKube(kc);

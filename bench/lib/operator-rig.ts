@@ -203,6 +203,7 @@ export async function startOperatorRig(options: {
             `${JSON.stringify({ kubeconfig: infra.kubeconfig, path: path(plural), bodies, width })}\n`,
           );
           await expectLine("done");
+          child.stdin!.end();
         },
       };
     },
