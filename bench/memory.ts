@@ -1,5 +1,5 @@
 // Issue 9 item 1, the part that grows with N: the operator's memory per managed resource.
-// For each size (default 2,000 and 4,000 of the mixed set: every kind, with references) a fresh
+// For each size (default 1,000 and 3,000 of the mixed set: every kind, with references) a fresh
 // devcluster and simulator (child processes, no latency) and the operator as a child process
 // (`svc-operator run`, concurrency 16). The operator first runs with only the Account (its idle
 // RSS), is stopped, the set is applied, and it starts again with all of it (the initial list is
@@ -7,7 +7,7 @@
 // collects garbage first): the live heap is the snapshot's total. Reported per resource: the peak
 // RSS (VmHWM) over idle, the RSS and the live heap that stay after convergence. The marginal
 // figures between the two sizes take the fixed cost out.
-//   BENCH_MEMORY_SIZES=2000,4000   BENCH_MEMORY_SET=mixed|deployment
+//   BENCH_MEMORY_SIZES=1000,3000   BENCH_MEMORY_SET=mixed|deployment
 //   BENCH_MEMORY_ENTRY=dist/cli.js (the CLI to run; the sources by default)
 //   BENCH_MEMORY_SNAPSHOT=<dir>    keep the heap snapshots there (for retainer analysis)
 //   BENCH_MEMORY_TRACE=1           print the operator's memory every second while it converges
@@ -28,7 +28,7 @@ import { freePort } from "../test/proof/rig.ts";
 import { pool, ready, startInfra, stopInfra } from "./lib/operator-rig.ts";
 
 const ROOT = join(import.meta.dirname, "..");
-const SIZES = (process.env.BENCH_MEMORY_SIZES ?? "2000,4000").split(",").map(Number);
+const SIZES = (process.env.BENCH_MEMORY_SIZES ?? "1000,3000").split(",").map(Number);
 const SET = process.env.BENCH_MEMORY_SET ?? "mixed";
 const ENTRY = resolve(ROOT, process.env.BENCH_MEMORY_ENTRY ?? "src/cli.ts");
 const CONCURRENCY = 16;
@@ -287,7 +287,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
 
     const started = performance.now();
     await op.start();
-    // Prometheus scrapes while it converges (every 10 s; the scrape is part of the peak).
+    // Prometheus scrapes while it converges (every 5 s; the scrape is part of the peak).
     let scrapeBytes = 0;
     const scraper = setInterval(() => {
       op.scrape().then(
@@ -296,7 +296,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
         },
         () => {},
       );
-    }, 10_000);
+    }, 5_000);
     const kinds = [...new Set(set.map((m) => m.kind))];
     const tracer = TRACE
       ? setInterval(() => {
