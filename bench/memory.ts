@@ -119,12 +119,15 @@ class Operator {
     return { rssMb: Math.round(kb("VmRSS") / 1024), peakRssMb: Math.round(kb("VmHWM") / 1024) };
   }
 
-  /** Live heap (MB) from a heap snapshot the child writes on SIGUSR2 (it collects garbage first). */
-  async liveHeap(keepIn: string | undefined, label: string): Promise<number> {
+  /**
+   * The live heap from a heap snapshot the child writes on SIGUSR2 (it collects garbage first):
+   * its total and its bytes by type (objects by constructor).
+   */
+  async liveHeap(keepIn: string | undefined, label: string): Promise<HeapSummary> {
     const before = new Set(await readdir(this.dir));
     this.child!.kill("SIGUSR2");
     let file = "";
-    let size = -1;
+    let summary: HeapSummary | undefined;
     // The file grows while it is written: done when it parses.
     await this.until(
       "heap snapshot",
@@ -133,15 +136,13 @@ class Operator {
         if (!fresh) return false;
         file = join(this.dir, fresh);
         const text = await readFile(file, "utf8");
-        if (text.length === size || text.endsWith("]}")) {
-          try {
-            const snap = JSON.parse(text) as HeapSnapshot;
-            size = totalSelfSize(snap);
-            return true;
-          } catch {}
+        if (!text.endsWith("}")) return false;
+        try {
+          summary = summarize(JSON.parse(text) as HeapSnapshot);
+          return true;
+        } catch {
+          return false;
         }
-        size = text.length;
-        return false;
       },
       120_000,
       500,
@@ -153,7 +154,7 @@ class Operator {
       console.log(`heap snapshot: ${target}`);
     }
     await rm(file);
-    return +(size / MB).toFixed(1);
+    return summary!;
   }
 
   /** User + system CPU time of the child so far, in ms (clock ticks of 10 ms). */
@@ -206,16 +207,48 @@ t.unref();`;
 }
 
 interface HeapSnapshot {
-  snapshot: { meta: { node_fields: string[] } };
+  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
   nodes: number[];
+  strings: string[];
 }
 
-function totalSelfSize(snap: HeapSnapshot): number {
+interface HeapSummary {
+  mb: number;
+  /** Self bytes by node type, objects and closures by constructor name. */
+  byType: Map<string, number>;
+}
+
+function summarize(snap: HeapSnapshot): HeapSummary {
   const fields = snap.snapshot.meta.node_fields;
-  const at = fields.indexOf("self_size");
+  const types = snap.snapshot.meta.node_types[0];
+  const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ];
+  const byType = new Map<string, number>();
   let total = 0;
-  for (let i = at; i < snap.nodes.length; i += fields.length) total += snap.nodes[i]!;
-  return total;
+  for (let i = 0; i < snap.nodes.length; i += fields.length) {
+    const type = types[snap.nodes[i + typeAt]!]!;
+    const label =
+      type === "object" || type === "closure" ? `${type} ${snap.strings[snap.nodes[i + nameAt]!]}` : type;
+    const bytes = snap.nodes[i + sizeAt]!;
+    byType.set(label, (byType.get(label) ?? 0) + bytes);
+    total += bytes;
+  }
+  return { mb: +(total / MB).toFixed(1), byType };
+}
+
+/** What grew most between two snapshots, in bytes per resource. */
+function growth(from: HeapSummary, to: HeapSummary, resources: number, top = 8): Record<string, number> {
+  return Object.fromEntries(
+    [...to.byType]
+      .map(
+        ([label, bytes]) => [label, Math.round((bytes - (from.byType.get(label) ?? 0)) / resources)] as const,
+      )
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top),
+  );
 }
 
 async function phase(size: number, keepSnapshots: string | undefined): Promise<Record<string, unknown>> {
@@ -279,7 +312,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
     await waitFor("the Account Ready", async () => (await readyIn(["Account"])) === 1, 30_000);
     await new Promise((r) => setTimeout(r, 1000));
     const idle = await op.rss();
-    const idleHeapMb = await op.liveHeap(keepSnapshots, "idle");
+    const idleHeap = await op.liveHeap(keepSnapshots, "idle");
     await op.stop();
 
     const set = manifests(size);
@@ -327,7 +360,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
     await new Promise((r) => setTimeout(r, 2000));
     // RSS as it stays (read before the snapshot, whose writing grows the process by itself).
     const settled = await op.rss();
-    const liveHeapMb = await op.liveHeap(keepSnapshots, String(size));
+    const liveHeap = await op.liveHeap(keepSnapshots, String(size));
     const usageAfterGc = await op.memory();
     const per = (mb: number) => Math.round((mb * MB) / set.length);
     return {
@@ -336,13 +369,14 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
       // Start-up included: compare between runs (node flags), not with the other benches' per-reconcile CPU.
       operatorCpuMs: cpuMs,
       idleRssMb: idle.rssMb,
-      idleLiveHeapMb: idleHeapMb,
+      idleLiveHeapMb: idleHeap.mb,
       peakRssMb: peak.peakRssMb,
       rssSettledMb: settled.rssMb,
-      liveHeapAfterMb: liveHeapMb,
+      liveHeapAfterMb: liveHeap.mb,
       scrapeBytes,
       peakRssOverIdleBytesPerResource: per(peak.peakRssMb - idle.rssMb),
-      liveHeapBytesPerResource: per(liveHeapMb - idleHeapMb),
+      liveHeapBytesPerResource: per(liveHeap.mb - idleHeap.mb),
+      liveHeapGrowthByTypeBytesPerResource: growth(idleHeap, liveHeap, set.length),
       peakUsageMb: usage.peak,
       usageAfterGcMb: usageAfterGc.now,
     };
