@@ -11,9 +11,12 @@ export interface KindObjects {
   }[];
 }
 
-const RESOURCE_CONDITION = "svc_operator_resource_condition";
-const RESOURCE_CONDITION_HELP =
-  "1 when the resource's condition is True, 0 when False, -1 when Unknown (one series per resource and condition)";
+/** The per-resource family, rendered by resourceConditionLines (not a prom-client metric). */
+export const RESOURCE_CONDITION = {
+  name: "svc_operator_resource_condition",
+  help: "1 when the resource's condition is True, 0 when False, -1 when Unknown (one series per resource and condition)",
+  labelNames: ["kind", "namespace", "name", "condition", "reason"],
+} as const;
 
 /** A label value in the Prometheus text format. */
 const labelValue = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -29,13 +32,14 @@ export function* resourceConditionLines(
   kinds: Iterable<KindObjects>,
   chunkChars = 64 * 1024,
 ): Generator<string> {
-  let chunk = `# HELP ${RESOURCE_CONDITION} ${RESOURCE_CONDITION_HELP}\n# TYPE ${RESOURCE_CONDITION} gauge\n`;
+  const { name, help } = RESOURCE_CONDITION;
+  let chunk = `# HELP ${name} ${help}\n# TYPE ${name} gauge\n`;
   for (const { kind, objects } of kinds) {
     const k = labelValue(kind);
     for (const o of objects) {
       const conditions = o.status?.conditions;
       if (!conditions?.length) continue;
-      const resource = `${RESOURCE_CONDITION}{kind="${k}",namespace="${labelValue(o.metadata.namespace ?? "")}",name="${labelValue(o.metadata.name)}",condition="`;
+      const resource = `${name}{kind="${k}",namespace="${labelValue(o.metadata.namespace ?? "")}",name="${labelValue(o.metadata.name)}",condition="`;
       for (const c of conditions) {
         const value = c.status === "True" ? 1 : c.status === "False" ? 0 : -1;
         chunk += `${resource}${labelValue(c.type)}",reason="${labelValue(c.reason ?? "")}"} ${value}\n`;
@@ -58,6 +62,8 @@ export class OperatorMetrics {
   readonly apiCalls: Counter<"method" | "route" | "status">;
   readonly apiDuration: Histogram<"method" | "route">;
   readonly resourcesByCondition: Gauge<"kind" | "condition" | "status">;
+  /** Exported too, rendered from the informer cache at scrape time (resourceConditionLines). */
+  readonly resourceCondition = RESOURCE_CONDITION;
   readonly resyncCalls: Counter<"kind">;
   readonly leader: Gauge;
 
