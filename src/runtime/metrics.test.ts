@@ -29,6 +29,7 @@ describe("OperatorMetrics", () => {
     port: 0,
     ready: () => ready,
     extra: () => resourceConditionLines(cache),
+    extraNames: ["svc_operator_resource_condition"],
   });
   afterAll(async () => (await serverP).close());
 
@@ -69,6 +70,44 @@ describe("OperatorMetrics", () => {
       text.indexOf("svc_operator_workqueue_depth"),
     );
     expect((await fetch(`${base}/nope`)).status).toBe(404);
+  });
+
+  it("counts svc_operator_resources from its source when scraped", async () => {
+    const source: KindObjects[] = [
+      {
+        kind: "Volume",
+        objects: (["True", "True", "False"] as ConditionStatus[]).map((status, i) => ({
+          metadata: { namespace: "ns", name: `v${i}` },
+          status: {
+            conditions: [{ type: "Ready", status, reason: "", message: "", lastTransitionTime: "" }],
+          },
+        })),
+      },
+    ];
+    metrics.countResourcesFrom(() => source);
+    let text = await registry.metrics();
+    expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="True"} 2');
+    expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="False"} 1');
+    (source[0]!.objects[2]!.status!.conditions![0] as { status: ConditionStatus }).status = "True";
+    text = await registry.metrics();
+    expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="True"} 3');
+  });
+
+  it("/metrics?name[]= renders only the named families", async () => {
+    const server = await serverP;
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const one = await (await fetch(`${base}/metrics?name[]=svc_operator_reconcile_total`)).text();
+    expect(one).toContain("# TYPE svc_operator_reconcile_total counter");
+    expect(one).not.toContain("svc_operator_workqueue_depth");
+    expect(one).not.toContain("svc_operator_resource_condition");
+    const two = await (
+      await fetch(
+        `${base}/metrics?name[]=svc_operator_resource_condition&name[]=svc_operator_leader&name[]=nope`,
+      )
+    ).text();
+    expect(two).toContain("# TYPE svc_operator_leader gauge");
+    expect(two).toContain('svc_operator_resource_condition{kind="Deployment",namespace="ns",name="web"');
+    expect(two).not.toContain("svc_operator_reconcile_total");
   });
 });
 

@@ -111,6 +111,11 @@ export class OperatorMetrics {
       help: "Custom resources by kind, condition and condition status",
       labelNames: ["kind", "condition", "status"],
       registers,
+      // Counted when scraped, from the informer caches: always current, and a count of a few
+      // thousand cached objects costs about a millisecond.
+      collect: () => {
+        for (const { kind, objects } of this.resourceSource?.() ?? []) this.countConditions(kind, objects);
+      },
     });
     this.resyncCalls = new Counter({
       name: "svc_operator_resync_api_calls_total",
@@ -136,6 +141,13 @@ export class OperatorMetrics {
   }
 
   /** Recounts the per-kind gauge from the cache (called on a timer, cheap). */
+  /** Where svc_operator_resources counts from at each scrape (the operator's informer caches). */
+  countResourcesFrom(source: () => Iterable<KindObjects>): void {
+    this.resourceSource = source;
+  }
+
+  private resourceSource: (() => Iterable<KindObjects>) | undefined;
+
   countConditions(
     kind: string,
     objects: readonly { status?: { conditions?: readonly Condition[] } }[],
@@ -170,8 +182,10 @@ function drained(res: ServerResponse): Promise<void> {
 
 /**
  * /metrics, /healthz and /readyz. `ready()` decides readiness (caches synced). `extra()` yields
- * more exposition text after the registry's (metric families rendered outside prom-client), written
- * chunk by chunk as the connection takes it.
+ * more exposition text after the registry's (the families `extraNames`, rendered outside
+ * prom-client), written chunk by chunk as the connection takes it. `/metrics?name[]=X&name[]=Y`
+ * renders only those families (as the Prometheus Go client's handler does), so a tool polling one
+ * gauge does not make the operator render a series per resource each time.
  */
 export function startHealthServer(options: {
   registry: Registry;
@@ -180,8 +194,23 @@ export function startHealthServer(options: {
   ready: () => boolean;
   healthy?: () => boolean;
   extra?: () => Iterable<string>;
+  extraNames?: readonly string[];
 }): Promise<Server> {
-  const metrics = async (res: ServerResponse) => {
+  const metrics = async (res: ServerResponse, only: string[]) => {
+    if (only.length > 0) {
+      const known = only.filter((n) => options.registry.getSingleMetric(n) !== undefined);
+      const parts = await Promise.all(known.map((n) => options.registry.getSingleMetricAsString(n)));
+      res.writeHead(200, { "content-type": options.registry.contentType });
+      res.write(parts.map((p) => `${p}\n`).join(""));
+      if (only.some((n) => options.extraNames?.includes(n))) {
+        for (const chunk of options.extra?.() ?? []) {
+          if (res.destroyed) return;
+          if (!res.write(chunk)) await drained(res);
+        }
+      }
+      res.end();
+      return;
+    }
     let body = await options.registry.metrics();
     // OpenMetrics ends with `# EOF`: the extra families go before it.
     const eof = body.endsWith("# EOF\n") ? "# EOF\n" : "";
@@ -195,9 +224,10 @@ export function startHealthServer(options: {
     res.end(eof);
   };
   const server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
     if (path === "/metrics") {
-      metrics(res).catch((error: unknown) => {
+      metrics(res, url.searchParams.getAll("name[]")).catch((error: unknown) => {
         if (res.headersSent) {
           res.destroy(error as Error);
           return;

@@ -15,8 +15,15 @@ import { KubeApiWriter } from "./kube-api.ts";
 import { RawKube } from "./kube-raw.ts";
 import { shareDispatchers } from "./kubeconfig.ts";
 import { LeaderElector } from "./leader.ts";
+import { LinkCheck } from "./links.ts";
 import { NameLookup } from "./lookup.ts";
-import { OperatorMetrics, resourceConditionLines, startHealthServer } from "./metrics.ts";
+import {
+  type KindObjects,
+  OperatorMetrics,
+  RESOURCE_CONDITION,
+  resourceConditionLines,
+  startHealthServer,
+} from "./metrics.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
 import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
 import { WorkQueue } from "./queue.ts";
@@ -74,7 +81,6 @@ export class Operator {
   private queue: WorkQueue | undefined;
   private workers: Promise<void>[] = [];
   private resyncTimer: { cancel(): void } | undefined;
-  private gaugeTimer: { cancel(): void } | undefined;
   private health: Server | undefined;
   private stopping = false;
   readonly identity: string;
@@ -84,6 +90,7 @@ export class Operator {
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
     this.metrics = new OperatorMetrics(options.registry);
+    this.metrics.countResourcesFrom(() => this.kindObjects());
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
     this.writer = new KubeApiWriter(kc);
@@ -118,10 +125,13 @@ export class Operator {
       },
     });
     this.observations = new Observations(() => this.clock.now());
+    // One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud).
+    const links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
     for (const kind of options.kinds) {
       this.reconcilers.set(
         kind.kind,
         new ManagedReconciler(kind, {
+          links,
           store: this.informers,
           kube: this.writer,
           accounts: this.accounts,
@@ -179,18 +189,18 @@ export class Operator {
         port,
         ready: () => this.ready,
         healthy: () => !this.stopping,
-        extra: () =>
-          resourceConditionLines(
-            this.allKinds().map((kind) => ({ kind, objects: this.informers.list(kind) })),
-          ),
+        extraNames: [RESOURCE_CONDITION.name],
+        extra: () => resourceConditionLines(this.kindObjects()),
       });
     }
     await this.informers.start();
-    this.gaugeTimer = this.every(15_000, () => {
-      for (const k of this.allKinds()) this.metrics.countConditions(k, this.informers.list(k));
-    });
     if (this.elector) this.elector.start();
     else this.startWorkers();
+  }
+
+  /** Every kind's cached objects, for the metrics computed when scraped. */
+  private kindObjects(): KindObjects[] {
+    return this.allKinds().map((kind) => ({ kind, objects: this.informers.list(kind) }));
   }
 
   /** The address /metrics is served on (port 0 picks a free one). */
@@ -205,7 +215,6 @@ export class Operator {
     // Drain in-flight reconciles while still holding the lease, then release it.
     await this.stopWorkers(timeoutMs);
     if (this.elector) await this.elector.stop();
-    this.gaugeTimer?.cancel();
     await this.informers.stop();
     await this.events.flush();
     await this.accounts.close();

@@ -202,8 +202,19 @@ export class OperatorProcess {
   starts = 0;
   private readonly args: string[];
 
-  /** `entry`: the CLI to run, the sources by default; benches pass the built dist/cli.js. */
-  constructor(rig: Rig, flags: Record<string, string> = {}, entry = join(ROOT, "src", "cli.ts")) {
+  private readonly env: Record<string, string>;
+
+  /**
+   * `entry`: the CLI to run, the sources by default; benches pass the built dist/cli.js.
+   * `env`: added to the process's environment (e.g. the Deployment's NODE_OPTIONS).
+   */
+  constructor(
+    rig: Rig,
+    flags: Record<string, string> = {},
+    entry = join(ROOT, "src", "cli.ts"),
+    env: Record<string, string> = {},
+  ) {
+    this.env = env;
     this.args = [
       entry,
       "run",
@@ -220,6 +231,7 @@ export class OperatorProcess {
       [...this.args, "--metrics-address", `127.0.0.1:${this.metricsPort}`],
       {
         stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, ...this.env },
       },
     );
     this.child = child;
@@ -282,7 +294,7 @@ export class OperatorProcess {
 
   /** How many series of a metric (whose line passes `having`) have the value `value`. */
   async seriesWithValue(name: string, having: (line: string) => boolean, value: number): Promise<number> {
-    const text = await (await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`)).text();
+    const text = await this.scrape(name);
     let n = 0;
     for (const line of text.split("\n")) {
       if (line.startsWith(`${name}{`) && having(line) && Number(line.split(" ").at(-1)) === value) n++;
@@ -290,9 +302,16 @@ export class OperatorProcess {
     return n;
   }
 
+  /** One metric family from /metrics (`name[]`: the operator renders only that one). */
+  private async scrape(name: string): Promise<string> {
+    return (
+      await fetch(`http://127.0.0.1:${this.metricsPort}/metrics?name[]=${encodeURIComponent(name)}`)
+    ).text();
+  }
+
   /** Sum of a Prometheus metric over its series (those whose labels contain `having`, when given). */
   async metric(name: string, having = ""): Promise<number> {
-    const text = await (await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`)).text();
+    const text = await this.scrape(name);
     let sum = 0;
     for (const line of text.split("\n")) {
       if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue;
