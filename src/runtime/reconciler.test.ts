@@ -119,6 +119,7 @@ let accountReady: boolean;
 let accountPending: boolean;
 let reconciler: ManagedReconciler;
 let refs: ReferenceIndex;
+let clock: FakeClock;
 const NS = "team-a";
 
 beforeEach(() => {
@@ -128,6 +129,7 @@ beforeEach(() => {
   accountReady = true;
   accountPending = false;
   refs = new ReferenceIndex();
+  clock = new FakeClock();
   const sink: EventSink = { emit: (_o, _k, type, reason, message) => events.push({ type, reason, message }) };
   const accounts: AccountClients = {
     get: () =>
@@ -143,7 +145,7 @@ beforeEach(() => {
     accounts,
     refs,
     events: sink,
-    clock: new FakeClock(),
+    clock,
     log: pino({ level: "silent" }),
     isTerminalApiError: (e) => e instanceof ApiLikeError && e.kind === "invalid",
     isOutcomeUnknown: (e) => e instanceof ApiLikeError && e.kind === "outcomeUnknown",
@@ -339,6 +341,40 @@ describe("ManagedReconciler: failures", () => {
     const r = await reconciler.reconcile(NS, "w");
     expect(r.retry).toBe(true);
     expect(obj().status).toBeUndefined();
+  });
+});
+
+describe("ManagedReconciler: objects the service shows as not ready yet", () => {
+  it("polls them as long as they have been so: 1 s, 1 s, 2 s, 4 s ... up to 30 s, then Ready", async () => {
+    const pending = new ManagedReconciler(
+      { ...widgetKind, notReady: (o: Observed) => (o.color === "blue" ? "widget is pending" : undefined) },
+      {
+        store: kube,
+        kube,
+        accounts: { get: () => ({ client: service }) },
+        refs,
+        events: { emit() {} },
+        clock,
+        log: pino({ level: "silent" }),
+      },
+    );
+    apply("w", { size: 1, color: "blue" });
+    const delays: (number | undefined)[] = [];
+    for (const step of [0, 1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000]) {
+      clock.advance(step);
+      const r = await pending.reconcile(NS, "w");
+      expect(r.outcome).toBe("progressing");
+      delays.push(r.requeueAfterMs);
+    }
+    expect(delays).toEqual([1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect(cond("Ready")?.message).toBe("widget is pending");
+    service.objects.get("/api/widgets/1")!.color = "red";
+    apply("w", { size: 1, color: "red" });
+    expect((await pending.reconcile(NS, "w")).outcome).toBe("ready");
+    // Pending again later: the schedule starts over.
+    service.objects.get("/api/widgets/1")!.color = "blue";
+    apply("w", { size: 1, color: "blue" });
+    expect((await pending.reconcile(NS, "w")).requeueAfterMs).toBe(1_000);
   });
 });
 

@@ -106,6 +106,8 @@ export class ManagedReconciler {
    * (and call the service about) an object that is already gone.
    */
   private readonly released = new Map<string, number>();
+  /** When each object the service still shows as not ready (e.g. a pending subnet) was first seen so. */
+  private readonly notReadySince = new Map<string, number>();
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
@@ -116,12 +118,14 @@ export class ManagedReconciler {
     const started = this.deps.clock.now();
     const object = this.deps.store.get(this.kind.kind, namespace, name);
     if (!object) {
-      this.deps.refs.remove(objectKey(this.kind.kind, namespace, name));
+      const key = objectKey(this.kind.kind, namespace, name);
+      this.deps.refs.remove(key);
+      this.notReadySince.delete(key);
       return {};
     }
     const uid = object.metadata.uid;
     if (uid !== undefined && object.metadata.deletionTimestamp && this.released.has(uid)) return {};
-    const run = new Run(this.kind, object, this.deps);
+    const run = new Run(this.kind, object, this.deps, this.notReadySince);
     const result = await run.execute();
     if (run.released && uid !== undefined) this.remember(uid);
     this.deps.metrics?.reconciled(
@@ -166,9 +170,16 @@ class Run {
   private readonly log: Logger;
   private readonly status: ManagedStatus;
   private readonly emitted: { type: EventType; reason: string; message: string }[] = [];
+  private readonly notReadySince: Map<string, number>;
 
-  constructor(kind: AnyManagedKind, obj: ManagedObject, deps: ReconcilerDeps) {
+  constructor(
+    kind: AnyManagedKind,
+    obj: ManagedObject,
+    deps: ReconcilerDeps,
+    notReadySince: Map<string, number>,
+  ) {
     this.kind = kind;
+    this.notReadySince = notReadySince;
     this.obj = obj;
     this.deps = deps;
     const { namespace, name } = obj.metadata;
@@ -503,8 +514,21 @@ class Run {
     }
     this.status.atProvider = withoutNulls(this.kind.atProvider(observed));
     const notReady = this.kind.notReady?.(observed);
-    if (notReady) throw new WaitError(Reason.Creating, notReady, 2_000);
+    if (notReady) throw new WaitError(Reason.Creating, notReady, this.notReadyPollMs());
+    this.notReadySince.delete(this.key);
     return { type: "ready", reason: Reason.Available, message: "" };
+  }
+
+  /**
+   * How long to wait before looking again at an object the service shows as not ready: as long
+   * as it has been so, between 1 s and 30 s (1, 1, 2, 4, ... s), so a short pending state (a
+   * subnet) is seen over quickly and a long one costs few calls.
+   */
+  private notReadyPollMs(): number {
+    const now = this.deps.clock.now();
+    const since = this.notReadySince.get(this.key) ?? now;
+    this.notReadySince.set(this.key, since);
+    return Math.min(30_000, Math.max(1_000, now - since));
   }
 
   /** The kind's write-only values without undefined entries, or undefined when it has none. */
