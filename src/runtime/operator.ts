@@ -236,6 +236,9 @@ export class Operator {
     this.metrics.leader.set(1);
     const queue = new WorkQueue({
       clock: this.clock,
+      // Accounts first: every resource waits for its Account's credentials check, so after a
+      // start with thousands of keys queued the check must not come after them all.
+      first: (key) => parseKey(key).kind === "Account",
       hooks: {
         depth: (d) => this.metrics.queueDepth.set(d),
         retry: (key) => this.metrics.retries.inc({ kind: parseKey(key).kind }),

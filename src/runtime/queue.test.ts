@@ -30,6 +30,24 @@ describe("WorkQueue", () => {
     expect(await second).toBe("a");
   });
 
+  it("serves the keys `first` picks before the others, in order, deduplicated", async () => {
+    const q = new WorkQueue({ first: (k) => k.startsWith("Account/") });
+    for (const k of ["Volume/a/1", "Volume/a/2", "Account/a/default", "Volume/a/3", "Account/b/default"])
+      q.add(k);
+    q.add("Account/a/default");
+    expect(q.length).toBe(5);
+    const order: (string | undefined)[] = [];
+    for (let i = 0; i < 5; i++) order.push(await q.get());
+    expect(order).toEqual([
+      "Account/a/default",
+      "Account/b/default",
+      "Volume/a/1",
+      "Volume/a/2",
+      "Volume/a/3",
+    ]);
+    expect(q.length).toBe(0);
+  });
+
   it("wakes a waiting worker on add", async () => {
     const q = new WorkQueue();
     const p = q.get();

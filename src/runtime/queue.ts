@@ -20,10 +20,13 @@ export interface WorkQueueHooks {
  * A work queue with client-go's guarantees: a key waits at most once (dedup), a key
  * is never handed to two workers at once (a key added while processing is queued
  * again after `done`), per-key exponential backoff for failures, reset by `forget`.
+ * Keys `first` says so (few: what the others need) wait in a lane served before the rest.
  */
 export class WorkQueue {
   private readonly items: string[] = [];
   private head = 0;
+  private readonly firstLane: string[] = [];
+  private readonly first: (key: string) => boolean;
   private readonly waiting = new Set<string>();
   private readonly processing = new Set<string>();
   /** Keys added while being processed: queued again on done(). */
@@ -36,14 +39,22 @@ export class WorkQueue {
   private readonly backoff: BackoffOptions;
   private readonly hooks: WorkQueueHooks;
 
-  constructor(options: { clock?: Clock; backoff?: BackoffOptions; hooks?: WorkQueueHooks } = {}) {
+  constructor(
+    options: {
+      clock?: Clock;
+      backoff?: BackoffOptions;
+      hooks?: WorkQueueHooks;
+      first?: (key: string) => boolean;
+    } = {},
+  ) {
+    this.first = options.first ?? (() => false);
     this.clock = options.clock ?? systemClock;
     this.backoff = options.backoff ?? defaultBackoff;
     this.hooks = options.hooks ?? {};
   }
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.items.length - this.head + this.firstLane.length;
   }
 
   add(key: string): void {
@@ -61,7 +72,8 @@ export class WorkQueue {
       getter(key);
       return;
     }
-    this.items.push(key);
+    if (this.first(key)) this.firstLane.push(key);
+    else this.items.push(key);
     this.hooks.depth?.(this.length);
   }
 
@@ -105,7 +117,7 @@ export class WorkQueue {
   /** Waits for the next key; undefined once the queue is shut down. */
   get(): Promise<string | undefined> {
     if (this.length > 0) {
-      const key = this.items[this.head++]!;
+      const key = this.firstLane.shift() ?? this.items[this.head++]!;
       if (this.head > 1024 && this.head * 2 > this.items.length) {
         this.items.splice(0, this.head);
         this.head = 0;
@@ -139,6 +151,7 @@ export class WorkQueue {
     for (const { handle } of this.delayed.values()) this.clock.clearTimeout(handle);
     this.delayed.clear();
     this.items.length = 0;
+    this.firstLane.length = 0;
     this.head = 0;
     this.waiting.clear();
     for (const getter of this.getters.splice(0)) getter(undefined);
