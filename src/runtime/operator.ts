@@ -121,7 +121,9 @@ export class Operator {
       events: this.events,
       metrics: this.metrics,
       wake: (key) => {
-        for (const dependent of this.refs.dependents(key)) this.enqueue(dependent);
+        // Everything an Account holds back, at once (an operator start): in dependency order.
+        for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key)))
+          this.enqueue(dependent);
       },
     });
     this.observations = new Observations(() => this.clock.now());

@@ -25,4 +25,33 @@ describe("ReferenceIndex", () => {
     expect(idx.targets("Route/ns/r")).toEqual([]);
     expect(idx.dependents("Network/ns/n")).toEqual([]);
   });
+
+  it("orders keys by dependency depth, then by the chain of dependents after them (a cycle does not loop)", () => {
+    const idx = new ReferenceIndex();
+    const account = "Account/ns/default";
+    idx.set("Deployment/ns/d", [account]);
+    idx.set("Network/ns/n", [account, "Deployment/ns/d"]);
+    idx.set("NetworkGateway/ns/g", [account, "Network/ns/n"]);
+    idx.set("Route/ns/r", [account, "Network/ns/n", "NetworkGateway/ns/g"]);
+    idx.set("Volume/ns/v", [account, "Deployment/ns/d"]);
+    idx.set("RecurringVolumeAttachment/ns/a", [account, "Volume/ns/v"]);
+    idx.set("Subnet/ns/s", [account, "Network/ns/n"]);
+    idx.set("Aardvark/ns/x", [account, "Network/ns/n"]);
+    expect(idx.inDependencyOrder(idx.dependents(account))).toEqual([
+      "Deployment/ns/d",
+      "Network/ns/n", // two levels wait for it
+      "Volume/ns/v", // one
+      "NetworkGateway/ns/g", // the Route waits for it: before the leaves of its level
+      "Aardvark/ns/x",
+      "RecurringVolumeAttachment/ns/a",
+      "Subnet/ns/s", // nothing waits for it
+      "Route/ns/r",
+    ]);
+    idx.set("Widget/ns/x", ["Widget/ns/y"]);
+    idx.set("Widget/ns/y", ["Widget/ns/x"]);
+    expect(idx.inDependencyOrder(["Widget/ns/y", "Widget/ns/x"]).sort()).toEqual([
+      "Widget/ns/x",
+      "Widget/ns/y",
+    ]);
+  });
 });
