@@ -122,7 +122,10 @@ export class Operator {
       metrics: this.metrics,
       wake: (key) => {
         // Everything an Account holds back, at once (an operator start): in dependency order.
-        for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key)))
+        // Kinds the service can keep pending after a create (notReady) go first among equals, so
+        // their wait overlaps the rest.
+        const pends = (k: string) => this.reconcilers.get(parseKey(k).kind)?.kind.notReady !== undefined;
+        for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key), pends))
           this.enqueue(dependent);
       },
     });

@@ -53,16 +53,17 @@ export class ReferenceIndex {
   /**
    * The keys in dependency order: what references nothing indexed first, then what references
    * only those, and so on; within a level, what has the longest chain of dependents after it
-   * first (a NetworkGateway that Routes wait for before a Subnet nothing waits for); ties by key.
+   * first (a NetworkGateway that Routes wait for before a Subnet nothing waits for), then what
+   * `slow` says the service takes a while to finish (it pends after its create); ties by key.
    * A backlog worked in this order finds each object's references already Ready instead of
    * reaching, say, every Volume only after every Route.
    */
-  inDependencyOrder(keys: Iterable<string>): string[] {
+  inDependencyOrder(keys: Iterable<string>, slow: (key: string) => boolean = () => false): string[] {
     const depth = this.longestPath((k) => this.targetsOf.get(k) ?? []);
     const height = this.longestPath((k) => this.dependentsOf.get(k)?.dependents ?? []);
     return [...keys]
-      .map((key) => ({ key, d: depth(key), h: height(key) }))
-      .sort((a, b) => a.d - b.d || b.h - a.h || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map((key) => ({ key, d: depth(key), h: height(key), s: slow(key) ? 1 : 0 }))
+      .sort((a, b) => a.d - b.d || b.h - a.h || b.s - a.s || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map((e) => e.key);
   }
 
