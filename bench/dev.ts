@@ -3,27 +3,16 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { devPortFlags } from "../test/dev/dev-args.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 
 function once(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "src/cli.ts",
-        "dev",
-        "--cluster-port",
-        "0",
-        "--simulator-port",
-        "0",
-        "--region-port",
-        "0",
-        "--metrics-port",
-        "0",
-      ],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const child = spawn(process.execPath, ["src/cli.ts", "dev", ...devPortFlags()], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error("not Ready within 120 s"));

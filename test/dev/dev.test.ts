@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { devPortFlags } from "./dev-args.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const stateDir = mkdtempSync(join(tmpdir(), "svc-operator-dev-test-"));
@@ -56,23 +57,10 @@ async function runDev(
   const major = Number(process.versions.node.split(".")[0]);
   const [cmd, args] =
     major >= 24 ? [process.execPath, ["src/cli.ts"]] : ["npm", ["exec", "--", "node", "src/cli.ts"]];
-  const child = spawn(
-    cmd,
-    [
-      ...args,
-      "dev",
-      "--cluster-port",
-      "0",
-      "--simulator-port",
-      "0",
-      "--region-port",
-      "0",
-      "--metrics-port",
-      "0",
-      ...extra,
-    ],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(cmd, [...args, "dev", ...devPortFlags(), ...extra], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   const run: Run = { lines: [], rows: new Map(), code: null };
   let stderr = "";
@@ -189,20 +177,7 @@ describe("svc-operator dev (as a child process)", () => {
     async () => {
       // `exec`: script runs `$SHELL -c`, and dash (CI's /bin/sh when SHELL is unset) does not exec a
       // lone command, so the Ctrl-C would kill the shell (exit 130) instead of reaching node.
-      const command = [
-        "exec",
-        process.execPath,
-        "src/cli.ts",
-        "dev",
-        "--cluster-port",
-        "0",
-        "--simulator-port",
-        "0",
-        "--region-port",
-        "0",
-        "--metrics-port",
-        "0",
-      ].join(" ");
+      const command = ["exec", process.execPath, "src/cli.ts", "dev", ...devPortFlags()].join(" ");
       const child = spawn(script!, ["-qfec", command, "/dev/null"], {
         cwd: ROOT,
         stdio: ["pipe", "pipe", "pipe"],
@@ -243,18 +218,7 @@ describe("svc-operator dev (as a child process)", () => {
     try {
       const child = spawn(
         process.execPath,
-        [
-          "src/cli.ts",
-          "dev",
-          "--cluster-port",
-          String(port),
-          "--simulator-port",
-          "0",
-          "--region-port",
-          "0",
-          "--metrics-port",
-          "0",
-        ],
+        ["src/cli.ts", "dev", ...devPortFlags({ cluster: String(port) })],
         { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
       );
       children.push(child);
