@@ -81,6 +81,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const started = performance.now();
 
     const firstPicks = [0.1, 0.5, 0.9].sort(() => random() - 0.5);
+    // Set once each kind of disruption has happened and the operator is back: the run does not
+    // count as converged before that, or a fast convergence would end the chaos before it began.
+    let firstRoundDone = false;
     // Disruptions, one at a time at random moments, until the duration is over.
     const disruptions = (async () => {
       // Each kind of disruption happens at least once, however short the duration.
@@ -105,6 +108,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           counts.devclusterRestarts++;
           log(`devcluster restarted from its state file (#${counts.devclusterRestarts})`);
         }
+        if (firstPicks.length === 0) firstRoundDone = true;
       }
     })();
     // Watches the simulator for a custom resource held twice, all along.
@@ -130,7 +134,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
               (o) =>
                 `${o.kind}/${o.metadata.name} ${JSON.stringify(o.status?.conditions?.find((c) => c.type === "Ready")?.message)}`,
             );
-          return all.length === set.length && notReady.length === 0;
+          return firstRoundDone && all.length === set.length && notReady.length === 0;
         },
         timeoutMs,
         500,
