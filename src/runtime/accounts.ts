@@ -12,7 +12,7 @@ import {
   type ObjectRef,
   type ObjectStore,
 } from "./kube.ts";
-import { Annotation, FINALIZER, objectKey } from "./names.ts";
+import { Annotation, FINALIZER, objectKey, parseKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
 import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
@@ -79,6 +79,19 @@ export class AccountController implements AccountClients {
     if (entry?.error) return { notReady: entry.error };
     this.parked.add(key);
     return { notReady: "credentials not verified yet", pending: true };
+  }
+
+  /**
+   * Whether the Account (a queue key) exists and its first credentials check has not ended:
+   * then its dependents are parked, to be woken (onVerified) when the check ends.
+   */
+  parkIfPending(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (entry?.verified || entry?.error) return false;
+    const { namespace, name } = parseKey(key);
+    if (!this.deps.store.get("Account", namespace, name)) return false;
+    this.parked.add(key);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -73,6 +73,8 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           onCall: (event) => shared.metrics.apiCall(event),
           logger: options.log,
           dispatcher: options.api?.dispatcher,
+          // Connections per service host cap the calls in flight, whatever the reconciles at once.
+          transport: { connectionsPerHost: options.config.apiConnections },
           retry: options.api?.retry,
         }) as AccountKind<unknown, unknown, unknown>,
         {

@@ -19,6 +19,7 @@ describe("loadConfig", () => {
       inCluster: false,
       namespaces: [],
       concurrency: 8,
+      apiConnections: 16,
       resync: 600_000,
       apiRate: 20,
       metricsAddress: { host: "127.0.0.1", port: 8080 },
@@ -53,6 +54,7 @@ describe("loadConfig", () => {
 
   it.each([
     [{ concurrency: "0" }, "--concurrency (SVC_OPERATOR_CONCURRENCY): must be 1 or more"],
+    [{ "api-connections": "0" }, "--api-connections (SVC_OPERATOR_API_CONNECTIONS): must be 1 or more"],
     [{ resync: "soon" }, "--resync (SVC_OPERATOR_RESYNC): must be a duration"],
     [{ "api-rate": "-1" }, "--api-rate (SVC_OPERATOR_API_RATE): must be more than 0"],
     [{ "metrics-address": "8080" }, "--metrics-address (SVC_OPERATOR_METRICS_ADDRESS): must be host:port"],

@@ -75,6 +75,7 @@ export const configSchema = z
       )
       .default([]),
     concurrency: positiveInt(256).default(8),
+    apiConnections: positiveInt(256).default(16),
     resync: duration(1000).default(10 * 60_000),
     apiRate: z.coerce
       .number({ error: "must be a number" })
@@ -128,6 +129,12 @@ export const CONFIG_FLAGS = {
     env: "SVC_OPERATOR_CONCURRENCY",
     description: "reconciles running at once",
     default: "8",
+  },
+  "api-connections": {
+    key: "apiConnections",
+    env: "SVC_OPERATOR_API_CONNECTIONS",
+    description: "service API calls in flight at once per Account (connections to the service)",
+    default: "16",
   },
   resync: {
     key: "resync",

@@ -124,7 +124,7 @@ export class Operator {
         // Everything an Account holds back, at once (an operator start): in dependency order.
         // Kinds the service can keep pending after a create (notReady) go first among equals, so
         // their wait overlaps the rest.
-        const pends = (k: string) => this.reconcilers.get(parseKey(k).kind)?.kind.notReady !== undefined;
+        const pends = (k: string) => this.pends(parseKey(k).kind);
         for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key), pends))
           this.enqueue(dependent);
       },
@@ -242,8 +242,13 @@ export class Operator {
     const queue = new WorkQueue({
       clock: this.clock,
       // Accounts first: every resource waits for its Account's credentials check, so after a
-      // start with thousands of keys queued the check must not come after them all.
-      first: (key) => parseKey(key).kind === "Account",
+      // start with thousands of keys queued the check must not come after them all. Then the
+      // kinds with the longest chains after them: woken dependents and polls of pending objects
+      // go ahead of a backlog of leaves instead of behind it.
+      priority: (key) => {
+        const { kind } = parseKey(key);
+        return kind === "Account" ? Number.MAX_SAFE_INTEGER : this.refs.kindLevel(kind, this.pends);
+      },
       hooks: {
         depth: (d) => this.metrics.queueDepth.set(d),
         retry: (key) => this.metrics.retries.inc({ kind: parseKey(key).kind }),
@@ -252,7 +257,7 @@ export class Operator {
     this.queue = queue;
     for (const kind of this.allKinds()) {
       for (const obj of this.informers.list(kind))
-        queue.add(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
+        this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
     }
     this.workers = Array.from({ length: this.o.config.concurrency }, () => this.work(queue));
     this.resyncTimer = this.every(this.o.config.resync, () => this.observer.resync());
@@ -314,7 +319,14 @@ export class Operator {
     return reconciler.reconcile(namespace, name);
   }
 
+  /** Whether the service can keep objects of the kind pending after a create (the kind says when). */
+  private readonly pends = (kind: string): boolean => this.reconcilers.get(kind)?.kind.notReady !== undefined;
+
   private enqueue(key: string): void {
+    // A resource whose Account is on its first credentials check would only park (thousands
+    // at an operator start): the Account wakes its dependents, in dependency order, instead.
+    const account = this.refs.targetOfKind(key, "Account");
+    if (account !== undefined && this.accounts.parkIfPending(account)) return;
     this.queue?.add(key);
   }
 

@@ -30,17 +30,33 @@ describe("WorkQueue", () => {
     expect(await second).toBe("a");
   });
 
-  it("serves the keys `first` picks before the others, in order, deduplicated", async () => {
-    const q = new WorkQueue({ first: (k) => k.startsWith("Account/") });
-    for (const k of ["Volume/a/1", "Volume/a/2", "Account/a/default", "Volume/a/3", "Account/b/default"])
+  it("serves keys by priority, highest first, in order within a priority, deduplicated", async () => {
+    const rank: Record<string, number> = { Account: 10, Subnet: 2 };
+    const q = new WorkQueue({ priority: (k) => rank[k.split("/")[0]!] ?? 0 });
+    for (const k of [
+      "Volume/a/1",
+      "Subnet/a/1",
+      "Volume/a/2",
+      "Account/a/default",
+      "Volume/a/3",
+      "Subnet/a/2",
+      "Account/b/default",
+    ])
       q.add(k);
     q.add("Account/a/default");
-    expect(q.length).toBe(5);
+    q.add("Subnet/a/1");
+    expect(q.length).toBe(7);
     const order: (string | undefined)[] = [];
-    for (let i = 0; i < 5; i++) order.push(await q.get());
+    for (let i = 0; i < 4; i++) order.push(await q.get());
+    // A key added later with a higher priority still goes before the lower lanes.
+    q.add("Subnet/a/3");
+    for (let i = 0; i < 4; i++) order.push(await q.get());
     expect(order).toEqual([
       "Account/a/default",
       "Account/b/default",
+      "Subnet/a/1",
+      "Subnet/a/2",
+      "Subnet/a/3",
       "Volume/a/1",
       "Volume/a/2",
       "Volume/a/3",

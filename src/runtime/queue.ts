@@ -16,17 +16,25 @@ export interface WorkQueueHooks {
   retry?(key: string): void;
 }
 
+/** Keys of one priority, first in first out. */
+interface Lane {
+  priority: number;
+  items: string[];
+  head: number;
+}
+
 /**
  * A work queue with client-go's guarantees: a key waits at most once (dedup), a key
  * is never handed to two workers at once (a key added while processing is queued
  * again after `done`), per-key exponential backoff for failures, reset by `forget`.
- * Keys `first` says so (few: what the others need) wait in a lane served before the rest.
+ * `priority` sorts waiting keys into lanes (few distinct values), served highest first and
+ * first in first out within a lane: with a backlog, what others wait for goes ahead.
  */
 export class WorkQueue {
-  private readonly items: string[] = [];
-  private head = 0;
-  private readonly firstLane: string[] = [];
-  private readonly first: (key: string) => boolean;
+  /** Lanes by descending priority. */
+  private readonly lanes: Lane[] = [];
+  private waitingCount = 0;
+  private readonly priority: (key: string) => number;
   private readonly waiting = new Set<string>();
   private readonly processing = new Set<string>();
   /** Keys added while being processed: queued again on done(). */
@@ -44,17 +52,40 @@ export class WorkQueue {
       clock?: Clock;
       backoff?: BackoffOptions;
       hooks?: WorkQueueHooks;
-      first?: (key: string) => boolean;
+      priority?: (key: string) => number;
     } = {},
   ) {
-    this.first = options.first ?? (() => false);
+    this.priority = options.priority ?? (() => 0);
     this.clock = options.clock ?? systemClock;
     this.backoff = options.backoff ?? defaultBackoff;
     this.hooks = options.hooks ?? {};
   }
 
   get length(): number {
-    return this.items.length - this.head + this.firstLane.length;
+    return this.waitingCount;
+  }
+
+  private lane(priority: number): Lane {
+    let i = 0;
+    while (i < this.lanes.length && this.lanes[i]!.priority > priority) i++;
+    if (this.lanes[i]?.priority === priority) return this.lanes[i]!;
+    const lane = { priority, items: [], head: 0 };
+    this.lanes.splice(i, 0, lane);
+    return lane;
+  }
+
+  private take(): string {
+    const lane = this.lanes.find((l) => l.head < l.items.length)!;
+    const key = lane.items[lane.head++]!;
+    if (lane.head === lane.items.length) {
+      lane.items.length = 0;
+      lane.head = 0;
+    } else if (lane.head > 1024 && lane.head * 2 > lane.items.length) {
+      lane.items.splice(0, lane.head);
+      lane.head = 0;
+    }
+    this.waitingCount--;
+    return key;
   }
 
   add(key: string): void {
@@ -72,8 +103,8 @@ export class WorkQueue {
       getter(key);
       return;
     }
-    if (this.first(key)) this.firstLane.push(key);
-    else this.items.push(key);
+    this.lane(this.priority(key)).items.push(key);
+    this.waitingCount++;
     this.hooks.depth?.(this.length);
   }
 
@@ -117,11 +148,7 @@ export class WorkQueue {
   /** Waits for the next key; undefined once the queue is shut down. */
   get(): Promise<string | undefined> {
     if (this.length > 0) {
-      const key = this.firstLane.shift() ?? this.items[this.head++]!;
-      if (this.head > 1024 && this.head * 2 > this.items.length) {
-        this.items.splice(0, this.head);
-        this.head = 0;
-      }
+      const key = this.take();
       this.waiting.delete(key);
       this.processing.add(key);
       this.hooks.depth?.(this.length);
@@ -150,9 +177,8 @@ export class WorkQueue {
     this.shuttingDown = true;
     for (const { handle } of this.delayed.values()) this.clock.clearTimeout(handle);
     this.delayed.clear();
-    this.items.length = 0;
-    this.firstLane.length = 0;
-    this.head = 0;
+    this.lanes.length = 0;
+    this.waitingCount = 0;
     this.waiting.clear();
     for (const getter of this.getters.splice(0)) getter(undefined);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReferenceIndex } from "./references.ts";
+import { PENDING_KIND_WEIGHT, ReferenceIndex } from "./references.ts";
 
 describe("ReferenceIndex", () => {
   it("answers dependents of a target and replaces a dependent's references", () => {
@@ -58,5 +58,39 @@ describe("ReferenceIndex", () => {
       "Widget/ns/x",
       "Widget/ns/y",
     ]);
+  });
+
+  it("ranks kinds by the chains of references after them, a pending kind weighing more, learning new kinds", () => {
+    const idx = new ReferenceIndex();
+    const account = "Account/ns/default";
+    idx.set("Deployment/ns/d", [account]);
+    idx.set("Network/ns/n", [account, "Deployment/ns/d"]);
+    idx.set("NetworkGateway/ns/g", [account, "Network/ns/n"]);
+    idx.set("Route/ns/r", [account, "Network/ns/n", "NetworkGateway/ns/g"]);
+    idx.set("Volume/ns/v", [account, "Deployment/ns/d"]);
+    idx.set("RecurringVolumeAttachment/ns/a", [account, "Volume/ns/v"]);
+    idx.set("Subnet/ns/s", [account, "Network/ns/n"]);
+    const pending = (k: string) => k === "Subnet";
+    const level = (k: string) => idx.kindLevel(k, pending);
+    expect(level("Route")).toBe(1);
+    expect(level("RecurringVolumeAttachment")).toBe(1);
+    expect(level("NetworkGateway")).toBe(2);
+    expect(level("Volume")).toBe(2);
+    // The pending Subnet goes before the Gateway and the Volume, though nothing waits for it.
+    expect(level("Subnet")).toBe(PENDING_KIND_WEIGHT);
+    expect(level("Subnet")).toBeGreaterThan(level("NetworkGateway"));
+    expect(level("Network")).toBe(PENDING_KIND_WEIGHT + 1);
+    expect(level("Deployment")).toBe(PENDING_KIND_WEIGHT + 2);
+    expect(level("Account")).toBe(PENDING_KIND_WEIGHT + 3);
+    expect(level("Unknown")).toBe(1);
+    // A kind seen later lengthens the chains through it; the levels are worked out again.
+    idx.set("Firewall/ns/f", ["Route/ns/r"]);
+    idx.set("Rule/ns/x", ["Firewall/ns/f"]);
+    expect(level("Route")).toBe(3);
+    expect(level("NetworkGateway")).toBe(4);
+    // A cycle of kinds does not loop.
+    idx.set("Widget/ns/x", ["Gadget/ns/y"]);
+    idx.set("Gadget/ns/y", ["Widget/ns/x"]);
+    expect(level("Widget")).toBeGreaterThan(0);
   });
 });

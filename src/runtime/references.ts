@@ -1,4 +1,7 @@
-import { objectKey } from "./names.ts";
+import { objectKey, parseKey } from "./names.ts";
+
+/** The steps a kind the service keeps pending after a create counts for in a chain (see kindLevel). */
+export const PENDING_KIND_WEIGHT = 4;
 
 /**
  * Who references whom, kept from the specs the informers deliver: when a target
@@ -10,6 +13,9 @@ export class ReferenceIndex {
   private readonly targetsOf = new Map<string, readonly string[]>();
   /** Dependents per target, with the one copy of the target's key that the arrays share. */
   private readonly dependentsOf = new Map<string, { key: string; dependents: Set<string> }>();
+  /** Kinds referencing each kind, learned from the references set (it only grows: a few kinds). */
+  private readonly kindDependents = new Map<string, Set<string>>();
+  private kindLevels = new Map<string, number>();
 
   /** Replaces the references of `dependent` (a queue key) with `targets` (queue keys). */
   set(dependent: string, targets: Iterable<string>): void {
@@ -19,6 +25,8 @@ export class ReferenceIndex {
     if (old && old.length === unique.length && old.every((t, i) => t === unique[i])) return;
     this.remove(dependent);
     if (unique.length === 0) return;
+    const dependentKind = parseKey(dependent).kind;
+    for (const t of unique) this.learnKindEdge(parseKey(t).kind, dependentKind);
     const shared = unique.map((t) => {
       let entry = this.dependentsOf.get(t);
       if (!entry) {
@@ -50,6 +58,12 @@ export class ReferenceIndex {
     return [...(this.targetsOf.get(dependent) ?? [])];
   }
 
+  /** The first target of `dependent` of the given kind (no copy: called on every enqueue). */
+  targetOfKind(dependent: string, kind: string): string | undefined {
+    const prefix = `${kind}/`;
+    return this.targetsOf.get(dependent)?.find((t) => t.startsWith(prefix));
+  }
+
   /**
    * The keys in dependency order: what references nothing indexed first, then what references
    * only those, and so on; within a level, what has the longest chain of dependents after it
@@ -65,6 +79,42 @@ export class ReferenceIndex {
       .map((key) => ({ key, d: depth(key), h: height(key), s: slow(key) ? 1 : 0 }))
       .sort((a, b) => a.d - b.d || b.h - a.h || b.s - a.s || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map((e) => e.key);
+  }
+
+  private learnKindEdge(target: string, dependent: string): void {
+    let dependents = this.kindDependents.get(target);
+    if (!dependents) {
+      dependents = new Set();
+      this.kindDependents.set(target, dependents);
+    }
+    if (dependents.has(dependent)) return;
+    dependents.add(dependent);
+    this.kindLevels = new Map();
+  }
+
+  /**
+   * How many steps the chains of references starting at `kind` take, from the kinds seen
+   * referencing each other so far: one for the kind itself (PENDING_KIND_WEIGHT when `pending`
+   * says the service keeps it pending after a create: that wait is on the path of all that
+   * follows) plus the longest level among the kinds referencing it. A backlog worked highest
+   * level first starts the long chains (Deployment, Network, a pending Subnet) while the short
+   * ones (a Route, an attachment) fill the gaps. `pending` must answer the same on every call.
+   */
+  kindLevel(kind: string, pending: (kind: string) => boolean): number {
+    const visiting = new Set<string>();
+    const level = (k: string): number => {
+      const known = this.kindLevels.get(k);
+      if (known !== undefined) return known;
+      if (visiting.has(k)) return 0; // a cycle of kinds: any order will do
+      visiting.add(k);
+      let after = 0;
+      for (const d of this.kindDependents.get(k) ?? []) after = Math.max(after, level(d));
+      visiting.delete(k);
+      const n = (pending(k) ? PENDING_KIND_WEIGHT : 1) + after;
+      this.kindLevels.set(k, n);
+      return n;
+    };
+    return level(kind);
   }
 
   /** The longest path from a key along `next` (memoized; a cycle counts as the end of a path). */

@@ -103,9 +103,10 @@ export class SimulatorCore {
       handleHook(this, req, res, path).catch((error: unknown) => this.fail(res, error));
       return;
     }
-    this.process(req, res, path, q === -1 ? "" : url.slice(q + 1), started).catch((error: unknown) =>
-      this.fail(res, error),
-    );
+    this.stats.begin();
+    this.process(req, res, path, q === -1 ? "" : url.slice(q + 1), started)
+      .catch((error: unknown) => this.fail(res, error))
+      .finally(() => this.stats.end(performance.now() - started));
   };
 
   private fail(res: ServerResponse, error: unknown): void {

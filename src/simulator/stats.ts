@@ -1,10 +1,29 @@
-/** Request counts by method, route template and status (`GET /__sim/stats`). */
+/**
+ * Request counts by method, route template and status, and how many requests were in progress
+ * at once (`GET /__sim/stats`): a client's concurrency, as the service sees it.
+ */
 export class RequestStats {
   private readonly counts = new Map<
     string,
     { method: string; route: string; status: number; count: number }
   >();
   private total = 0;
+  private inFlight = 0;
+  private peakInFlight = 0;
+  /** Sum of the requests' times from arrival to answer: over a window, its growth / the window = requests in progress on average. */
+  private busyMs = 0;
+
+  /** A request arrived. */
+  begin(): void {
+    this.inFlight += 1;
+    if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
+  }
+
+  /** A request begun is over (answered, failed or dropped) after `ms`. */
+  end(ms: number): void {
+    this.inFlight -= 1;
+    this.busyMs += ms;
+  }
 
   record(method: string, route: string, status: number): void {
     const key = `${method} ${route} ${status}`;
@@ -17,15 +36,27 @@ export class RequestStats {
   report(): {
     total: number;
     requests: Array<{ method: string; route: string; status: number; count: number }>;
+    inFlight: number;
+    peakInFlight: number;
+    busyMs: number;
   } {
     const requests = [...this.counts.values()].sort(
       (a, b) => a.route.localeCompare(b.route) || a.method.localeCompare(b.method) || a.status - b.status,
     );
-    return { total: this.total, requests: requests.map((r) => ({ ...r })) };
+    return {
+      total: this.total,
+      requests: requests.map((r) => ({ ...r })),
+      inFlight: this.inFlight,
+      peakInFlight: this.peakInFlight,
+      busyMs: Math.round(this.busyMs),
+    };
   }
 
+  /** Forgets the counts; the requests in progress stay counted (they end later). */
   clear(): void {
     this.counts.clear();
     this.total = 0;
+    this.peakInFlight = this.inFlight;
+    this.busyMs = 0;
   }
 }

@@ -1,6 +1,6 @@
 // An operator restart must not flip Ready resources to False while the new process checks the
 // Account's credentials again: people alert on Ready=False, and a rollout of the operator is not
-// an incident. The new process parks its reconciles until the Account is checked.
+// an incident. The new process parks its resources until the Account is checked, without reconciling them.
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManagedObject } from "../../src/runtime/kind.ts";
@@ -29,10 +29,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function readyReconciles(op: Operator, kind: string): Promise<number> {
+async function reconciles(op: Operator, kind: string, result: string): Promise<number> {
   const metric = await op.metrics.reconcileTotal.get();
   return metric.values
-    .filter((v) => v.labels.kind === kind && v.labels.result === "ready")
+    .filter((v) => v.labels.kind === kind && v.labels.result === result)
     .reduce((n, v) => n + v.value, 0);
 }
 
@@ -62,9 +62,11 @@ describe("operator restart", () => {
       const second = await startOperator(stack);
       await waitFor(
         "every Deployment reconciled by the new process",
-        async () => (await readyReconciles(second, "Deployment")) >= names.length,
+        async () => (await reconciles(second, "Deployment", "ready")) >= names.length,
         20_000,
       );
+      // Parked before any reconcile ran (not run only to learn that the Account is not checked yet).
+      expect(await reconciles(second, "Deployment", "waiting")).toBe(0);
       expect(seen.length).toBeGreaterThanOrEqual(names.length); // the initial ADDED events at least
       expect(seen.filter((s) => s.ready !== "True")).toEqual([]);
     } finally {

@@ -310,12 +310,14 @@ export class OperatorProcess {
   }
 
   /** Sum of a Prometheus metric over its series (those whose labels contain `having`, when given). */
-  async metric(name: string, having = ""): Promise<number> {
+  /** Sum of the family's series whose line holds `having` and not `without`. */
+  async metric(name: string, having = "", without = ""): Promise<number> {
     const text = await this.scrape(name);
     let sum = 0;
     for (const line of text.split("\n")) {
       if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue;
       if (having && !line.includes(having)) continue;
+      if (without && line.includes(without)) continue;
       sum += Number(line.split(" ").at(-1));
     }
     return sum;

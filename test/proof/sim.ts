@@ -1,6 +1,10 @@
 /** The request counts `/__sim/stats` (and `sim.core.stats.report()`) answer. */
 export interface SimStats {
   requests: { method: string; route: string; status: number; count: number }[];
+  /** Requests in progress at most at once since the start (or the last reset). */
+  peakInFlight?: number;
+  /** Sum of the requests' times from arrival to answer, ms. */
+  busyMs?: number;
 }
 
 /** Routes that authenticate: a POST there changes nothing in the account. */

@@ -45,6 +45,24 @@ describe("/__sim/stats", () => {
     expect(stats.requests).toContainEqual({ method: "GET", route: "(unmatched)", status: 404, count: 1 });
     expect(stats.total).toBe(4);
   });
+
+  it("tells how many requests were in progress at once, and for how long in all", async () => {
+    await h.hook("faults", { latencyMs: 30 });
+    try {
+      await Promise.all(Array.from({ length: 5 }, () => h.admin.get("/api/deployments/1")));
+    } finally {
+      await h.hook("faults", {});
+    }
+    const stats = (await h.anonymous.get("/__sim/stats")).json<{
+      inFlight: number;
+      peakInFlight: number;
+      busyMs: number;
+    }>();
+    expect(stats.peakInFlight).toBeGreaterThanOrEqual(5);
+    expect(stats.busyMs).toBeGreaterThanOrEqual(5 * 30);
+    // The stats request itself is a hook, not counted.
+    expect(stats.inFlight).toBe(0);
+  });
 });
 
 describe("/__sim/faults", () => {

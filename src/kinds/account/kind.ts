@@ -54,6 +54,7 @@ export interface AccountConnectOptions {
   onCall?: (event: CallEvent) => void;
   logger?: ApiClientOptions["logger"];
   dispatcher?: ApiClientOptions["dispatcher"];
+  transport?: ApiClientOptions["transport"];
   retry?: ApiClientOptions["retry"];
 }
 
@@ -72,6 +73,7 @@ export function accountKind(
         onCall: options.onCall,
         logger: options.logger,
         dispatcher: options.dispatcher,
+        transport: options.transport,
         retry: options.retry,
       }),
     async verify(api) {

@@ -1,0 +1,34 @@
+// The calls a client has in flight are capped by its connections per service host, however
+// many callers wait (the operator's --api-connections): the service sees no more at once.
+import { afterAll, describe, expect, it } from "vitest";
+import { createServiceApi } from "../../src/api/index.ts";
+import { SEED_CREDENTIALS } from "../../src/simulator/seed-data.ts";
+import { startSimulator } from "../simulator/harness.ts";
+import { authFor } from "./helpers.ts";
+
+const h = await startSimulator();
+afterAll(() => h.close());
+
+describe("connections per host", () => {
+  it("keeps at most that many calls in progress at the service", async () => {
+    const api = createServiceApi({
+      endpoint: h.url,
+      accountId: SEED_CREDENTIALS.accountId,
+      auth: authFor("oauth"),
+      rateLimit: false,
+      transport: { connectionsPerHost: 3 },
+    });
+    try {
+      await api.clouds.index(); // the token, before the clock
+      await h.hook("reset");
+      await h.hook("faults", { latencyMs: 25 });
+      await Promise.all(Array.from({ length: 12 }, () => api.deployments.show("/api/deployments/1")));
+      const stats = (await h.anonymous.get("/__sim/stats")).json<{ peakInFlight: number; total: number }>();
+      expect(stats.total).toBe(12);
+      expect(stats.peakInFlight).toBe(3);
+    } finally {
+      await h.hook("faults", {});
+      await api.client.close();
+    }
+  });
+});
