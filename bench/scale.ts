@@ -1,6 +1,6 @@
 // Issue 9 item 1: the operator at scale. For each size (default 1,000 and 5,000) a fresh
 // devcluster + simulator (20 ms latency, in this process) and the operator as a child process
-// (`svc-operator run`, concurrency 16): the mixed set of every kind with references is applied
+// (`svc-operator run`, 64 reconciles over 16 API connections): the mixed set of every kind with references is applied
 // children-first and timed to all Ready, against its lower bound; API calls per resource against
 // the minimum the API allows; the API calls of one resync of the in-sync set; CPU time per
 // reconcile. At the largest size a second set is added to reach BENCH_SCALE_RSS_TOTAL (default
