@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { PENDING_KIND_WEIGHT, ReferenceIndex } from "./references.ts";
 
+const account = "Account/ns/default";
+
+/** One unit of every kind, referencing each other as the mixed set does. */
+function unitGraph(): ReferenceIndex {
+  const idx = new ReferenceIndex();
+  idx.set("Deployment/ns/d", [account]);
+  idx.set("Network/ns/n", [account, "Deployment/ns/d"]);
+  idx.set("NetworkGateway/ns/g", [account, "Network/ns/n"]);
+  idx.set("Route/ns/r", [account, "Network/ns/n", "NetworkGateway/ns/g"]);
+  idx.set("Volume/ns/v", [account, "Deployment/ns/d"]);
+  idx.set("RecurringVolumeAttachment/ns/a", [account, "Volume/ns/v"]);
+  idx.set("Subnet/ns/s", [account, "Network/ns/n"]);
+  return idx;
+}
+
 describe("ReferenceIndex", () => {
   it("answers dependents of a target and replaces a dependent's references", () => {
     const idx = new ReferenceIndex();
@@ -27,15 +42,7 @@ describe("ReferenceIndex", () => {
   });
 
   it("orders keys by dependency depth, then by the chain of dependents after them (a cycle does not loop)", () => {
-    const idx = new ReferenceIndex();
-    const account = "Account/ns/default";
-    idx.set("Deployment/ns/d", [account]);
-    idx.set("Network/ns/n", [account, "Deployment/ns/d"]);
-    idx.set("NetworkGateway/ns/g", [account, "Network/ns/n"]);
-    idx.set("Route/ns/r", [account, "Network/ns/n", "NetworkGateway/ns/g"]);
-    idx.set("Volume/ns/v", [account, "Deployment/ns/d"]);
-    idx.set("RecurringVolumeAttachment/ns/a", [account, "Volume/ns/v"]);
-    idx.set("Subnet/ns/s", [account, "Network/ns/n"]);
+    const idx = unitGraph();
     idx.set("Aardvark/ns/x", [account, "Network/ns/n"]);
     expect(idx.inDependencyOrder(idx.dependents(account))).toEqual([
       "Deployment/ns/d",
@@ -61,15 +68,7 @@ describe("ReferenceIndex", () => {
   });
 
   it("ranks kinds by the chains of references after them, a pending kind weighing more, learning new kinds", () => {
-    const idx = new ReferenceIndex();
-    const account = "Account/ns/default";
-    idx.set("Deployment/ns/d", [account]);
-    idx.set("Network/ns/n", [account, "Deployment/ns/d"]);
-    idx.set("NetworkGateway/ns/g", [account, "Network/ns/n"]);
-    idx.set("Route/ns/r", [account, "Network/ns/n", "NetworkGateway/ns/g"]);
-    idx.set("Volume/ns/v", [account, "Deployment/ns/d"]);
-    idx.set("RecurringVolumeAttachment/ns/a", [account, "Volume/ns/v"]);
-    idx.set("Subnet/ns/s", [account, "Network/ns/n"]);
+    const idx = unitGraph();
     const pending = (k: string) => k === "Subnet";
     const level = (k: string) => idx.kindLevel(k, pending);
     expect(level("Route")).toBe(1);

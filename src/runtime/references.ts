@@ -101,6 +101,8 @@ export class ReferenceIndex {
    * ones (a Route, an attachment) fill the gaps. `pending` must answer the same on every call.
    */
   kindLevel(kind: string, pending: (kind: string) => boolean): number {
+    const known = this.kindLevels.get(kind); // the usual case: asked on every queue add
+    if (known !== undefined) return known;
     const visiting = new Set<string>();
     const level = (k: string): number => {
       const known = this.kindLevels.get(k);
