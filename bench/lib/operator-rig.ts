@@ -148,12 +148,14 @@ export interface OperatorRig {
 }
 
 /**
- * Starts the infra and the operator (concurrency as given, API rate unlimited, warnings logged
- * unless a logger is given) with a Ready Account.
+ * Starts the infra and the operator (reconciles and API connections as given, API rate
+ * unlimited, warnings logged unless a logger is given) with a Ready Account.
  */
 export async function startOperatorRig(options: {
   latencyMs: number;
   concurrency: number;
+  /** Service calls in flight at once (--api-connections); the operator's default when unset. */
+  apiConnections?: number;
   log?: Logger;
 }): Promise<OperatorRig> {
   const infra = await startInfra(options.latencyMs);
@@ -161,7 +163,12 @@ export async function startOperatorRig(options: {
   kc.loadFromString(infra.kubeconfig);
   const operator = createOperator({
     config: loadConfig(
-      { concurrency: String(options.concurrency), "api-rate": "10000", "metrics-address": "127.0.0.1:0" },
+      {
+        concurrency: String(options.concurrency),
+        "api-connections": options.apiConnections === undefined ? undefined : String(options.apiConnections),
+        "api-rate": "10000",
+        "metrics-address": "127.0.0.1:0",
+      },
       {},
     ),
     kubeConfig: kc,
