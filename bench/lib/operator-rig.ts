@@ -113,6 +113,17 @@ export async function until(what: string, check: () => boolean, timeoutMs: numbe
 export const ready = (o: { status?: { conditions?: { type: string; status: string }[] } }) =>
   o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
 
+/**
+ * The most requests the simulator had in progress at once, from its stats; above `concurrency`
+ * the bound `calls × latency / concurrency` would not hold, and the bench fails.
+ */
+export function peakWithin(stats: { peakInFlight?: number }, concurrency: number): number {
+  const peak = stats.peakInFlight ?? 0;
+  if (peak > concurrency)
+    throw new Error(`the service had ${peak} calls in progress at once; the bound assumes ${concurrency}`);
+  return peak;
+}
+
 /** The least time `calls` service calls of `latencyMs` each can take through `concurrency` workers. */
 export const callBoundMs = (calls: number, latencyMs: number, concurrency: number) =>
   (calls * latencyMs) / concurrency;
