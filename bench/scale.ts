@@ -285,7 +285,7 @@ async function phase(size: number, withRss: boolean): Promise<Record<string, unk
         const seenAt = await converge(rig, op, "scale-b", more, set.length, Math.max(10_000, budget));
         f(set.length + more.length, "convergeMs", Math.round(seenAt - t));
       } catch (error) {
-        f(set.length + more.length, "convergeMs", `not within the bench budget: $(error as Error).message`);
+        f(set.length + more.length, "convergeMs", `not within the bench budget: ${(error as Error).message}`);
       }
       f(set.length + more.length, "operatorPeakRssMb", await op.peakRssMb());
       f(set.length + more.length, "operatorRssMb", await op.rssMb());
@@ -313,7 +313,7 @@ export async function run(): Promise<Record<string, unknown>> {
   };
   for (const size of SIZES) {
     if (remainingMs() < 60_000) {
-      figures[`n$size`] = "skipped: the bench's time budget (BENCH_SCALE_BUDGET_S) is spent";
+      figures[`n${size}`] = "skipped: the bench's time budget (BENCH_SCALE_BUDGET_S) is spent";
       continue;
     }
     Object.assign(figures, await phase(size, size === Math.max(...SIZES)));
