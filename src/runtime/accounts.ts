@@ -76,9 +76,8 @@ export class AccountController implements AccountClients {
     if (entry?.verified) return { client: entry.client };
     if (!this.deps.store.get("Account", namespace, name))
       return { notReady: `Account ${name} not found in namespace ${namespace}` };
-    if (entry?.error) return { notReady: entry.error };
-    this.parked.add(key);
-    return { notReady: "credentials not verified yet", pending: true };
+    if (this.parkIfPending(key)) return { notReady: "credentials not verified yet", pending: true };
+    return { notReady: entry?.error ?? "credentials not verified yet" };
   }
 
   /**
