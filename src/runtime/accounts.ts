@@ -40,6 +40,14 @@ interface Entry {
   error?: string;
 }
 
+/** A credentials check started before the Account's first reconcile (see checkAhead). */
+interface Ahead {
+  fingerprint: string;
+  client: unknown;
+  /** Settled: a caught rejection, so that one nobody takes is not an unhandled one. */
+  check: Promise<{ host: string } | { failed: unknown }>;
+}
+
 /**
  * Reconciles Accounts and keeps one verified service client per Account, which
  * managed resources get through `get`. Namespaces never share credentials: the
@@ -49,6 +57,7 @@ export class AccountController implements AccountClients {
   private readonly entries = new Map<string, Entry>();
   /** Accounts whose dependents were parked (`pending`) and wait for a wake. */
   private readonly parked = new Set<string>();
+  private readonly ahead = new Map<string, Promise<Ahead | undefined>>();
   private readonly kind: AccountKind<unknown, unknown, unknown>;
   private readonly deps: {
     store: ObjectStore;
@@ -93,7 +102,56 @@ export class AccountController implements AccountClients {
     return true;
   }
 
+  /**
+   * Starts an Account's first credentials check before its reconcile, writing nothing: at an
+   * operator start it runs while the other kinds' caches still fill, and the reconcile that
+   * follows takes its result instead of checking again (if the spec and Secret are unchanged).
+   */
+  checkAhead(namespace: string, name: string): void {
+    const key = objectKey("Account", namespace, name);
+    const obj = this.deps.store.get("Account", namespace, name);
+    if (!obj || obj.metadata.deletionTimestamp || this.entries.has(key) || this.ahead.has(key)) return;
+    const started = (async (): Promise<Ahead> => {
+      const { fingerprint, spec, auth } = await this.credentials(namespace, obj);
+      const client = this.kind.connect(spec, auth, { namespace, name });
+      const check = this.kind.verify(client).catch((failed: unknown) => ({ failed }));
+      return { fingerprint, client, check };
+    })();
+    // A failure here (a missing Secret, a bad spec) is the reconcile's to find and report.
+    this.ahead.set(
+      key,
+      started.catch(() => undefined),
+    );
+  }
+
+  /** The spec, the credentials its Secret holds, and a fingerprint of both. */
+  private async credentials(namespace: string, obj: ManagedObject) {
+    const spec = parseSpec(this.kind.schema, obj.spec);
+    const auth = await this.kind.credentials(spec, (secret) => this.deps.kube.readSecret(namespace, secret));
+    const fingerprint = createHash("sha256")
+      .update(JSON.stringify([spec, auth]))
+      .digest("hex");
+    return { fingerprint, spec, auth };
+  }
+
+  /** The check started ahead for this Account, if it used the same credentials; closed otherwise. */
+  private async takeAhead(key: string, fingerprint: string): Promise<Ahead | undefined> {
+    const pending = this.ahead.get(key);
+    if (!pending) return undefined;
+    this.ahead.delete(key);
+    const ahead = await pending;
+    if (!ahead) return undefined;
+    if (ahead.fingerprint === fingerprint && !this.entries.has(key)) return ahead;
+    await this.kind.close(ahead.client).catch(() => {});
+    return undefined;
+  }
+
   async close(): Promise<void> {
+    for (const pending of this.ahead.values()) {
+      const ahead = await pending;
+      if (ahead) await this.kind.close(ahead.client).catch(() => {});
+    }
+    this.ahead.clear();
     for (const e of this.entries.values()) if (e.client) await this.kind.close(e.client).catch(() => {});
     this.entries.clear();
   }
@@ -143,21 +201,19 @@ export class AccountController implements AccountClients {
           obj.metadata.resourceVersion,
         );
       }
-      const spec = parseSpec(this.kind.schema, obj.spec);
-      const auth = await this.kind.credentials(spec, (secret) =>
-        this.deps.kube.readSecret(namespace, secret),
-      );
-      const fingerprint = createHash("sha256")
-        .update(JSON.stringify([spec, auth]))
-        .digest("hex");
+      const { fingerprint, spec, auth } = await this.credentials(namespace, obj);
+      const ahead = await this.takeAhead(key, fingerprint);
       let entry = this.entries.get(key);
       if (entry?.fingerprint !== fingerprint) {
         if (entry?.client) await this.kind.close(entry.client).catch(() => {});
-        entry = { fingerprint, client: this.kind.connect(spec, auth, { namespace, name }), verified: false };
+        const client = ahead?.client ?? this.kind.connect(spec, auth, { namespace, name });
+        entry = { fingerprint, client, verified: false };
         this.entries.set(key, entry);
       }
       try {
-        ({ host } = await this.kind.verify(entry.client));
+        const checked = ahead ? await ahead.check : await this.kind.verify(entry.client);
+        if ("failed" in checked) throw checked.failed;
+        ({ host } = checked);
       } catch (error) {
         entry.verified = false;
         entry.error = error instanceof Error ? error.message : String(error);
@@ -237,6 +293,7 @@ export class AccountController implements AccountClients {
   }
 
   private async drop(key: string): Promise<void> {
+    await this.takeAhead(key, "");
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (entry?.client) await this.kind.close(entry.client).catch(() => {});

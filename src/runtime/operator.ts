@@ -349,6 +349,10 @@ export class Operator {
   }
 
   private onAdded(kind: string, obj: ManagedObject): void {
+    // An Account listed while the caches first fill: its credentials check need not wait for
+    // them (a standby replica, which may never lead, does not check).
+    if (kind === "Account" && !this.queue && !this.elector)
+      this.accounts.checkAhead(obj.metadata.namespace, obj.metadata.name);
     this.indexReferences(kind, obj);
     this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
   }

@@ -195,6 +195,56 @@ describe("ManagedReconciler: create and observe", () => {
     expect(service.calls).toEqual(["create w", "show /api/widgets/1"]);
   });
 
+  it("a create writes three times: intent (finalizer, create-pending), status with the href, then the annotation", async () => {
+    apply("w", { size: 1 });
+    await reconciler.reconcile(NS, "w");
+    const writes = kube.writes.map((w) => ({
+      op: w.op,
+      patch: w.patch as Record<string, Record<string, unknown>>,
+    }));
+    expect(writes.map((w) => w.op)).toEqual(["metadata", "status", "metadata"]);
+    expect(writes[0]!.patch.finalizers).toEqual([FINALIZER]);
+    expect(writes[0]!.patch.annotations?.[Annotation.createPending]).toBeDefined();
+    // The status write carries the href and the final conditions at once.
+    expect(writes[1]!.patch).toMatchObject({ href: "/api/widgets/1", observedGeneration: 1 });
+    expect(writes[2]!.patch.annotations).toEqual({
+      [Annotation.href]: "/api/widgets/1",
+      [Annotation.createPending]: null,
+    });
+  });
+
+  it("a create whose show fails still records the href (status, then annotation) and retries", async () => {
+    apply("w", { size: 1 });
+    service.failNext = { op: "show", error: new Error("503 from the service") };
+    const first = await reconciler.reconcile(NS, "w");
+    expect(first.retry).toBe(true);
+    expect(obj().status?.href).toBe("/api/widgets/1");
+    expect(obj().metadata.annotations?.[Annotation.href]).toBe("/api/widgets/1");
+    expect(obj().metadata.annotations?.[Annotation.createPending]).toBeUndefined();
+    await reconciler.reconcile(NS, "w");
+    expect(cond("Ready")?.status).toBe("True");
+    expect(service.calls.filter((c) => c.startsWith("create"))).toEqual(["create w"]);
+  });
+
+  it("a crash between the status write and the annotation write: the next reconcile writes the annotation, creates nothing", async () => {
+    apply("w", { size: 1 });
+    await reconciler.reconcile(NS, "w");
+    // As if the process had died after the status write: the annotation write never happened.
+    const o = obj();
+    kube.put("Widget", {
+      ...o,
+      metadata: { ...o.metadata, annotations: { [Annotation.createPending]: "2026-01-01T00:00:00.000Z" } },
+    });
+    events.length = 0;
+    await reconciler.reconcile(NS, "w");
+    expect(obj().metadata.annotations?.[Annotation.href]).toBe("/api/widgets/1");
+    expect(obj().metadata.annotations?.[Annotation.createPending]).toBeUndefined();
+    expect(service.calls.filter((c) => c.startsWith("create") || c.startsWith("index"))).toEqual([
+      "create w",
+    ]);
+    expect(events.map((e) => e.reason)).not.toContain("Adopted");
+  });
+
   it("a second reconcile of an in-sync object makes one observe call and writes nothing", async () => {
     apply("w", { size: 1 });
     await reconciler.reconcile(NS, "w");

@@ -171,6 +171,8 @@ class Run {
   private readonly status: ManagedStatus;
   private readonly emitted: { type: EventType; reason: string; message: string }[] = [];
   private readonly notReadySince: Map<string, number>;
+  /** The href of this run's create, until the status and annotation writes at its end record it. */
+  private unrecordedHref: string | undefined;
 
   constructor(
     kind: AnyManagedKind,
@@ -220,6 +222,7 @@ class Run {
     } catch (error) {
       if (error instanceof ConflictError) {
         this.log.debug("conflict writing metadata; retrying with the latest object");
+        await this.recordUnrecordedHref();
         return { retry: true, outcome: "error" };
       }
       if (error instanceof AccountPendingError) {
@@ -243,6 +246,15 @@ class Run {
     if ("requeueAfterMs" in outcome) requeueAfterMs = outcome.requeueAfterMs;
     this.eventsForOutcome(outcome);
     await this.writeStatus(outcome);
+    if (this.unrecordedHref !== undefined) {
+      // Status first (written just now): the annotation then reads as ours, not as a hand adoption.
+      await this.patchMetadata(
+        { annotations: { [Annotation.href]: this.unrecordedHref, [Annotation.createPending]: null } },
+        false,
+      ).catch((error: unknown) => {
+        if (!(error instanceof GoneError)) throw error;
+      });
+    }
     this.flushEvents();
     return { requeueAfterMs, retry, outcome: outcome.type };
   }
@@ -373,8 +385,15 @@ class Run {
         await this.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
       } else {
         this.status.href = href;
-        if (this.annotations[Annotation.href] !== href) {
-          await this.patchMetadata({ annotations: { [Annotation.href]: href } }, false);
+        // A crash between a create's status write and its annotation write leaves both to do here.
+        if (
+          this.annotations[Annotation.href] !== href ||
+          this.annotations[Annotation.createPending] !== undefined
+        ) {
+          await this.patchMetadata(
+            { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
+            false,
+          );
         }
       }
     } else if (observeOnly) {
@@ -428,22 +447,20 @@ class Run {
         throw error;
       }
       href = created;
+      this.status.href = href;
       this.status.adopted = undefined;
       this.status.applied = this.writeOnlyValues(desired);
-      // The first show overlaps the href writes: it needs only the href, and a failure of either is
-      // reported only after both settle, so this.obj is never written by two requests at once.
-      const [recorded, shown] = await Promise.allSettled([
-        this.recordHref(href),
-        this.kind.observe(client, href, desired),
-      ]);
-      if (recorded.status === "rejected") throw recorded.reason;
+      // The href goes into the status this reconcile ends with, whatever its outcome, and then into
+      // the annotation (see execute): one Kubernetes write fewer per create than a status write of
+      // its own. Until then the create-pending annotation makes a crash look the object up, not
+      // create it again.
+      this.unrecordedHref = href;
       this.event(
         "Normal",
         recreate ? EventReason.Recreated : EventReason.Created,
         `${recreate ? "re-created" : "created"} ${href}`,
       );
-      if (shown.status === "rejected") throw shown.reason;
-      observed = shown.value;
+      observed = await this.kind.observe(client, href, desired);
       if (observed === undefined)
         throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
     }
@@ -612,6 +629,19 @@ class Run {
 
   private currentHref(): string | undefined {
     return this.annotations[Annotation.href] || this.status.href || undefined;
+  }
+
+  /**
+   * A create's href not yet written, on a path that ends without the status write: recorded on
+   * its own. Should that fail too, the create-pending annotation still stands (a lookup, not a
+   * second create).
+   */
+  private async recordUnrecordedHref(): Promise<void> {
+    const href = this.unrecordedHref;
+    if (href === undefined) return;
+    await this.recordHref(href).catch((error: unknown) =>
+      this.log.warn({ err: error, href }, "could not record the href of a create; a lookup will find it"),
+    );
   }
 
   private async recordHref(href: string): Promise<void> {

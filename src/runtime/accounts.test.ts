@@ -1,0 +1,133 @@
+import pino from "pino";
+import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AccountController, type AccountKind } from "./accounts.ts";
+import { FakeClock } from "./fake-clock.ts";
+import { FakeKube } from "./fake-kube.ts";
+import { ReferenceIndex } from "./references.ts";
+import { Reason, WaitError } from "./result.ts";
+
+const NS = "team-a";
+
+/** An Account kind whose clients count their checks; a token the service refuses fails them. */
+class Service {
+  checks = 0;
+  closed = 0;
+  refused = new Set<string>();
+  /** Holds every check until released: a check "in flight" while the test does something else. */
+  gate: Promise<void> = Promise.resolve();
+}
+
+function accountKind(
+  service: Service,
+): AccountKind<{ secretRef: { name: string } }, string, { token: string }> {
+  return {
+    schema: z.object({ secretRef: z.object({ name: z.string() }) }),
+    async credentials(spec, readSecret) {
+      const data = await readSecret(spec.secretRef.name);
+      if (!data?.token)
+        throw new WaitError(Reason.SecretNotFound, `Secret ${spec.secretRef.name} not found`, 30_000);
+      return data.token;
+    },
+    connect: (_spec, token) => ({ token }),
+    async verify(client) {
+      service.checks++;
+      await service.gate;
+      if (service.refused.has(client.token))
+        throw new WaitError(Reason.CredentialsInvalid, "the token was refused", 30_000);
+      return { host: "us-3.example" };
+    },
+    async close() {
+      service.closed++;
+    },
+  };
+}
+
+let kube: FakeKube;
+let service: Service;
+let accounts: AccountController;
+let woken: string[];
+
+beforeEach(() => {
+  kube = new FakeKube();
+  service = new Service();
+  woken = [];
+  accounts = new AccountController(accountKind(service) as AccountKind<unknown, unknown, unknown>, {
+    store: kube,
+    kube,
+    refs: new ReferenceIndex(),
+    events: { emit: () => {} },
+    clock: new FakeClock(),
+    log: pino({ level: "silent" }),
+    resyncMs: 60_000,
+    onVerified: (key) => woken.push(key),
+  });
+  kube.secrets.set(`${NS}/creds`, { token: "t1" });
+  kube.put("Account", {
+    metadata: { name: "default", namespace: NS },
+    spec: { secretRef: { name: "creds" } },
+  });
+});
+
+const ready = () =>
+  kube.get("Account", NS, "default")?.status?.conditions?.find((c) => c.type === "Ready")?.status;
+
+describe("AccountController.checkAhead", () => {
+  it("the reconcile that follows takes the check started ahead: one check, the same client", async () => {
+    let release!: () => void;
+    service.gate = new Promise((r) => {
+      release = r;
+    });
+    accounts.checkAhead(NS, "default");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(service.checks).toBe(1);
+    expect(accounts.get(NS, "default")).toMatchObject({ pending: true });
+    const reconciled = accounts.reconcile(NS, "default");
+    release();
+    expect(await reconciled).toMatchObject({ outcome: "ready" });
+    expect(service.checks).toBe(1);
+    expect(service.closed).toBe(0);
+    expect(ready()).toBe("True");
+    expect(accounts.get(NS, "default")).toEqual({ client: { token: "t1" } });
+    expect(woken).toEqual([`Account/${NS}/default`]);
+  });
+
+  it("a check ahead that fails is reported by the reconcile, and the next reconcile checks again", async () => {
+    service.refused.add("t1");
+    accounts.checkAhead(NS, "default");
+    const first = await accounts.reconcile(NS, "default");
+    expect(first.outcome).not.toBe("ready");
+    expect(ready()).toBe("False");
+    expect(service.checks).toBe(1);
+    service.refused.clear();
+    await accounts.reconcile(NS, "default");
+    expect(service.checks).toBe(2);
+    expect(ready()).toBe("True");
+  });
+
+  it("credentials changed since the check ahead: its client is closed and the new ones are checked", async () => {
+    accounts.checkAhead(NS, "default");
+    kube.secrets.set(`${NS}/creds`, { token: "t2" });
+    await accounts.reconcile(NS, "default");
+    expect(service.checks).toBe(2);
+    expect(service.closed).toBe(1);
+    expect(accounts.get(NS, "default")).toEqual({ client: { token: "t2" } });
+  });
+
+  it("a missing Secret: the check ahead does nothing, the reconcile reports it", async () => {
+    kube.secrets.clear();
+    accounts.checkAhead(NS, "default");
+    await accounts.reconcile(NS, "default");
+    expect(service.checks).toBe(0);
+    expect(
+      kube.get("Account", NS, "default")?.status?.conditions?.find((c) => c.type === "Ready"),
+    ).toMatchObject({ status: "False", reason: "SecretNotFound" });
+  });
+
+  it("an Account deleted before its reconcile: the client checked ahead is closed", async () => {
+    accounts.checkAhead(NS, "default");
+    kube.objects.clear();
+    await accounts.reconcile(NS, "default");
+    expect(service.closed).toBe(1);
+  });
+});
