@@ -73,12 +73,19 @@ export class InformerSet implements ObjectStore {
     this.log = options.log;
   }
 
+  /**
+   * Lists the first kind before the others: what its objects start (the operator checks an
+   * Account's credentials as it is listed) then overlaps the other lists instead of queueing
+   * behind them at the apiserver.
+   */
   async start(): Promise<void> {
     const namespaces = this.options.namespaces.length > 0 ? this.options.namespaces : [undefined];
     for (const k of this.options.kinds) {
       for (const ns of namespaces) this.entries.push(this.create(k, ns));
     }
-    await Promise.all(this.entries.map((e) => this.run(e)));
+    const first = this.options.kinds[0]?.kind;
+    await Promise.all(this.entries.filter((e) => e.kind === first).map((e) => this.run(e)));
+    await Promise.all(this.entries.filter((e) => e.kind !== first).map((e) => this.run(e)));
   }
 
   get synced(): boolean {
