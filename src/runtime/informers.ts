@@ -50,6 +50,8 @@ interface Entry {
   restartTimer?: unknown;
   /** Last version seen per object: client-node's update callback does not pass the old object. */
   last: Map<string, ManagedObject>;
+  /** Resolves once a list has been read (the first, at start). */
+  listed: Promise<void>;
 }
 
 /**
@@ -84,8 +86,13 @@ export class InformerSet implements ObjectStore {
       for (const ns of namespaces) this.entries.push(this.create(k, ns));
     }
     const first = this.options.kinds[0]?.kind;
-    await Promise.all(this.entries.filter((e) => e.kind === first).map((e) => this.run(e)));
-    await Promise.all(this.entries.filter((e) => e.kind !== first).map((e) => this.run(e)));
+    const firsts = this.entries.filter((e) => e.kind === first);
+    const runs = firsts.map((e) => this.run(e));
+    // Its list read (and its objects handed out), not its watch: the rest need not wait for that.
+    await Promise.race([Promise.all(runs), Promise.all(firsts.map((e) => e.listed))]);
+    await new Promise((resolve) => setImmediate(resolve));
+    runs.push(...this.entries.filter((e) => e.kind !== first).map((e) => this.run(e)));
+    await Promise.all(runs);
   }
 
   get synced(): boolean {
@@ -140,7 +147,11 @@ export class InformerSet implements ObjectStore {
             limit: LIST_PAGE,
             _continue: cont,
           })) as Promise<ListPage>;
-    const list = () => pagedList(page, this.slim);
+    let onListed!: () => void;
+    const listed = new Promise<void>((resolve) => {
+      onListed = resolve;
+    });
+    const list = () => pagedList(page, this.slim).finally(onListed);
     // client-node's makeInformer, with a Watch that slims objects before the cache sees them.
     const informer = new ListWatch(
       path,
@@ -149,7 +160,15 @@ export class InformerSet implements ObjectStore {
       false,
       k.labelSelector,
     ) as CachedInformer;
-    const entry: Entry = { kind: k.kind, namespace, informer, synced: false, failures: 0, last: new Map() };
+    const entry: Entry = {
+      kind: k.kind,
+      namespace,
+      informer,
+      synced: false,
+      failures: 0,
+      last: new Map(),
+      listed,
+    };
     const id = (o: KubernetesObject) => [o.metadata?.namespace, o.metadata?.name].join("/");
     informer.on("add", (o) => {
       const m = o as unknown as ManagedObject;
