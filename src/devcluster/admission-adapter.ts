@@ -13,6 +13,8 @@ export interface AdmissionInput {
   schema: Obj;
   object: Obj;
   oldObject?: Obj;
+  /** The old object passed every rule when stored (a result's `rulesPassed`). */
+  oldPassed?: boolean;
   subresource?: "status";
   /** The caller hands `object` over: the admitter may change it in place instead of copying it. */
   owned?: boolean;
@@ -25,6 +27,8 @@ export interface AdmissionResult {
   unknownFields?: string[];
   /** Rule failures ratcheted into warnings. */
   warnings?: string[];
+  /** Every validation rule passed, with no ratcheted warning. */
+  rulesPassed?: boolean;
 }
 
 export interface Admitter {

@@ -54,6 +54,8 @@ export interface WriteRequest {
   /** Unknown fields: Strict rejects, Warn reports them in `warnings`, Ignore drops them silently. */
   fieldValidation?: "Strict" | "Warn" | "Ignore";
   warnings?: string[];
+  /** Set by admission: the schema whose every rule the object passed (the stored object gets it). */
+  rulesPassed?: object;
 }
 
 export type { Selection } from "./listing.ts";
@@ -94,6 +96,12 @@ export class Operations {
   readonly store: Store;
   readonly registry: Registry;
   private readonly admitter: Admitter;
+  /**
+   * Stored objects that passed every CEL rule of the schema they were admitted with: their next
+   * update skips the rules over what it leaves unchanged (see CelValidator). Weak: an object
+   * replaced in the store drops out by itself.
+   */
+  private readonly rulesPassed = new WeakMap<Obj, object>();
   private readonly clock: Clock;
   /** Called after every committed write, so controllers (GC, namespace, CRD) can look. */
   private readonly afterWrite: (type: ResourceType, object: Obj, deleted: boolean) => void;
@@ -538,7 +546,10 @@ export class Operations {
       // (managedFields, which admission never changes, is shared).
       const admitted: Obj = { ...object, metadata: copyMetadataForAdmission(object.metadata as Obj) };
       const input: Parameters<Admitter["admit"]>[0] = { schema, object: admitted, owned: true };
-      if (old) input.oldObject = this.serve(type, version, old);
+      if (old) {
+        input.oldObject = this.serve(type, version, old);
+        if (this.rulesPassed.get(old) === schema) input.oldPassed = true;
+      }
       if (req.subresource) input.subresource = req.subresource;
       const result = this.admitter.admit(input);
       // Unknown fields are found while decoding, before validation runs, as on the real server.
@@ -549,6 +560,7 @@ export class Operations {
         );
       }
       causes.push(...result.causes);
+      if (result.causes.length === 0 && result.rulesPassed) req.rulesPassed = schema;
       if (result.causes.length === 0) {
         if (result.warnings) req.warnings?.push(...result.warnings);
         if (unknown.length > 0 && req.fieldValidation !== "Ignore") {
@@ -598,6 +610,7 @@ export class Operations {
     const rv = this.store.nextResourceVersion();
     om.resourceVersion = String(rv);
     this.store.write(type.storageKey, old ? "MODIFIED" : "ADDED", ordered, rv, old);
+    if (req.rulesPassed) this.rulesPassed.set(ordered, req.rulesPassed);
     this.afterWrite(type, ordered, false);
     return this.serve(type, version, ordered);
   }

@@ -245,3 +245,53 @@ describe("admission through the server", () => {
     expect((await json(warn)).spec).toEqual({ size: 1 });
   });
 });
+
+describe("CEL rules on a status write", () => {
+  const gizmos = `/apis/${GROUP}/v1/namespaces/ssa/gizmos`;
+  const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.${GROUP}`;
+  const sizeRule = (max: number) => [
+    { rule: `!has(self.size) || self.size < ${max}`, message: `size must be below ${max}` },
+  ];
+  const phase = (p: string) =>
+    h.http(`${gizmos}/g1/status`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/merge-patch+json" },
+      body: JSON.stringify({ status: { phase: p } }),
+    });
+
+  it("warn about an unchanged spec only when it fails the rules (a CRD tightened since it was stored)", async () => {
+    const crd = widgetCrd({ plural: "gizmos", kind: "Gizmo" });
+    const spec = crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec as Record<string, unknown>;
+    spec["x-kubernetes-validations"] = sizeRule(100);
+    await createCrd(h, crd);
+    const created = await h.http(gizmos, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        apiVersion: `${GROUP}/v1`,
+        kind: "Gizmo",
+        metadata: { name: "g1" },
+        spec: { size: 50 },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const passing = await phase("one");
+    expect(passing.status).toBe(200);
+    expect(passing.headers.get("warning")).toBeNull();
+
+    const stored = await json(await h.http(crdPath));
+    stored.spec.versions[0].schema.openAPIV3Schema.properties.spec["x-kubernetes-validations"] = sizeRule(10);
+    const put = await h.http(crdPath, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(stored),
+    });
+    expect(put.status).toBe(200);
+    // The object passed the old rules, not these: they run on its unchanged spec, and ratchet.
+    for (const p of ["two", "three"]) {
+      const warned = await phase(p);
+      expect(warned.status).toBe(200);
+      expect(warned.headers.get("warning")).toContain("size must be below 10");
+    }
+  });
+});

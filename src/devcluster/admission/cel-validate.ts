@@ -39,6 +39,40 @@ export function hasRules(s: JSONSchemaProps | undefined): boolean {
   return known;
 }
 
+const transitionKnown = new WeakMap<JSONSchemaProps, boolean>();
+
+const readsOldSelf = (r: ValidationRule) =>
+  r.optionalOldSelf === true || /\boldSelf\b/.test(`${r.rule} ${r.messageExpression ?? ""}`);
+
+/**
+ * The immutability rules CRDs are written with (`self == oldSelf`, and the per-field form
+ * `has(oldSelf.f) == has(self.f) && (!has(self.f) || self.f == oldSelf.f)`): true whenever self
+ * equals oldSelf, so an unchanged value need not evaluate them.
+ */
+const IMMUTABLE =
+  /^\s*(?:self\s*==\s*oldSelf|has\(oldSelf\.(\w+)\)\s*==\s*has\(self\.\1\)\s*&&\s*\(!has\(self\.\1\)\s*\|\|\s*self\.\1\s*==\s*oldSelf\.\1\))\s*$/;
+const checksChangeOfUnchanged = (r: ValidationRule) => readsOldSelf(r) && !IMMUTABLE.test(r.rule);
+
+/**
+ * Whether a rule in the schema's subtree may answer differently on an unchanged value than it did
+ * on the old one: one that reads oldSelf, by its text (a rule that only names it in a string
+ * counts too, which costs a shortcut, never a wrong answer), other than the immutability forms.
+ */
+export function hasTransitionRules(s: JSONSchemaProps | undefined): boolean {
+  if (!s) return false;
+  let known = transitionKnown.get(s);
+  if (known === undefined) {
+    known =
+      (s["x-kubernetes-validations"] ?? []).some(checksChangeOfUnchanged) ||
+      Object.values(s.properties ?? {}).some(hasTransitionRules) ||
+      hasTransitionRules(additionalSchema(s)) ||
+      hasTransitionRules(s.items) ||
+      (s.allOf ?? []).some(hasTransitionRules);
+    transitionKnown.set(s, known);
+  }
+  return known;
+}
+
 function computeHasRules(s: JSONSchemaProps): boolean {
   if (s["x-kubernetes-validations"]?.length) return true;
   if (Object.values(s.properties ?? {}).some(hasRules)) return true;
@@ -101,16 +135,31 @@ export class CelValidator {
   readonly errors: FieldError[] = [];
   /** Failures of unchanged values: the real server returns them as warnings. */
   readonly warnings: string[] = [];
+  private readonly oldPassed: boolean;
+
+  /**
+   * `oldPassed`: the old object passed every rule of this schema (no error, no warning) when it
+   * was stored. A subtree the update leaves unchanged then passes them again: only its rules
+   * that read oldSelf run (self and oldSelf are now equal, which they were not before), so a
+   * status write no longer evaluates every rule of an unchanged spec.
+   */
+  constructor(options: { oldPassed?: boolean } = {}) {
+    this.oldPassed = options.oldPassed === true;
+  }
 
   validate(s: JSONSchemaProps, data: unknown, path: string, walk: Walk, isResourceRoot: boolean): void {
     if (data === null || data === undefined) return;
-    this.evaluateRules(s, s["x-kubernetes-validations"] ?? [], data, path, walk, isResourceRoot);
+    const passedBefore = this.oldPassed && walk.unchanged && walk.old !== undefined;
+    if (passedBefore && !hasTransitionRules(s)) return;
+    const rules = (r: ValidationRule[] | undefined = []) =>
+      passedBefore ? r.filter(checksChangeOfUnchanged) : r;
+    this.evaluateRules(s, rules(s["x-kubernetes-validations"]), data, path, walk, isResourceRoot);
     for (const sub of s.allOf ?? []) {
       // allOf rules see the node's full schema; their errors are never ratcheted.
       const merged = { ...s, "x-kubernetes-validations": sub["x-kubernetes-validations"] };
       this.evaluateRules(
         merged,
-        sub["x-kubernetes-validations"] ?? [],
+        rules(sub["x-kubernetes-validations"]),
         data,
         path,
         { ...walk, unchanged: false },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hasTransitionRules } from "./cel-validate.ts";
 import { admit, checkCrd, type JSONSchemaProps } from "./index.ts";
 
 const meta = { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } };
@@ -431,6 +432,78 @@ describe("CEL x-kubernetes-validations", () => {
     const r = admit({ schema: s, object: obj({ a: { n: 0 }, b: "y" }), oldObject: old });
     expect(r.causes).toEqual([]);
     expect(r.warnings).toEqual([`spec.a: Invalid value: "object": failed rule: self.n > 1`]);
+  });
+
+  it("rulesPassed: true with no error and no warning, false when a rule only warned", () => {
+    const s = schemaWithSpec({
+      type: "object",
+      properties: {
+        a: {
+          type: "object",
+          properties: { n: { type: "integer" } },
+          "x-kubernetes-validations": [{ rule: "self.n > 1" }],
+        },
+        b: { type: "string" },
+      },
+    });
+    expect(admit({ schema: s, object: obj({ a: { n: 2 } }) }).rulesPassed).toBe(true);
+    const warned = admit({
+      schema: s,
+      object: obj({ a: { n: 0 }, b: "y" }),
+      oldObject: obj({ a: { n: 0 } }),
+    });
+    expect(warned.causes).toEqual([]);
+    expect(warned.warnings).toHaveLength(1);
+    expect(warned.rulesPassed).toBe(false);
+  });
+
+  it("an old object that passed every rule: an unchanged subtree is not evaluated again, a transition rule is", () => {
+    const s = schemaWithSpec(
+      {
+        type: "object",
+        properties: {
+          a: {
+            type: "object",
+            properties: { n: { type: "integer" } },
+            // Fails on this value: were it evaluated, the unchanged subtree would warn.
+            "x-kubernetes-validations": [{ rule: "self.n > 1" }],
+          },
+          c: {
+            type: "object",
+            properties: { m: { type: "integer" } },
+            "x-kubernetes-validations": [{ rule: "self.m != oldSelf.m", message: "m must change" }],
+          },
+        },
+      },
+      { type: "object", properties: { x: { type: "integer" } } },
+    );
+    const spec = { a: { n: 0 }, c: { m: 1 } };
+    const old = obj(spec, { status: { x: 1 } });
+    const next = () => obj(spec, { status: { x: 2 } });
+    const fresh = admit({ schema: s, object: next(), oldObject: old });
+    expect(fresh.warnings).toEqual([`spec.a: Invalid value: "object": failed rule: self.n > 1`]);
+    expect(fresh.rulesPassed).toBe(false);
+    const trusted = admit({ schema: s, object: next(), oldObject: old, oldPassed: true });
+    expect(trusted.warnings).toEqual([]);
+    expect(trusted.causes).toEqual([
+      cause("FieldValueInvalid", 'Invalid value: "object": m must change', "spec.c"),
+    ]);
+  });
+
+  it("immutability rules are true on an unchanged value and need no evaluation there; other oldSelf rules do", () => {
+    const node = (rule: string): JSONSchemaProps => ({
+      type: "object",
+      properties: { a: { type: "object", "x-kubernetes-validations": [{ rule }] } },
+    });
+    expect(hasTransitionRules(node("self == oldSelf"))).toBe(false);
+    expect(
+      hasTransitionRules(node("has(oldSelf.f) == has(self.f) && (!has(self.f) || self.f == oldSelf.f)")),
+    ).toBe(false);
+    expect(
+      hasTransitionRules(node("has(oldSelf.f) == has(self.g) && (!has(self.f) || self.f == oldSelf.f)")),
+    ).toBe(true);
+    expect(hasTransitionRules(node("self != oldSelf"))).toBe(true);
+    expect(hasTransitionRules(node("self.n > 1"))).toBe(false);
   });
 
   it("root-level rules report the field <nil> and can read metadata.name", () => {

@@ -22,6 +22,11 @@ export interface AdmissionInput {
   object: Record<string, unknown>;
   /** Present on update/patch: enables CEL transition rules (oldSelf) and ratcheting. */
   oldObject?: Record<string, unknown>;
+  /**
+   * The old object passed every CEL rule of this schema when it was stored (the previous
+   * result's `rulesPassed`): rules over the parts this update leaves unchanged are not run again.
+   */
+  oldPassed?: boolean;
   /** Informational. */
   subresource?: "status";
   /**
@@ -40,6 +45,8 @@ export interface AdmissionResult {
   unknownFields: string[];
   /** Failures the server ratchets into warnings (rules failing on values unchanged by an update). */
   warnings: string[];
+  /** Every CEL rule passed: no error, no ratcheted warning (true when the schema has none). */
+  rulesPassed: boolean;
 }
 
 /** Error types after which the server skips CEL rules (hasBlockingErr). */
@@ -80,7 +87,9 @@ export function admit(input: AdmissionInput): AdmissionResult {
   validateListTypes(schema, object, ROOT, errors);
 
   const warnings: string[] = [];
+  let rulesPassed = true;
   if (hasRules(schema)) {
+    rulesPassed = false;
     if (errors.some((e) => BLOCKING.has(e.type))) {
       errors.push(
         fieldErrors.invalid(
@@ -90,14 +99,15 @@ export function admit(input: AdmissionInput): AdmissionResult {
         ),
       );
     } else {
-      const cel = new CelValidator();
+      const cel = new CelValidator({ oldPassed: input.oldPassed === true && old !== undefined });
       const unchanged = input.oldObject !== undefined && deepEqual(input.oldObject, object);
       cel.validate(schema, object, ROOT, { old, unchanged }, true);
       errors.push(...cel.errors);
       warnings.push(...cel.warnings);
+      rulesPassed = cel.errors.length === 0 && cel.warnings.length === 0;
     }
   }
-  return { object, causes: dedupe(errors), unknownFields, warnings };
+  return { object, causes: dedupe(errors), unknownFields, warnings, rulesPassed };
 }
 
 /** Validates that a CRD's own definition and schemas are structural enough to serve. */
