@@ -278,7 +278,7 @@ export class AccountController implements AccountClients {
     const patch = mergePatch(current.status ?? {}, status);
     if (patch !== undefined) {
       try {
-        await this.deps.kube.patchStatus(ref, patch as Record<string, unknown>);
+        await this.deps.kube.patchUnread(ref, { status: patch as Record<string, unknown> });
       } catch (error) {
         if (!(error instanceof GoneError)) throw error;
       }

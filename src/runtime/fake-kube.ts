@@ -118,6 +118,14 @@ export class FakeKube implements KubeWriter, ObjectStore {
     return next;
   }
 
+  async patchUnread(
+    ref: ObjectRef,
+    patch: { metadata: MetadataPatch } | { status: Record<string, unknown> },
+  ): Promise<void> {
+    if ("status" in patch) await this.patchStatus(ref, patch.status);
+    else await this.patchMetadata(ref, patch.metadata);
+  }
+
   async readSecret(namespace: string, name: string): Promise<Record<string, string> | undefined> {
     return this.secrets.get(`${namespace}/${name}`);
   }

@@ -29,6 +29,15 @@ export class KubeApiWriter implements KubeWriter {
     return this.patch(ref, "/status", { status });
   }
 
+  async patchUnread(
+    ref: ObjectRef,
+    patch: { metadata: MetadataPatch } | { status: Record<string, unknown> },
+  ): Promise<void> {
+    await this.mapped(ref, () =>
+      this.raw.send("PATCH", this.path(ref, "status" in patch ? "/status" : ""), patch, MERGE_PATCH),
+    );
+  }
+
   async readSecret(namespace: string, name: string): Promise<Record<string, string> | undefined> {
     try {
       const secret = await this.raw.call<{
@@ -50,13 +59,26 @@ export class KubeApiWriter implements KubeWriter {
     return this.raw.close();
   }
 
-  private async patch(ref: ObjectRef, sub: string, body: unknown): Promise<ManagedObject> {
-    const path =
+  private path(ref: ObjectRef, sub: string): string {
+    return (
       `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(ref.namespace)}/${ref.plural}/` +
-      `${encodeURIComponent(ref.name)}${sub}`;
+      `${encodeURIComponent(ref.name)}${sub}`
+    );
+  }
+
+  private patch(ref: ObjectRef, sub: string, body: unknown): Promise<ManagedObject> {
+    // The reconcile holds the answer while it goes on: without managedFields, as the cache holds it.
+    return this.mapped(ref, async () =>
+      withoutManagedFields(
+        await this.raw.call<ManagedObject>("PATCH", this.path(ref, sub), body, MERGE_PATCH),
+      ),
+    );
+  }
+
+  /** 409 -> ConflictError, 404 -> GoneError. */
+  private async mapped<T>(ref: ObjectRef, write: () => Promise<T>): Promise<T> {
     try {
-      // The reconcile holds the answer while it goes on: without managedFields, as the cache holds it.
-      return withoutManagedFields(await this.raw.call<ManagedObject>("PATCH", path, body, MERGE_PATCH));
+      return await write();
     } catch (error) {
       if (error instanceof KubeHttpError) {
         if (error.code === 409)

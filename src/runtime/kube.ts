@@ -22,6 +22,14 @@ export interface MetadataPatch {
 export interface KubeWriter {
   patchMetadata(ref: ObjectRef, patch: MetadataPatch, resourceVersion?: string): Promise<ManagedObject>;
   patchStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<ManagedObject>;
+  /**
+   * A non-optimistic write whose answer the caller does not read (a reconcile's last ones): the
+   * object the apiserver sends back is not parsed.
+   */
+  patchUnread(
+    ref: ObjectRef,
+    patch: { metadata: MetadataPatch } | { status: Record<string, unknown> },
+  ): Promise<void>;
   /** Reads a Secret's decoded data; undefined when it does not exist. */
   readSecret(namespace: string, name: string): Promise<Record<string, string> | undefined>;
 }

@@ -248,12 +248,15 @@ class Run {
     await this.writeStatus(outcome);
     if (this.unrecordedHref !== undefined) {
       // Status first (written just now): the annotation then reads as ours, not as a hand adoption.
-      await this.patchMetadata(
-        { annotations: { [Annotation.href]: this.unrecordedHref, [Annotation.createPending]: null } },
-        false,
-      ).catch((error: unknown) => {
-        if (!(error instanceof GoneError)) throw error;
-      });
+      await this.deps.kube
+        .patchUnread(this.ref, {
+          metadata: {
+            annotations: { [Annotation.href]: this.unrecordedHref, [Annotation.createPending]: null },
+          },
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof GoneError)) throw error;
+        });
     }
     this.flushEvents();
     return { requeueAfterMs, retry, outcome: outcome.type };
@@ -298,7 +301,8 @@ class Run {
     const patch = mergePatch(this.obj.status ?? {}, this.status);
     if (patch === undefined) return;
     try {
-      this.obj = await this.deps.kube.patchStatus(this.ref, patch as Record<string, unknown>);
+      // The run's last writes: what the apiserver answers is not read (this.obj stays as it was).
+      await this.deps.kube.patchUnread(this.ref, { status: patch as Record<string, unknown> });
     } catch (error) {
       if (error instanceof GoneError) return;
       throw error;
