@@ -152,10 +152,14 @@ export class OperatorMetrics {
     objects: readonly { status?: { conditions?: readonly Condition[] } }[],
   ): void {
     // Counted at every scrape over every cached object: per type a row of the three statuses,
-    // no string built per condition (a poller scraping every 200 ms made this a top allocator).
+    // no string built per condition, and indexed loops, which allocate nothing per object where
+    // iterators did (a poller scraping every 100 ms made this a top allocator).
     const rows = new Map<string, number[]>(COUNTED_CONDITIONS.map((type) => [type, [0, 0, 0]]));
-    for (const o of objects) {
-      for (const c of o.status?.conditions ?? []) {
+    for (let k = 0; k < objects.length; k++) {
+      const conditions = objects[k]!.status?.conditions;
+      if (conditions === undefined) continue;
+      for (let j = 0; j < conditions.length; j++) {
+        const c = conditions[j]!;
         const i = CONDITION_STATUSES.indexOf(c.status);
         if (i < 0) continue;
         let row = rows.get(c.type);
