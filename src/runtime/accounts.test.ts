@@ -105,11 +105,31 @@ describe("AccountController.checkAhead", () => {
     expect(ready()).toBe("True");
   });
 
-  it("credentials changed since the check ahead: its client is closed and the new ones are checked", async () => {
+  it("the Account changed since the check ahead: its client is closed and the new spec is checked", async () => {
+    kube.secrets.set(`${NS}/other`, { token: "t2" });
+    accounts.checkAhead(NS, "default");
+    const o = kube.get("Account", NS, "default")!;
+    kube.put("Account", { ...o, spec: { secretRef: { name: "other" } } });
+    await accounts.reconcile(NS, "default");
+    expect(service.checks).toBe(2);
+    expect(service.closed).toBe(1);
+    expect(accounts.get(NS, "default")).toEqual({ client: { token: "t2" } });
+  });
+
+  it("takes the check ahead's Secret read too; a Secret changed in that moment is read by the next reconcile", async () => {
+    let reads = 0;
+    const read = kube.readSecret.bind(kube);
+    kube.readSecret = (ns, name) => {
+      reads++;
+      return read(ns, name);
+    };
     accounts.checkAhead(NS, "default");
     kube.secrets.set(`${NS}/creds`, { token: "t2" });
     await accounts.reconcile(NS, "default");
-    expect(service.checks).toBe(2);
+    expect(reads).toBe(1);
+    expect(accounts.get(NS, "default")).toEqual({ client: { token: "t1" } });
+    await accounts.reconcile(NS, "default");
+    expect(reads).toBe(2);
     expect(service.closed).toBe(1);
     expect(accounts.get(NS, "default")).toEqual({ client: { token: "t2" } });
   });

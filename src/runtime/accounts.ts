@@ -42,7 +42,11 @@ interface Entry {
 
 /** A credentials check started before the Account's first reconcile (see checkAhead). */
 interface Ahead {
+  /** The Account's version it read: a reconcile of that same version takes it whole. */
+  resourceVersion: string | undefined;
   fingerprint: string;
+  spec: unknown;
+  auth: unknown;
   client: unknown;
   /** Settled: a caught rejection, so that one nobody takes is not an unhandled one. */
   check: Promise<{ host: string } | { failed: unknown }>;
@@ -105,7 +109,8 @@ export class AccountController implements AccountClients {
   /**
    * Starts an Account's first credentials check before its reconcile, writing nothing: at an
    * operator start it runs while the other kinds' caches still fill, and the reconcile that
-   * follows takes its result instead of checking again (if the spec and Secret are unchanged).
+   * follows, if the Account is at the same version, takes its Secret read and its result instead
+   * of doing both again (a Secret changed in that moment is read by the next reconcile).
    */
   checkAhead(namespace: string, name: string): void {
     const key = objectKey("Account", namespace, name);
@@ -115,7 +120,7 @@ export class AccountController implements AccountClients {
       const { fingerprint, spec, auth } = await this.credentials(namespace, obj);
       const client = this.kind.connect(spec, auth, { namespace, name });
       const check = this.kind.verify(client).catch((failed: unknown) => ({ failed }));
-      return { fingerprint, client, check };
+      return { resourceVersion: obj.metadata.resourceVersion, fingerprint, spec, auth, client, check };
     })();
     // A failure here (a missing Secret, a bad spec) is the reconcile's to find and report.
     this.ahead.set(
@@ -134,14 +139,15 @@ export class AccountController implements AccountClients {
     return { fingerprint, spec, auth };
   }
 
-  /** The check started ahead for this Account, if it used the same credentials; closed otherwise. */
-  private async takeAhead(key: string, fingerprint: string): Promise<Ahead | undefined> {
+  /** The check started ahead for this Account, if it read this version of it; closed otherwise. */
+  private async takeAhead(key: string, resourceVersion: string | undefined): Promise<Ahead | undefined> {
     const pending = this.ahead.get(key);
     if (!pending) return undefined;
     this.ahead.delete(key);
     const ahead = await pending;
     if (!ahead) return undefined;
-    if (ahead.fingerprint === fingerprint && !this.entries.has(key)) return ahead;
+    if (resourceVersion !== undefined && ahead.resourceVersion === resourceVersion && !this.entries.has(key))
+      return ahead;
     await this.kind.close(ahead.client).catch(() => {});
     return undefined;
   }
@@ -201,8 +207,8 @@ export class AccountController implements AccountClients {
           obj.metadata.resourceVersion,
         );
       }
-      const { fingerprint, spec, auth } = await this.credentials(namespace, obj);
-      const ahead = await this.takeAhead(key, fingerprint);
+      const ahead = await this.takeAhead(key, obj.metadata.resourceVersion);
+      const { fingerprint, spec, auth } = ahead ?? (await this.credentials(namespace, obj));
       let entry = this.entries.get(key);
       if (entry?.fingerprint !== fingerprint) {
         if (entry?.client) await this.kind.close(entry.client).catch(() => {});
@@ -293,7 +299,7 @@ export class AccountController implements AccountClients {
   }
 
   private async drop(key: string): Promise<void> {
-    await this.takeAhead(key, "");
+    await this.takeAhead(key, undefined);
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (entry?.client) await this.kind.close(entry.client).catch(() => {});
