@@ -78,9 +78,9 @@ export async function run(): Promise<Record<string, unknown>> {
       ratioToLowerBound: +((done - started) / lowerBoundMs).toFixed(2),
       goalRatio: 1.5,
       kubeWriteMs: +kubeWriteMs.toFixed(2),
-      kubeWritesPerCreate: 5, // create-pending+finalizer, status href, href annotation (both overlap the first show), final status, Created event
-      // On a reconcile's critical path: create-pending, create, show (the href writes overlap it), status.
-      lowerBoundWithKubeWritesMs: Math.round((N * (2 * LATENCY_MS + 2 * kubeWriteMs)) / CONCURRENCY),
+      kubeWritesPerCreate: 4, // create-pending+finalizer, status (href and Ready at once), href annotation, Created event
+      // On a reconcile's critical path: create-pending, create, show, status, href annotation.
+      lowerBoundWithKubeWritesMs: Math.round((N * (2 * LATENCY_MS + 3 * kubeWriteMs)) / CONCURRENCY),
       // CPU of this process: the operator, plus the bench applying the resources (a light undici client).
       cpuMsPerResource: +((cpu.user + cpu.system) / 1000 / N).toFixed(2),
       resyncApiCalls: resyncCalls,
