@@ -2,11 +2,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConflictError, GoneError } from "./kube.ts";
+import { KubeApiWriter } from "./kube-api.ts";
 import { KubeHttpError, RawKube } from "./kube-raw.ts";
 
-describe("RawKube", () => {
+describe("RawKube, and KubeApiWriter on it", () => {
   let server: Server;
   let raw: RawKube;
+  let writer: KubeApiWriter;
   const seen: { method: string; url: string; body: string; type: string | undefined }[] = [];
 
   beforeAll(async () => {
@@ -17,9 +20,20 @@ describe("RawKube", () => {
       });
       req.on("end", () => {
         seen.push({ method: req.method!, url: req.url!, body, type: req.headers["content-type"] });
-        if (req.url === "/missing") {
+        if (req.url === "/missing" || req.url!.endsWith("/gone/status")) {
           res.writeHead(404, { "content-type": "application/json" });
           res.end(JSON.stringify({ kind: "Status", reason: "NotFound", message: 'events "x" not found' }));
+          return;
+        }
+        if (req.url!.endsWith("/raced/status")) {
+          res.writeHead(409, { "content-type": "application/json" });
+          res.end(JSON.stringify({ kind: "Status", reason: "Conflict" }));
+          return;
+        }
+        if (req.url!.includes("/networks/")) {
+          // Not JSON: a write that parsed its answer would fail.
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end("{not json");
           return;
         }
         res.writeHead(201, { "content-type": "application/json" });
@@ -41,10 +55,12 @@ describe("RawKube", () => {
       currentContext: "x",
     });
     raw = new RawKube(kc);
+    writer = new KubeApiWriter(kc);
   });
 
   afterAll(async () => {
     await raw.close();
+    await writer.close();
     await new Promise((r) => server.close(r));
   });
 
@@ -63,5 +79,31 @@ describe("RawKube", () => {
     expect((error as KubeHttpError).code).toBe(404);
     expect((error as KubeHttpError).reason).toBe("NotFound");
     expect((error as Error).message).toContain('events "x" not found');
+  });
+
+  const ref = (name: string) => ({ kind: "Network", plural: "networks", namespace: "team-a", name });
+
+  it("patchUnread merge-patches status or metadata without reading the answer", async () => {
+    await writer.patchUnread(ref("n1"), { status: { href: "/api/networks/1" } });
+    await writer.patchUnread(ref("n1"), { metadata: { annotations: { a: null } } });
+    expect(seen.slice(-2).map((s) => [s.method, s.url, s.type, s.body])).toEqual([
+      [
+        "PATCH",
+        "/apis/cloud.svc.io/v1alpha1/namespaces/team-a/networks/n1/status",
+        "application/merge-patch+json",
+        JSON.stringify({ status: { href: "/api/networks/1" } }),
+      ],
+      [
+        "PATCH",
+        "/apis/cloud.svc.io/v1alpha1/namespaces/team-a/networks/n1",
+        "application/merge-patch+json",
+        JSON.stringify({ metadata: { annotations: { a: null } } }),
+      ],
+    ]);
+  });
+
+  it("patchUnread: 404 is GoneError, 409 ConflictError, as for the other writes", async () => {
+    await expect(writer.patchUnread(ref("gone"), { status: {} })).rejects.toBeInstanceOf(GoneError);
+    await expect(writer.patchUnread(ref("raced"), { status: {} })).rejects.toBeInstanceOf(ConflictError);
   });
 });
