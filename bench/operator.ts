@@ -78,8 +78,8 @@ export async function run(): Promise<Record<string, unknown>> {
       ratioToLowerBound: +((done - started) / lowerBoundMs).toFixed(2),
       goalRatio: 1.5,
       kubeWriteMs: +kubeWriteMs.toFixed(2),
-      kubeWritesPerCreate: 4, // create-pending+finalizer, status (href and Ready at once), href annotation, Created event
-      // On a reconcile's critical path: create-pending, create, show, status, href annotation.
+      kubeWritesPerCreate: 4, // create-pending+finalizer, href annotation, status (href and Ready at once), Created event
+      // On a reconcile's critical path: create-pending, create, show, href annotation, status.
       lowerBoundWithKubeWritesMs: Math.round((N * (2 * LATENCY_MS + 3 * kubeWriteMs)) / CONCURRENCY),
       // CPU of this process: the operator, plus the bench applying the resources (a light undici client).
       cpuMsPerResource: +((cpu.user + cpu.system) / 1000 / N).toFixed(2),

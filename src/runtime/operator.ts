@@ -418,7 +418,11 @@ export function needsReconcile(old: ManagedObject | undefined, obj: ManagedObjec
   const b = obj.metadata.annotations ?? {};
   if (a[Annotation.paused] !== b[Annotation.paused]) return true;
   if (a[Annotation.reconcileRequestedAt] !== b[Annotation.reconcileRequestedAt]) return true;
-  // A user adopting by hand changes the href annotation to something status does not know yet.
-  if (a[Annotation.href] !== b[Annotation.href] && b[Annotation.href] !== obj.status?.href) return true;
+  // A user adopting by hand changes the href annotation to something status does not know yet;
+  // the operator recording a create's href clears create-pending in the same write.
+  const recordedCreate =
+    a[Annotation.createPending] !== undefined && b[Annotation.createPending] === undefined;
+  if (a[Annotation.href] !== b[Annotation.href] && b[Annotation.href] !== obj.status?.href && !recordedCreate)
+    return true;
   return false;
 }

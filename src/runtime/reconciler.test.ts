@@ -195,22 +195,45 @@ describe("ManagedReconciler: create and observe", () => {
     expect(service.calls).toEqual(["create w", "show /api/widgets/1"]);
   });
 
-  it("a create writes three times: intent (finalizer, create-pending), status with the href, then the annotation", async () => {
+  it("a create writes three times: intent (finalizer, create-pending), the href annotation, then the status with it", async () => {
     apply("w", { size: 1 });
     await reconciler.reconcile(NS, "w");
     const writes = kube.writes.map((w) => ({
       op: w.op,
       patch: w.patch as Record<string, Record<string, unknown>>,
     }));
-    expect(writes.map((w) => w.op)).toEqual(["metadata", "status", "metadata"]);
+    expect(writes.map((w) => w.op)).toEqual(["metadata", "metadata", "status"]);
     expect(writes[0]!.patch.finalizers).toEqual([FINALIZER]);
     expect(writes[0]!.patch.annotations?.[Annotation.createPending]).toBeDefined();
-    // The status write carries the href and the final conditions at once.
-    expect(writes[1]!.patch).toMatchObject({ href: "/api/widgets/1", observedGeneration: 1 });
-    expect(writes[2]!.patch.annotations).toEqual({
+    expect(writes[1]!.patch.annotations).toEqual({
       [Annotation.href]: "/api/widgets/1",
       [Annotation.createPending]: null,
     });
+    // The status write carries the href and the final conditions at once: Ready is never seen
+    // before the annotation.
+    expect(writes[2]!.patch).toMatchObject({ href: "/api/widgets/1", observedGeneration: 1 });
+  });
+
+  it("the annotation write fails: the status with the href is still written, and the reconcile retries", async () => {
+    apply("w", { size: 1 });
+    const write = kube.patchUnread.bind(kube);
+    let failed = false;
+    kube.patchUnread = async (ref, patch) => {
+      if ("metadata" in patch && !failed) {
+        failed = true;
+        throw new Error("apiserver unavailable");
+      }
+      return write(ref, patch);
+    };
+    expect(await reconciler.reconcile(NS, "w")).toMatchObject({ retry: true });
+    expect(obj().status?.href).toBe("/api/widgets/1");
+    expect(obj().metadata.annotations?.[Annotation.createPending]).toBeDefined();
+    await reconciler.reconcile(NS, "w");
+    expect(obj().metadata.annotations?.[Annotation.href]).toBe("/api/widgets/1");
+    expect(obj().metadata.annotations?.[Annotation.createPending]).toBeUndefined();
+    expect(service.calls.filter((c) => c.startsWith("create") || c.startsWith("index"))).toEqual([
+      "create w",
+    ]);
   });
 
   it("a create whose show fails still records the href (status, then annotation) and retries", async () => {
@@ -226,10 +249,10 @@ describe("ManagedReconciler: create and observe", () => {
     expect(service.calls.filter((c) => c.startsWith("create"))).toEqual(["create w"]);
   });
 
-  it("a crash between the status write and the annotation write: the next reconcile writes the annotation, creates nothing", async () => {
+  it("a status with the href but no annotation (a write that failed): the next reconcile writes the annotation, creates nothing", async () => {
     apply("w", { size: 1 });
     await reconciler.reconcile(NS, "w");
-    // As if the process had died after the status write: the annotation write never happened.
+    // The annotation write lost: the status has the href, the pending annotation stands.
     const o = obj();
     kube.put("Widget", {
       ...o,
@@ -243,6 +266,19 @@ describe("ManagedReconciler: create and observe", () => {
       "create w",
     ]);
     expect(events.map((e) => e.reason)).not.toContain("Adopted");
+  });
+
+  it("a crash between the annotation write and the status write: the next reconcile records the href in status, creates nothing", async () => {
+    apply("w", { size: 1 });
+    await reconciler.reconcile(NS, "w");
+    const o = obj();
+    kube.put("Widget", { ...o, status: {} });
+    await reconciler.reconcile(NS, "w");
+    expect(obj().status?.href).toBe("/api/widgets/1");
+    expect(cond("Ready")?.status).toBe("True");
+    expect(service.calls.filter((c) => c.startsWith("create") || c.startsWith("index"))).toEqual([
+      "create w",
+    ]);
   });
 
   it("a second reconcile of an in-sync object makes one observe call and writes nothing", async () => {

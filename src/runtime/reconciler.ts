@@ -171,7 +171,7 @@ class Run {
   private readonly status: ManagedStatus;
   private readonly emitted: { type: EventType; reason: string; message: string }[] = [];
   private readonly notReadySince: Map<string, number>;
-  /** The href of this run's create, until the status and annotation writes at its end record it. */
+  /** The href of this run's create, until the annotation and status writes at its end record it. */
   private unrecordedHref: string | undefined;
 
   constructor(
@@ -245,9 +245,11 @@ class Run {
     }
     if ("requeueAfterMs" in outcome) requeueAfterMs = outcome.requeueAfterMs;
     this.eventsForOutcome(outcome);
-    await this.writeStatus(outcome);
+    // A create's href: the annotation (which clears create-pending), then the status, so that
+    // Ready is never seen before the annotation. A failed annotation write does not keep the
+    // status from being written; create-pending then still stands (a lookup, not a second create).
+    let notRecorded: unknown;
     if (this.unrecordedHref !== undefined) {
-      // Status first (written just now): the annotation then reads as ours, not as a hand adoption.
       await this.deps.kube
         .patchUnread(this.ref, {
           metadata: {
@@ -255,10 +257,15 @@ class Run {
           },
         })
         .catch((error: unknown) => {
-          if (!(error instanceof GoneError)) throw error;
+          if (!(error instanceof GoneError)) notRecorded = error;
         });
     }
+    await this.writeStatus(outcome);
     this.flushEvents();
+    if (notRecorded !== undefined) {
+      this.log.warn({ err: notRecorded }, "could not write the href annotation; will retry");
+      return { retry: true, outcome: outcome.type };
+    }
     return { requeueAfterMs, retry, outcome: outcome.type };
   }
 
@@ -389,7 +396,8 @@ class Run {
         await this.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
       } else {
         this.status.href = href;
-        // A crash between a create's status write and its annotation write leaves both to do here.
+        // A status with the href and no annotation (a write that failed, or an operator of an
+        // earlier version stopped between the two): the annotation, and the pending one cleared.
         if (
           this.annotations[Annotation.href] !== href ||
           this.annotations[Annotation.createPending] !== undefined
@@ -454,9 +462,9 @@ class Run {
       this.status.href = href;
       this.status.adopted = undefined;
       this.status.applied = this.writeOnlyValues(desired);
-      // The href goes into the status this reconcile ends with, whatever its outcome, and then into
-      // the annotation (see execute): one Kubernetes write fewer per create than a status write of
-      // its own. Until then the create-pending annotation makes a crash look the object up, not
+      // The href goes into the annotation and the status this reconcile ends with, whatever its
+      // outcome (see execute): one Kubernetes write fewer per create than a status write of its
+      // own. Until then the create-pending annotation makes a crash look the object up, not
       // create it again.
       this.unrecordedHref = href;
       this.event(
