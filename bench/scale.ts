@@ -115,9 +115,11 @@ async function byRoute(service: Service): Promise<Record<string, number>> {
 
 /**
  * Waits for every resource of the set to be Ready and answers when that was first seen (a
- * performance.now() time). Progress is read from the operator's per-kind gauge every 100 ms
- * (cheap), not by listing thousands of objects from the devcluster (which would slow the
- * devcluster the operator is writing to); one list then confirms it, outside the time.
+ * performance.now() time). Progress is read from the operator's per-kind gauge (cheap), not by
+ * listing thousands of objects from the devcluster (which would slow the devcluster the operator
+ * is writing to); one list then confirms it, outside the time. The gauge is read every 100 ms,
+ * every 20 ms over the last 3%: the end is seen within 20 ms, and the scrapes along the way stay
+ * few.
  */
 async function converge(
   rig: Rig,
@@ -128,20 +130,19 @@ async function converge(
   timeoutMs: number,
 ): Promise<number> {
   const target = set.length + readyBefore;
+  const deadline = performance.now() + timeoutMs;
   let ready = 0;
   let seenAt = 0;
-  await until(
-    `${set.length} resources Ready in ${ns}`,
-    async () => {
-      ready = await readyCount(op);
-      seenAt = performance.now();
-      return ready >= target;
-    },
-    timeoutMs,
-    100,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message} (${ready} of ${target} Ready)`);
-  });
+  for (;;) {
+    ready = await readyCount(op);
+    seenAt = performance.now();
+    if (ready >= target) break;
+    if (seenAt > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${set.length} resources Ready in ${ns} (${ready} of ${target} Ready)`,
+      );
+    await new Promise((r) => setTimeout(r, ready >= target * 0.97 ? 20 : 100));
+  }
   const all = await listAll(rig, ns, KINDS);
   const notReady = set.length - all.filter(isReady).length;
   if (notReady > 0)
