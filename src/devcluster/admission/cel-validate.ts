@@ -25,21 +25,31 @@ interface Walk {
   unchanged: boolean;
 }
 
-// Schemas are immutable once served (sanitizeSchema caches them per CRD version), so the answer
-// is computed once per schema object instead of walking the whole schema on every write.
-const rulesKnown = new WeakMap<JSONSchemaProps, boolean>();
-
-export function hasRules(s: JSONSchemaProps | undefined): boolean {
-  if (!s) return false;
-  let known = rulesKnown.get(s);
-  if (known === undefined) {
-    known = computeHasRules(s);
-    rulesKnown.set(s, known);
-  }
-  return known;
+/**
+ * Whether a rule of the schema's subtree (its properties, additional properties, items, allOf)
+ * passes `test`. Schemas are immutable once served (sanitizeSchema caches them per CRD version),
+ * so each answer is computed once per schema object instead of walking the schema on every write.
+ */
+function anyRule(test: (r: ValidationRule) => boolean): (s: JSONSchemaProps | undefined) => boolean {
+  const known = new WeakMap<JSONSchemaProps, boolean>();
+  const walk = (s: JSONSchemaProps | undefined): boolean => {
+    if (!s) return false;
+    let answer = known.get(s);
+    if (answer === undefined) {
+      answer =
+        (s["x-kubernetes-validations"] ?? []).some(test) ||
+        Object.values(s.properties ?? {}).some(walk) ||
+        walk(additionalSchema(s)) ||
+        walk(s.items) ||
+        (s.allOf ?? []).some(walk);
+      known.set(s, answer);
+    }
+    return answer;
+  };
+  return walk;
 }
 
-const transitionKnown = new WeakMap<JSONSchemaProps, boolean>();
+export const hasRules = anyRule(() => true);
 
 const readsOldSelf = (r: ValidationRule) =>
   r.optionalOldSelf === true || /\boldSelf\b/.test(`${r.rule} ${r.messageExpression ?? ""}`);
@@ -58,27 +68,7 @@ const checksChangeOfUnchanged = (r: ValidationRule) => readsOldSelf(r) && !IMMUT
  * on the old one: one that reads oldSelf, by its text (a rule that only names it in a string
  * counts too, which costs a shortcut, never a wrong answer), other than the immutability forms.
  */
-export function hasTransitionRules(s: JSONSchemaProps | undefined): boolean {
-  if (!s) return false;
-  let known = transitionKnown.get(s);
-  if (known === undefined) {
-    known =
-      (s["x-kubernetes-validations"] ?? []).some(checksChangeOfUnchanged) ||
-      Object.values(s.properties ?? {}).some(hasTransitionRules) ||
-      hasTransitionRules(additionalSchema(s)) ||
-      hasTransitionRules(s.items) ||
-      (s.allOf ?? []).some(hasTransitionRules);
-    transitionKnown.set(s, known);
-  }
-  return known;
-}
-
-function computeHasRules(s: JSONSchemaProps): boolean {
-  if (s["x-kubernetes-validations"]?.length) return true;
-  if (Object.values(s.properties ?? {}).some(hasRules)) return true;
-  if (hasRules(additionalSchema(s)) || hasRules(s.items)) return true;
-  return (s.allOf ?? []).some(hasRules);
-}
+export const hasTransitionRules = anyRule(checksChangeOfUnchanged);
 
 /** Parses a rule's fieldPath (".a.b", ".m['key']") into field-path segments relative to the node. */
 export function parseFieldPath(
