@@ -41,6 +41,15 @@ function apply(name: string, yaml: string, manager: string, extra = "") {
   });
 }
 
+/** Creates a custom resource with a JSON POST to `path` (a collection, with query parameters). */
+function post(path: string, kind: string, name: string, spec: Record<string, unknown>) {
+  return h.http(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind, metadata: { name }, spec }),
+  });
+}
+
 function mergePatch(name: string, body: unknown, manager: string, sub = "") {
   return h.http(`${collection}/${name}${sub}?fieldManager=${manager}`, {
     method: "PATCH",
@@ -173,16 +182,7 @@ describe("server-side apply", () => {
 
 describe("admission through the server", () => {
   it("answers schema and CEL rejections with the real 422 Status", async () => {
-    const res = await h.http(collection, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        apiVersion: `${GROUP}/v1`,
-        kind: "Widget",
-        metadata: { name: "bad" },
-        spec: { color: "pink" },
-      }),
-    });
+    const res = await post(collection, "Widget", "bad", { color: "pink" });
     expect(res.status).toBe(422);
     const body = await json(res);
     expect(body).toMatchObject({
@@ -199,16 +199,7 @@ describe("admission through the server", () => {
       message: 'Unsupported value: "pink": supported values: "red", "blue", "green"',
       field: "spec.color",
     });
-    const cel = await h.http(collection, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        apiVersion: `${GROUP}/v1`,
-        kind: "Widget",
-        metadata: { name: "big" },
-        spec: { size: 500 },
-      }),
-    });
+    const cel = await post(collection, "Widget", "big", { size: 500 });
     expect(cel.status).toBe(422);
     expect((await json(cel)).details.causes).toEqual([
       {
@@ -220,26 +211,13 @@ describe("admission through the server", () => {
   });
 
   it("prunes unknown fields with a warning, and rejects them with fieldValidation=Strict", async () => {
-    const body = JSON.stringify({
-      apiVersion: `${GROUP}/v1`,
-      kind: "Widget",
-      metadata: { name: "unk" },
-      spec: { size: 1, extra: true },
-    });
-    const strict = await h.http(`${collection}?fieldValidation=Strict`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body,
-    });
+    const unknownField = { size: 1, extra: true };
+    const strict = await post(`${collection}?fieldValidation=Strict`, "Widget", "unk", unknownField);
     expect(strict.status).toBe(400);
     expect((await json(strict)).message).toBe(
       'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.extra"',
     );
-    const warn = await h.http(collection, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body,
-    });
+    const warn = await post(collection, "Widget", "unk", unknownField);
     expect(warn.status).toBe(201);
     expect(warn.headers.get("warning")).toBe('299 - "unknown field \\"spec.extra\\""');
     expect((await json(warn)).spec).toEqual({ size: 1 });
@@ -264,16 +242,7 @@ describe("CEL rules on a status write", () => {
     const spec = crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec as Record<string, unknown>;
     spec["x-kubernetes-validations"] = sizeRule(100);
     await createCrd(h, crd);
-    const created = await h.http(gizmos, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        apiVersion: `${GROUP}/v1`,
-        kind: "Gizmo",
-        metadata: { name: "g1" },
-        spec: { size: 50 },
-      }),
-    });
+    const created = await post(gizmos, "Gizmo", "g1", { size: 50 });
     expect(created.status).toBe(201);
     const passing = await phase("one");
     expect(passing.status).toBe(200);
