@@ -29,7 +29,7 @@ function contextSources(stage: Stage): string[] {
 describe("Dockerfile", () => {
   it("is multi-stage on the Node 24 image", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const s of stages) expect(s.from, s.name).toMatch(/^node:24[-.\w]*$/);
+    for (const s of stages) expect(s.from, s.name).toMatch(/^node:24[-.\w]*@sha256:/);
   });
 
   it("the final stage installs no package and copies the bundle, not the sources", () => {
