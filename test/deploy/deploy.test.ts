@@ -245,6 +245,22 @@ describe("the operator Deployment", () => {
       expect(service.metadata.labels[k], k).toBe(v);
     expect(monitor.spec.endpoints[0]).toMatchObject({ port: "metrics", path: "/metrics" });
   });
+
+  it("a NetworkPolicy admits only the metrics port, only from namespaces labelled for scraping", () => {
+    const labels = deployment.spec.template.metadata.labels;
+    // biome-ignore lint/suspicious/noExplicitAny: a parsed manifest
+    const policy = one("NetworkPolicy") as any;
+    for (const [k, v] of Object.entries(policy.spec.podSelector.matchLabels)) expect(labels[k], k).toBe(v);
+    expect(policy.spec.policyTypes).toEqual(["Ingress"]);
+    expect(policy.spec.ingress).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { "cloud.svc.io/scrape-metrics": "true" } } }],
+        ports: [{ port: "metrics", protocol: "TCP" }],
+      },
+    ]);
+    const container = podContainers(deployment)[0]!;
+    expect(container.ports).toContainEqual(expect.objectContaining({ name: "metrics", containerPort: 8080 }));
+  });
 });
 
 describe("PrometheusRule", () => {
