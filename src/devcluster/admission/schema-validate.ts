@@ -6,21 +6,15 @@
  * On update, errors in parts of the object equal to their old value are dropped
  * (CRDValidationRatcheting, on by default since Kubernetes 1.30).
  */
-import { type FieldError, fieldErrors, GoFloat, goQuote, ROOT } from "./field-error.ts";
-import { checkFormat, supportedFormat } from "./formats.ts";
-import { re2Match } from "./regex.ts";
+import { type FieldError, fieldErrors, goQuote, ROOT } from "./field-error.ts";
+import { supportedFormat } from "./formats.ts";
+import { checkNumber, checkString, checkStringFormat, fieldOf, IN } from "./scalar-checks.ts";
 import { additionalSchema, deepEqual, isObject, type JSONSchemaProps } from "./types.ts";
+
+export { validateListTypes } from "./list-types.ts";
 
 /** The old value at the same place, when the place is correlatable. */
 type Old = { value: unknown } | undefined;
-
-const IN = "body";
-
-/** kube-openapi error Name -> field path of the cause. */
-function fieldOf(name: string): string {
-  const trimmed = name.startsWith(".") ? name.slice(1) : name;
-  return trimmed === "" ? ROOT : trimmed;
-}
 
 function jsonType(v: unknown): string {
   if (Array.isArray(v)) return "array";
@@ -32,10 +26,6 @@ function jsonType(v: unknown): string {
 function typesOf(s: JSONSchemaProps): string[] {
   if (s["x-kubernetes-int-or-string"]) return ["integer", "string"];
   return s.type ? [s.type] : [];
-}
-
-function numberLimit(data: number, limit: number): number | GoFloat {
-  return Number.isInteger(data) ? Math.trunc(limit) : new GoFloat(limit);
 }
 
 function enumValues(values: unknown[]): string[] {
@@ -68,10 +58,10 @@ export class SchemaValidator {
     this.checkType(s, data, path);
     this.checkComposition(s, data, path);
     if (typeof data === "string") {
-      this.checkString(s, data, path);
-      this.checkFormat(s, data, path);
+      checkString(s, data, path, this.errors);
+      checkStringFormat(s, data, path, this.errors);
     }
-    if (typeof data === "number") this.checkNumber(s, data, path);
+    if (typeof data === "number") checkNumber(s, data, path, this.errors);
     if (Array.isArray(data)) this.checkArray(s, data, path, old);
     this.checkEnum(s, data, path);
     if (isObject(data)) this.checkObject(s, data, path, old);
@@ -167,103 +157,6 @@ export class SchemaValidator {
     if (s.not && run(s.not).length === 0) composite(`${goQuote(path)} must not validate the schema (not)`);
   }
 
-  private checkString(s: JSONSchemaProps, data: string, path: string): void {
-    const length = [...data].length;
-    if (s.maxLength !== undefined && length > s.maxLength) {
-      this.errors.push(fieldErrors.tooLong(fieldOf(path), s.maxLength));
-      return;
-    }
-    if (s.minLength !== undefined && length < s.minLength) {
-      this.errors.push(
-        fieldErrors.invalid(
-          fieldOf(path),
-          data,
-          `${path} in ${IN} should be at least ${s.minLength} chars long`,
-        ),
-      );
-      return;
-    }
-    if (s.pattern) {
-      const r = re2Match(s.pattern, data);
-      if (!r.ok) {
-        this.errors.push(
-          fieldErrors.invalid(
-            fieldOf(path),
-            data,
-            `${path} in ${IN} should match '${s.pattern}, but pattern is invalid: ${r.error}'`,
-          ),
-        );
-      } else if (!r.matches) {
-        this.errors.push(
-          fieldErrors.invalid(fieldOf(path), data, `${path} in ${IN} should match '${s.pattern}'`),
-        );
-      }
-    }
-  }
-
-  private checkFormat(s: JSONSchemaProps, data: string, path: string): void {
-    if (!supportedFormat(s.format) || checkFormat(s.format, data)) return;
-    this.errors.push(
-      fieldErrors.typeInvalid(
-        fieldOf(path),
-        data,
-        `${path} in ${IN} must be of type ${s.format}: ${goQuote(data)}`,
-      ),
-    );
-  }
-
-  private checkNumber(s: JSONSchemaProps, data: number, path: string): void {
-    const field = fieldOf(path);
-    if (s.multipleOf !== undefined) {
-      const factor = s.multipleOf;
-      const integral = Number.isInteger(data);
-      const mult = integral ? data / Math.trunc(factor) : factor < 1 ? (1 / factor) * data : data / factor;
-      if (factor < 0) {
-        this.errors.push(
-          fieldErrors.invalid(
-            field,
-            factor,
-            `factor MultipleOf declared for ${path} must be positive: ${factor}`,
-          ),
-        );
-      } else if (!Number.isInteger(mult)) {
-        this.errors.push(
-          fieldErrors.invalid(
-            field,
-            data,
-            `${path} in ${IN} should be a multiple of ${numberLimit(data, factor)}`,
-          ),
-        );
-      }
-    }
-    if (s.minimum !== undefined) {
-      const min = Number.isInteger(data) ? Math.trunc(s.minimum) : s.minimum;
-      if (s.exclusiveMinimum ? data <= min : data < min) {
-        const rel = s.exclusiveMinimum ? "greater than" : "greater than or equal to";
-        this.errors.push(
-          fieldErrors.invalid(
-            field,
-            data,
-            `${path} in ${IN} should be ${rel} ${numberLimit(data, s.minimum)}`,
-          ),
-        );
-      }
-    }
-    if (s.maximum !== undefined) {
-      const max = Number.isInteger(data) ? Math.trunc(s.maximum) : s.maximum;
-      if (s.exclusiveMaximum ? data >= max : data > max) {
-        const rel = s.exclusiveMaximum ? "less than" : "less than or equal to";
-        this.errors.push(
-          fieldErrors.invalid(
-            field,
-            data,
-            `${path} in ${IN} should be ${rel} ${numberLimit(data, s.maximum)}`,
-          ),
-        );
-      }
-    }
-  }
-
   private checkArray(s: JSONSchemaProps, data: unknown[], path: string, old: Old): void {
     if (s.items) {
       const items = s.items;
@@ -330,79 +223,5 @@ export class SchemaValidator {
     for (const name of s.required ?? []) {
       if (!Object.hasOwn(data, name)) this.errors.push(fieldErrors.required(fieldOf(`${path}.${name}`)));
     }
-  }
-}
-
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-
-/** x-kubernetes-embedded-resource objects need apiVersion and kind (schemaobjectmeta.Validate). */
-function validateEmbeddedResource(data: Record<string, unknown>, path: string, errors: FieldError[]): void {
-  const child = (name: string) => (path === ROOT ? name : `${path}.${name}`);
-  if (!Object.hasOwn(data, "apiVersion"))
-    errors.push(fieldErrors.required(child("apiVersion"), "must not be empty"));
-  if (!Object.hasOwn(data, "kind")) errors.push(fieldErrors.required(child("kind"), "must not be empty"));
-  const { apiVersion, kind } = data;
-  if (apiVersion !== undefined) {
-    if (typeof apiVersion !== "string")
-      errors.push(fieldErrors.invalid(child("apiVersion"), apiVersion, "must be a string"));
-    else if (apiVersion === "")
-      errors.push(fieldErrors.invalid(child("apiVersion"), apiVersion, "must not be empty"));
-    else if (apiVersion.split("/").length > 2) {
-      errors.push(
-        fieldErrors.invalid(child("apiVersion"), apiVersion, `unexpected GroupVersion string: ${apiVersion}`),
-      );
-    }
-  }
-  if (kind !== undefined) {
-    if (typeof kind !== "string") errors.push(fieldErrors.invalid(child("kind"), kind, "must be a string"));
-    else if (kind === "") errors.push(fieldErrors.invalid(child("kind"), kind, "must not be empty"));
-    else if (!DNS1035.test(kind.toLowerCase())) {
-      errors.push(
-        fieldErrors.invalid(
-          child("kind"),
-          kind,
-          "may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
-        ),
-      );
-    }
-  }
-}
-
-/**
- * x-kubernetes-list-type set/map uniqueness (structurallisttype.ValidateListSetsAndMaps) and
- * embedded resources' apiVersion/kind.
- */
-export function validateListTypes(
-  s: JSONSchemaProps,
-  data: unknown,
-  path: string,
-  errors: FieldError[],
-): void {
-  if (Array.isArray(data)) {
-    const listType = s["x-kubernetes-list-type"];
-    const keys = s["x-kubernetes-list-map-keys"] ?? [];
-    const seen: unknown[] = [];
-    data.forEach((item, i) => {
-      const itemPath = `${path === ROOT ? "" : path}[${i}]`;
-      if (listType === "set" || (listType === "map" && isObject(item))) {
-        const identity =
-          listType === "set"
-            ? item
-            : Object.fromEntries(keys.map((k) => [k, (item as Record<string, unknown>)[k]]));
-        if (seen.some((x) => deepEqual(x, identity))) errors.push(fieldErrors.duplicate(itemPath, identity));
-        else seen.push(identity);
-      }
-      if (s.items) validateListTypes(s.items, item, itemPath, errors);
-    });
-    return;
-  }
-  if (!isObject(data)) return;
-  if (s["x-kubernetes-embedded-resource"]) validateEmbeddedResource(data, path, errors);
-  const props = s.properties ?? {};
-  const ap = additionalSchema(s);
-  for (const [key, value] of Object.entries(data)) {
-    const child = path === ROOT ? key : `${path}.${key}`;
-    if (Object.hasOwn(props, key)) validateListTypes(props[key]!, value, child, errors);
-    else if (ap) validateListTypes(ap, value, `${path === ROOT ? "" : path}[${key}]`, errors);
   }
 }
