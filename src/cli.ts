@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import pkg from "../package.json" with { type: "json" };
 import { type Command, type CommandIo, commandHelp, parseFlags, UsageError } from "./cli/command.ts";
 import { commands } from "./cli/commands.ts";
 
@@ -12,7 +13,7 @@ function mainHelp(list: Command[]): string {
     "Commands:",
     ...list.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     "",
-    "Run 'svc-operator <command> --help' for a command's flags.",
+    "Run 'svc-operator <command> --help' for a command's flags, 'svc-operator --version' for the version.",
   ].join("\n");
 }
 
@@ -21,6 +22,11 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(mainHelp(list));
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "version") {
+    // The Node version too: npm scripts run on the pinned one, a bare shell may not.
+    io.out(`svc-operator ${pkg.version} (node ${process.version})`);
+    return 0;
   }
   const command = list.find((c) => c.name === name);
   if (!command) {

@@ -47,11 +47,14 @@ describe("Dockerfile", () => {
     expect(user).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
     const entrypoint = JSON.parse(ops(runtime, "ENTRYPOINT")[0]!) as string[];
     expect(entrypoint).toEqual(["node", "dist/cli.js", "run"]);
-    // package.json's bin is the same file
+    // package.json's bin runs the sources on the pinned Node; the image runs their bundle.
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       bin: Record<string, string>;
     };
-    expect(pkg.bin["svc-operator"]).toBe(entrypoint[1]);
+    expect(pkg.bin["svc-operator"]).toBe("src/cli.ts");
+    expect(readFileSync(join(ROOT, "scripts", "build.ts"), "utf8")).toContain(
+      'entryPoints: [{ in: join(ROOT, "src", "cli.ts"), out: "cli" }]',
+    );
   });
 
   it(".dockerignore keeps node_modules, .git, dist, tests and local state out, and every COPY source in", () => {
