@@ -56,8 +56,8 @@ export function accountIdScope(store: () => ObjectStore): ScopeOf {
  */
 export class OwnerIndex {
   private readonly byKey = new Map<string, Claim>();
-  /** Claims per href: nearly always one. */
-  private readonly byHref = new Map<string, Claim[]>();
+  /** Claims per href: nearly always one, kept without an array then (one per resource adds up). */
+  private readonly byHref = new Map<string, Claim | Claim[]>();
   private readonly scopeOf: ScopeOf;
 
   constructor(scopeOf: ScopeOf = () => undefined) {
@@ -79,9 +79,8 @@ export class OwnerIndex {
     const freed = old ? this.drop(old, next) : [];
     this.byKey.set(next.key, next);
     for (const href of next.hrefs) {
-      const claims = this.byHref.get(href);
-      if (claims) claims.push(next);
-      else this.byHref.set(href, [next]);
+      const claims = this.on(href);
+      this.byHref.set(href, claims.length === 0 ? next : [...claims, next]);
     }
     return freed;
   }
@@ -177,7 +176,7 @@ export class OwnerIndex {
   /** The other claims on `href` in the asker's service account (unknown accounts match all). */
   private claimants(href: string, asker: Claim): Claim[] {
     const scope = this.scopeOf(asker.namespace, asker.account);
-    return (this.byHref.get(href) ?? []).filter((c) => {
+    return this.on(href).filter((c) => {
       if (c.key === asker.key) return false;
       if (scope === undefined) return true;
       const theirs = this.scopeOf(c.namespace, c.account);
@@ -185,13 +184,18 @@ export class OwnerIndex {
     });
   }
 
+  private on(href: string): Claim[] {
+    const claims = this.byHref.get(href);
+    return claims === undefined ? [] : Array.isArray(claims) ? claims : [claims];
+  }
+
   /** Unlinks `old`; the Manage claimants left on each href `old` managed and `next` does not. */
   private drop(old: Claim, next: Claim | undefined): string[] {
     const wake = new Set<string>();
     for (const href of old.hrefs) {
-      const claims = this.byHref.get(href)?.filter((c) => c !== old) ?? [];
+      const claims = this.on(href).filter((c) => c !== old);
       if (claims.length === 0) this.byHref.delete(href);
-      else this.byHref.set(href, claims);
+      else this.byHref.set(href, claims.length === 1 ? claims[0]! : claims);
       const stillManaged = next?.manage === true && next.hrefs.includes(href);
       if (!old.manage || stillManaged) continue;
       for (const c of claims) if (c.manage && c.key !== old.key) wake.add(c.key);
