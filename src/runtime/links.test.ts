@@ -7,6 +7,7 @@ import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind } from "./kind.ts";
 import { hrefLinks, LinkCheck } from "./links.ts";
 import { Annotation, FINALIZER } from "./names.ts";
+import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { DependencyNotReadyError } from "./result.ts";
@@ -154,6 +155,7 @@ function setup() {
     kube,
     accounts: { get: () => ({ client: service }) },
     refs: new ReferenceIndex(),
+    owners: new OwnerIndex(),
     events: { emit: () => {} },
     clock: new FakeClock(),
     log: pino({ level: "silent" }),

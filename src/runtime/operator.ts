@@ -26,6 +26,7 @@ import {
 } from "./metrics.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
 import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
+import { accountIdScope, OwnerIndex } from "./owners.ts";
 import { WorkQueue } from "./queue.ts";
 import { ManagedReconciler, type ReconcileOutcome } from "./reconciler.ts";
 import { accountKey, ReferenceIndex } from "./references.ts";
@@ -64,6 +65,8 @@ export interface OperatorOptions {
 export class Operator {
   readonly metrics: OperatorMetrics;
   readonly refs = new ReferenceIndex();
+  /** Which resource manages each href, over every watched namespace and kind. */
+  readonly owners: OwnerIndex;
   private readonly siblings = new SiblingIndex();
   private readonly o: OperatorOptions;
   private readonly clock: Clock;
@@ -90,6 +93,7 @@ export class Operator {
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
     this.metrics = new OperatorMetrics(options.registry);
+    this.owners = new OwnerIndex(accountIdScope(() => this.informers));
     this.metrics.countResourcesFrom(() => this.kindObjects());
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
@@ -141,6 +145,7 @@ export class Operator {
           kube: this.writer,
           accounts: this.accounts,
           refs: this.refs,
+          owners: this.owners,
           events: this.events,
           clock: this.clock,
           log: this.log,
@@ -354,6 +359,7 @@ export class Operator {
     if (kind === "Account" && !this.queue && !this.elector)
       this.accounts.checkAhead(obj.metadata.namespace, obj.metadata.name);
     this.indexReferences(kind, obj);
+    if (kind !== "Account") this.owners.set(kind, obj);
     this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
   }
 
@@ -362,6 +368,8 @@ export class Operator {
     // References come from the spec: status and metadata writes (most updates) leave them as they are.
     if (old?.metadata.generation !== obj.metadata.generation) this.indexReferences(kind, obj);
     if (needsReconcile(old, obj)) this.enqueue(key);
+    // An owner that let go of an href (its href changed, it turned ObserveOnly): the claimants may adopt.
+    if (kind !== "Account") for (const claimant of this.owners.set(kind, obj)) this.enqueue(claimant);
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
@@ -374,6 +382,7 @@ export class Operator {
     const key = objectKey(kind, obj.metadata.namespace, obj.metadata.name);
     const targets = this.refs.targets(key);
     this.refs.remove(key);
+    for (const claimant of this.owners.remove(key)) this.enqueue(claimant);
     // Parents waiting for this dependent to go (DeletionBlocked) can proceed now.
     for (const t of targets) this.enqueue(t);
     for (const d of this.refs.dependents(key)) this.enqueue(d);

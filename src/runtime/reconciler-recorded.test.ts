@@ -7,6 +7,7 @@ import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind, ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { IndexObserver, Observations } from "./observer.ts";
+import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { managedSpec } from "./spec.ts";
@@ -108,6 +109,7 @@ function reconcilerFor(
     kube,
     accounts: { get: () => ({ client: service }) },
     refs: new ReferenceIndex(),
+    owners: new OwnerIndex(),
     events: sink,
     clock: new FakeClock(),
     log: pino({ level: "silent" }),

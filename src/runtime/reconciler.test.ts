@@ -6,7 +6,8 @@ import type { EventSink } from "./events.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind, ManagedObject } from "./kind.ts";
-import { Annotation, FINALIZER } from "./names.ts";
+import { Annotation, FINALIZER, objectKey } from "./names.ts";
+import { OwnerIndex } from "./owners.ts";
 import { type AccountClients, ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { managedSpec, ref } from "./spec.ts";
@@ -119,6 +120,7 @@ let accountReady: boolean;
 let accountPending: boolean;
 let reconciler: ManagedReconciler;
 let refs: ReferenceIndex;
+let owners: OwnerIndex;
 let clock: FakeClock;
 const NS = "team-a";
 
@@ -129,6 +131,12 @@ beforeEach(() => {
   accountReady = true;
   accountPending = false;
   refs = new ReferenceIndex();
+  owners = new OwnerIndex();
+  // The owner index fed as the operator's informer handlers feed it.
+  kube.onChange = (kind, o, old) => {
+    if (o) owners.set(kind, o);
+    else if (old) owners.remove(objectKey(kind, old.metadata.namespace, old.metadata.name));
+  };
   clock = new FakeClock();
   const sink: EventSink = { emit: (_o, _k, type, reason, message) => events.push({ type, reason, message }) };
   const accounts: AccountClients = {
@@ -144,6 +152,7 @@ beforeEach(() => {
     kube,
     accounts,
     refs,
+    owners,
     events: sink,
     clock,
     log: pino({ level: "silent" }),
@@ -439,6 +448,7 @@ describe("ManagedReconciler: objects the service shows as not ready yet", () => 
         kube,
         accounts: { get: () => ({ client: service }) },
         refs,
+        owners,
         events: { emit() {} },
         clock,
         log: pino({ level: "silent" }),

@@ -27,6 +27,7 @@ import { lazyChild } from "./logging.ts";
 import { NameLookup } from "./lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
+import type { OwnerIndex } from "./owners.ts";
 import { accountKey, type ReferenceIndex } from "./references.ts";
 import {
   DeletionBlockedError,
@@ -67,6 +68,8 @@ export interface ReconcilerDeps {
   kube: KubeWriter;
   accounts: AccountClients;
   refs: ReferenceIndex;
+  /** Who manages each href (share one per operator: one owner across namespaces and kinds). */
+  owners: OwnerIndex;
   events: EventSink;
   clock: Clock;
   log: Logger;
@@ -364,6 +367,8 @@ class Run {
 
     this.kind.validate?.(spec, this.meta);
     const observeOnly = spec.managementPolicy === "ObserveOnly";
+    // Before the finalizer and any service call: a resource that does not own its href writes nothing.
+    if (!observeOnly) this.deps.owners.require(this.kind.kind, this.obj);
     const client = this.client(accountName);
     const refs = this.resolve(references);
     const desired = await this.kind.desired(spec, this.desiredContext(client, accountName, refs));
@@ -676,11 +681,11 @@ class Run {
     pending = true,
   ): Promise<unknown | undefined> {
     let candidates = await this.kind.lookup(client, desired);
-    if (pending && candidates.length > 0) {
-      // What another custom resource already holds was not created by this one (a same-named
-      // object of another namespace on the same account): adopting it would make two owners.
-      const held = this.heldByOthers();
-      candidates = candidates.filter((c) => !held.has(this.kind.hrefOf(c)));
+    // Never adopt what another custom resource holds: that would make two owners.
+    if (pending || this.kind.adoptExisting) {
+      const identity = this.kind.adoptExisting === true;
+      const hrefOf = (c: unknown) => this.kind.hrefOf(c);
+      candidates = this.deps.owners.adoptable(this.kind.kind, this.obj, candidates, hrefOf, identity);
     }
     if (candidates.length > 1) {
       const hrefs = candidates.map((c) => this.kind.hrefOf(c)).join(", ");
@@ -691,17 +696,6 @@ class Run {
       );
     }
     return candidates[0];
-  }
-
-  /** Hrefs other objects of this kind hold (a pending create is rare: a scan is fine). */
-  private heldByOthers(): Set<string> {
-    const held = new Set<string>();
-    for (const o of this.deps.store.list(this.kind.kind)) {
-      if (o.metadata.namespace === this.meta.namespace && o.metadata.name === this.meta.name) continue;
-      const href = o.metadata.annotations?.[Annotation.href] || o.status?.href;
-      if (typeof href === "string" && href) held.add(href);
-    }
-    return held;
   }
 
   private client(accountName: string): unknown {
@@ -778,7 +772,10 @@ class Run {
       await this.removeFinalizer();
       return "gone";
     }
-    const retained = href ? this.kind.retain?.(spec, this.status) : undefined;
+    const retained = href
+      ? (this.deps.owners.retainReason(this.kind.kind, this.obj, href) ??
+        this.kind.retain?.(spec, this.status))
+      : undefined;
     if (retained) {
       this.event("Normal", EventReason.Orphaned, `left ${href} in the service: ${retained}`);
       await this.removeFinalizer();

@@ -6,6 +6,7 @@ import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind } from "./kind.ts";
 import { Annotation } from "./names.ts";
+import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { managedSpec } from "./spec.ts";
@@ -75,6 +76,7 @@ beforeEach(() => {
     kube,
     accounts: { get: () => ({ client: service }) },
     refs: new ReferenceIndex(),
+    owners: new OwnerIndex(),
     events: sink,
     clock: new FakeClock(),
     log: pino({ level: "silent" }),

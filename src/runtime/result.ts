@@ -18,6 +18,8 @@ export const Reason = {
   InvalidSpec: "InvalidSpec",
   ApiError: "ApiError",
   AmbiguousCreate: "AmbiguousCreate",
+  /** Another custom resource manages the href this one names: it never writes or deletes it. */
+  AlreadyManaged: "AlreadyManaged",
   ImmutableField: "ImmutableField",
   NotFound: "NotFound",
   ReconcileSuccess: "ReconcileSuccess",

@@ -89,12 +89,12 @@ export async function stopOperator(stack: Stack, operator: Operator): Promise<vo
 }
 
 let counter = 0;
-/** A fresh namespace with a credentials Secret and a Ready-able Account `default`. */
+/** A fresh namespace (named `name`, or a unique name) with a credentials Secret and a Ready-able Account `default`. */
 export async function namespaceWithAccount(
   stack: Stack,
-  options: { secretData?: Record<string, string>; account?: Record<string, unknown> } = {},
+  options: { name?: string; secretData?: Record<string, string>; account?: Record<string, unknown> } = {},
 ): Promise<string> {
-  const ns = `t${Date.now().toString(36)}-${counter++}`;
+  const ns = options.name ?? `t${Date.now().toString(36)}-${counter++}`;
   await stack.core.createNamespace({ body: { metadata: { name: ns } } });
   await stack.core.createNamespacedSecret({
     namespace: ns,
