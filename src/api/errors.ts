@@ -25,6 +25,7 @@ export const ApiErrorCodes = {
   outcomeUnknown: "SVC_OUTCOME_UNKNOWN",
   redirectRefused: "SVC_REDIRECT_REFUSED",
   badResponse: "SVC_BAD_RESPONSE",
+  responseTooLarge: "SVC_RESPONSE_TOO_LARGE",
 } as const;
 
 export type ApiErrorCode = (typeof ApiErrorCodes)[keyof typeof ApiErrorCodes];
@@ -194,6 +195,40 @@ export function networkError(method: string, href: string, cause: unknown): ApiE
     cause,
     message: `${method} ${href} failed: ${String(code)} ${cause instanceof Error ? cause.message : String(cause)}`,
   });
+}
+
+/**
+ * An answer longer than the client reads. Terminal (`invalid`): the same call gets the same answer,
+ * so retrying soon only downloads the limit again; a larger limit or a smaller collection helps.
+ */
+export function responseTooLargeError(
+  method: string,
+  href: string,
+  origin: string,
+  cause: { status: number; limitBytes: number; declaredBytes: number | undefined },
+): ApiError {
+  const size =
+    cause.declaredBytes === undefined
+      ? `more than ${formatBytes(cause.limitBytes)} arrived`
+      : `Content-Length ${cause.declaredBytes} bytes`;
+  return new ApiError({
+    kind: "invalid",
+    code: ApiErrorCodes.responseTooLarge,
+    method,
+    href,
+    status: cause.status,
+    cause,
+    message:
+      `${method} ${href} at ${origin}: the answer is larger than the ${formatBytes(cause.limitBytes)} limit ` +
+      `(${size}; raise it with --api-max-response-bytes if the answer is legitimate)`,
+  });
+}
+
+/** `64 MiB` for whole mebibytes, `1536 KiB`, otherwise bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 /** A create whose answer never arrived (or arrived as a 5xx): the object may or may not exist. */
