@@ -148,6 +148,9 @@ export class ApiClient {
     return this.redactor.error(error);
   }
 
+  /** The same for text taken from an answer, before it is cut or quoted. */
+  readonly scrub = (text: string): string => this.redactor.text(text);
+
   private async exchange(options: CallOptions, authenticate: boolean): Promise<CallResult> {
     try {
       return await this.attempts(options, authenticate);
@@ -245,7 +248,10 @@ export class ApiClient {
         continue;
       }
 
-      const error = withAttempts(errorFromResponse(method, href, status, response.body), attempts);
+      const error = withAttempts(
+        errorFromResponse(method, href, status, response.body, this.scrub),
+        attempts,
+      );
       if (!idempotent) {
         // The service may have committed the write before failing: the caller must look it up.
         if (status === 500 || status === 502 || status === 504) {
