@@ -4,9 +4,9 @@ import { Agent, type Dispatcher, type FormData } from "undici";
 
 /**
  * The largest answer read by default: 64 MiB. The largest representation an index returns is a
- * deployment in view `inputs_2_0` with its inputs, about 0.5 KB plus 100 bytes per input; a
- * 10,000-object index of deployments with 60 inputs each is about 62 MiB, and every other kind is
- * under 1 KB per object (10 MiB for 10,000). docs/api-client.md has the estimate.
+ * deployment in view `inputs_2_0`, about 0.5 KB plus 100 bytes per input: 10,000 of them with 60
+ * inputs each is 63 MiB. Reading and parsing that takes about 250 MiB, what a 512 Mi pod allows.
+ * docs/api-client.md has the estimate.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
