@@ -92,7 +92,6 @@ export function createServiceApi(options: ApiClientOptions): ServiceApi {
 }
 
 export { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
-export { ENDPOINT_RULE, endpointProblem } from "./endpoint.ts";
 export { ApiError, type ApiErrorCode, ApiErrorCodes, type ApiErrorKind, isApiError } from "./errors.ts";
 export { API_REDACT_PATHS } from "./logger.ts";
 export { DEFAULT_RATE_LIMIT, TokenBucket } from "./rate-limiter.ts";

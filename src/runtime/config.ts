@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "../api/transport.ts";
 
 /**
  * Operator configuration from flags and environment. A flag wins over its
@@ -100,7 +101,7 @@ export const configSchema = z
     concurrency: positiveInt(256).default(8),
     apiConnections: positiveInt(256).default(16),
     // The body and its string must fit V8's largest string (512 MiB) with room to parse it.
-    apiMaxResponseBytes: size(2 ** 20, 256 * 2 ** 20, "1Mi to 256Mi").default(64 * 2 ** 20),
+    apiMaxResponseBytes: size(2 ** 20, 256 * 2 ** 20, "1Mi to 256Mi").default(DEFAULT_MAX_RESPONSE_BYTES),
     resync: duration(1000).default(10 * 60_000),
     apiRate: z.coerce
       .number({ error: "must be a number" })
