@@ -15,6 +15,14 @@ export type AuthOptions =
     }
   | { type: "session"; email: string; password: string };
 
+/** Where an authenticator reports a credential it obtained (access token, cookie), to be scrubbed from output. */
+export type HoldSecret = (value: string) => void;
+
+/** The values an Account's credentials consist of (scrubbed from every error the client throws). */
+export function credentialValues(options: AuthOptions): string[] {
+  return options.type === "oauth" ? [options.refreshToken] : [options.email, options.password];
+}
+
 /** A call the authenticator makes without authentication (login, token grant). */
 export type UnauthenticatedSend = (request: {
   method: "POST";
@@ -52,6 +60,7 @@ export class OAuthAuthenticator implements Authenticator {
   private readonly send: UnauthenticatedSend;
   private readonly now: () => number;
   private readonly warn: (message: string) => void;
+  private readonly hold: HoldSecret;
 
   constructor(
     options: Extract<AuthOptions, { type: "oauth" }>,
@@ -59,6 +68,7 @@ export class OAuthAuthenticator implements Authenticator {
     send: UnauthenticatedSend,
     now: () => number,
     warn: (message: string) => void,
+    hold: HoldSecret = () => {},
   ) {
     this.refreshToken = options.refreshToken;
     this.tokenPath = options.tokenPath ?? "/api/oauth2/";
@@ -66,6 +76,7 @@ export class OAuthAuthenticator implements Authenticator {
     this.send = send;
     this.now = now;
     this.warn = warn;
+    this.hold = hold;
   }
 
   authorize(headers: Record<string, string>): number | Promise<number> {
@@ -125,6 +136,7 @@ export class OAuthAuthenticator implements Authenticator {
         message: `POST ${this.tokenPath}: the token response is not {access_token, expires_in, token_type}`,
       });
     }
+    this.hold(parsed.access_token);
     const now = this.now();
     const lifetimeMs = parsed.expires_in * 1000;
     this.token = { value: parsed.access_token, refreshAt: now + lifetimeMs / 2, expiresAt: now + lifetimeMs };
@@ -148,18 +160,21 @@ export class SessionAuthenticator implements Authenticator {
   private readonly password: string;
   private readonly accountHref: string;
   private readonly send: UnauthenticatedSend;
+  private readonly hold: HoldSecret;
 
   constructor(
     options: Extract<AuthOptions, { type: "session" }>,
     accountId: string,
     send: UnauthenticatedSend,
     now: () => number,
+    hold: HoldSecret = () => {},
   ) {
     this.email = options.email;
     this.password = options.password;
     this.accountHref = `/api/accounts/${accountId}`;
     this.send = send;
     this.jar = new CookieJar(now);
+    this.hold = hold;
   }
 
   authorize(headers: Record<string, string>): number | Promise<number> {
@@ -172,7 +187,10 @@ export class SessionAuthenticator implements Authenticator {
   }
 
   observe(response: WireResponse): void {
-    this.jar.update(response.headers["set-cookie"]);
+    const setCookie = response.headers["set-cookie"];
+    if (setCookie === undefined) return;
+    this.jar.update(setCookie);
+    for (const value of this.jar.values()) this.hold(value);
   }
 
   shouldRenew(status: number, body: string): boolean {

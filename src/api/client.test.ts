@@ -8,7 +8,7 @@ import { ApiError } from "./errors.ts";
  * no sockets, no real waiting (sleep is recorded). Behaviour against the real
  * simulator is covered in test/api/.
  */
-const ORIGIN = "http://us-3.svc.test";
+const ORIGIN = "https://us-3.svc.test";
 const TOKEN = JSON.stringify({ access_token: "a1", expires_in: 7200, token_type: "bearer" });
 
 let agent: MockAgent | undefined;
@@ -174,11 +174,11 @@ describe("ApiClient pipeline", () => {
 
   it("follows a 302 for a PUT with method and body, and remembers the host", async () => {
     const { client, pool } = setup();
-    const other = agent!.get("http://us-4.svc.test");
+    const other = agent!.get("https://us-4.svc.test");
     other.intercept({ path: "/api/oauth2/", method: "POST" }).reply(200, TOKEN).persist();
     pool
       .intercept({ path: "/api/deployments/1", method: "PUT" })
-      .reply(302, "", { headers: { location: "http://us-4.svc.test/api/deployments/1" } });
+      .reply(302, "", { headers: { location: "https://us-4.svc.test/api/deployments/1" } });
     let body = "";
     other.intercept({ path: "/api/deployments/1", method: "PUT" }).reply(204, (opts) => {
       body = String(opts.body);
@@ -187,7 +187,7 @@ describe("ApiClient pipeline", () => {
     other.intercept({ path: "/api/deployments/2", method: "GET" }).reply(200, "{}");
     await client.call({ method: "PUT", path: "/api/deployments/1", form: { deployment: { name: "x" } } });
     expect(decodeURIComponent(body)).toBe("deployment[name]=x");
-    expect(client.currentOrigin).toBe("http://us-4.svc.test");
+    expect(client.currentOrigin).toBe("https://us-4.svc.test");
     await client.call({ method: "GET", path: "/api/deployments/2" });
   });
 
@@ -195,7 +195,7 @@ describe("ApiClient pipeline", () => {
     const { client, pool } = setup();
     pool
       .intercept({ path: "/api/clouds", method: "GET" })
-      .reply(302, "", { headers: { location: "http://collector.evil.test/api/clouds" } });
+      .reply(302, "", { headers: { location: "https://collector.evil.test/api/clouds" } });
     const error = await failure(client.call({ method: "GET", path: "/api/clouds" }));
     expect(error.code).toBe("SVC_REDIRECT_REFUSED");
     expect(error.message).toContain("collector.evil.test");
@@ -286,8 +286,22 @@ describe("session authentication", () => {
 describe("options", () => {
   const base = { endpoint: ORIGIN, accountId: 1, auth: { type: "oauth", refreshToken: "rt" } } as const;
   it.each([
-    { reason: "relative endpoint", options: { endpoint: "/api" }, message: /^endpoint: must be an absolute/ },
-    { reason: "ftp endpoint", options: { endpoint: "ftp://x" }, message: /^endpoint: must use http/ },
+    {
+      reason: "relative endpoint",
+      options: { endpoint: "/api" },
+      message: /^endpoint: must be an https URL/,
+    },
+    { reason: "ftp endpoint", options: { endpoint: "ftp://x" }, message: /^endpoint: must be an https URL/ },
+    {
+      reason: "plain http endpoint on a remote host",
+      options: { endpoint: "http://us-3.svc.test" },
+      message: /^endpoint: must be an https URL; http is allowed only for a loopback host/,
+    },
+    {
+      reason: "response size limit",
+      options: { transport: { maxResponseBytes: 0 } },
+      message: /^transport\.maxResponseBytes: must be a number > 0/,
+    },
     { reason: "account id", options: { accountId: "abc" }, message: /^accountId: must be digits/ },
     {
       reason: "retry attempts",

@@ -1,20 +1,29 @@
-import type { IncomingHttpHeaders } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
-import type { Dispatcher, FormData } from "undici";
-import { type Authenticator, type AuthOptions, OAuthAuthenticator, SessionAuthenticator } from "./auth.ts";
-import { encodeForm, encodeQuery, FORM_CONTENT_TYPE, type Params } from "./encoding.ts";
+import type { Dispatcher } from "undici";
+import { type Authenticator, credentialValues, OAuthAuthenticator, SessionAuthenticator } from "./auth.ts";
+import {
+  type ApiClientOptions,
+  type CallEvent,
+  type CallOptions,
+  type CallResult,
+  parseEndpoint,
+  requirePositive,
+} from "./client-options.ts";
+import { encodeForm, encodeQuery, FORM_CONTENT_TYPE } from "./encoding.ts";
 import {
   ApiError,
   ApiErrorCodes,
   errorFromResponse,
   networkError,
   outcomeUnknownError,
+  responseTooLargeError,
   wasNeverSent,
 } from "./errors.ts";
 import { apiLogger } from "./logger.ts";
-import { DEFAULT_RATE_LIMIT, type RateLimitOptions, TokenBucket } from "./rate-limiter.ts";
-import { defaultServiceDomain, resolveRedirect } from "./redirect.ts";
+import { DEFAULT_RATE_LIMIT, TokenBucket } from "./rate-limiter.ts";
+import { Redactor } from "./redact.ts";
+import { type RedirectScope, redirectScope, resolveRedirect } from "./redirect.ts";
 import {
   DEFAULT_RETRY,
   isIdempotentMethod,
@@ -28,71 +37,14 @@ import {
   createDispatcher,
   DEFAULT_TRANSPORT,
   headerValue,
+  ResponseTooLargeError,
   sendOnce,
-  type TransportOptions,
   type WireResponse,
 } from "./transport.ts";
 
 export const API_VERSION = "1.5";
 
-/** One HTTP exchange, reported to `onCall` (redirects, retries and auth calls included). */
-export interface CallEvent {
-  method: string;
-  /** Route template such as `/api/clouds/:id/volumes/:id`, never the raw href. */
-  route: string;
-  /** HTTP status, or 0 when no answer arrived (network error, timeout). */
-  status: number;
-  durationMs: number;
-  /** 1 for the first attempt of a call. */
-  attempt: number;
-}
-
-export interface ApiClientOptions {
-  /** Base URL of the account's regional host, e.g. `https://us-3.example.com`. */
-  endpoint: string;
-  accountId: string | number;
-  auth: AuthOptions;
-  /** An undici dispatcher to send through (tests, bench, proxies). Default: an Agent the client owns. */
-  dispatcher?: Dispatcher;
-  transport?: Partial<TransportOptions>;
-  retry?: Partial<RetryOptions>;
-  /** Token bucket options, a bucket shared with other clients of the same account, or false for none. */
-  rateLimit?: RateLimitOptions | TokenBucket | false;
-  /** Hosts (and their subdomains) a redirect may lead to. Default: see `defaultServiceDomain`. */
-  serviceDomain?: string[];
-  maxRedirects?: number;
-  logger?: Logger;
-  onCall?: (event: CallEvent) => void;
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
-}
-
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
-
-export interface CallOptions {
-  method: HttpMethod;
-  /** An href or path under the account's host (`/api/...`); opaque, never rebuilt. */
-  path: string;
-  query?: Params;
-  /** Form body (bracket notation). */
-  form?: Params;
-  multipart?: FormData;
-  /** A POST action that is safe to repeat (lock, unlock, clone is not). */
-  idempotent?: boolean;
-  /**
-   * A POST that creates an object: never retried; a lost answer becomes `outcomeUnknown`
-   * (as for every call that is not idempotent).
-   */
-  create?: boolean;
-  signal?: AbortSignal;
-}
-
-export interface CallResult {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export type { ApiClientOptions, CallEvent, CallOptions, CallResult, HttpMethod } from "./client-options.ts";
 
 const REDIRECTS = new Set([301, 302, 307, 308]);
 
@@ -105,7 +57,9 @@ export class ApiClient {
   readonly accountId: string;
   readonly logger: Logger;
   private origin: string;
-  private readonly domain: string[];
+  private readonly scope: RedirectScope;
+  private readonly redactor: Redactor;
+  private readonly maxResponseBytes: number;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
@@ -127,12 +81,15 @@ export class ApiClient {
     if (!/^\d+$/.test(this.accountId))
       throw new TypeError(`accountId: must be digits, got "${this.accountId}"`);
     this.origin = endpoint.origin;
-    this.domain = options.serviceDomain ?? defaultServiceDomain(endpoint);
-    if (this.domain.length === 0 || this.domain.some((d) => d.trim() === "")) {
+    const allowlist = options.serviceDomain;
+    if (allowlist && (allowlist.length === 0 || allowlist.some((d) => d.trim() === ""))) {
       throw new TypeError("serviceDomain: must list at least one non-empty host or domain");
     }
+    this.scope = redirectScope(endpoint, allowlist);
+    this.redactor = new Redactor(credentialValues(options.auth));
     const transport = { ...DEFAULT_TRANSPORT, ...options.transport };
     requirePositive("transport", transport);
+    this.maxResponseBytes = transport.maxResponseBytes;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(transport);
     this.timeoutMs = transport.requestTimeoutMs;
@@ -160,10 +117,12 @@ export class ApiClient {
     };
     const send = (request: { method: "POST"; path: string; form: Record<string, string> }) =>
       this.exchange({ ...request, idempotent: true }, false);
+    const hold = (value: string) => this.redactor.hold(value);
+    const warn = (message: string) => this.logger.warn(message);
     this.auth =
       options.auth.type === "oauth"
-        ? new OAuthAuthenticator(options.auth, this.accountId, send, this.now, (m) => this.logger.warn(m))
-        : new SessionAuthenticator(options.auth, this.accountId, send, this.now);
+        ? new OAuthAuthenticator(options.auth, this.accountId, send, this.now, warn, hold)
+        : new SessionAuthenticator(options.auth, this.accountId, send, this.now, hold);
   }
 
   /** The origin calls go to: the endpoint's, or the regional host a redirect named. */
@@ -180,7 +139,27 @@ export class ApiClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
+  /**
+   * Scrubs the credentials this client holds (given, and obtained: access token, cookies) from an
+   * error, in place. Every error the client throws has been through it; resource functions pass
+   * the errors they build from an answer through it too (index.ts).
+   */
+  redact<T>(error: T): T {
+    return this.redactor.error(error);
+  }
+
+  /** The same for text taken from an answer, before it is cut or quoted. */
+  readonly scrub = (text: string): string => this.redactor.text(text);
+
   private async exchange(options: CallOptions, authenticate: boolean): Promise<CallResult> {
+    try {
+      return await this.attempts(options, authenticate);
+    } catch (error) {
+      throw this.redactor.error(error);
+    }
+  }
+
+  private async attempts(options: CallOptions, authenticate: boolean): Promise<CallResult> {
     const { method } = options;
     const href = options.path;
     const body = options.multipart ?? (options.form ? encodeForm(options.form) : undefined);
@@ -211,10 +190,18 @@ export class ApiClient {
           this.dispatcher,
           { origin, path, method, headers, body, signal: options.signal },
           this.timeoutMs,
+          this.maxResponseBytes,
         );
       } catch (cause) {
-        this.report(method, route, 0, t0, attempts);
+        this.report(method, route, cause instanceof ResponseTooLargeError ? cause.status : 0, t0, attempts);
         if (options.signal?.aborted) throw cause;
+        if (cause instanceof ResponseTooLargeError) {
+          // The same call would get the same answer: not retried. A write may have been applied.
+          const error = withAttempts(responseTooLargeError(method, href, origin, cause), attempts);
+          throw idempotent
+            ? error
+            : withAttempts(outcomeUnknownError(method, href, error, cause.status), attempts);
+        }
         const neverSent = wasNeverSent(cause);
         // A write that is not safe to repeat may have been applied: only a lookup can tell.
         if (!idempotent && !neverSent) throw withAttempts(outcomeUnknownError(method, href, cause), attempts);
@@ -239,7 +226,7 @@ export class ApiClient {
             message: `${method} ${href}: more than ${this.maxRedirects} redirects`,
           });
         }
-        const target = resolveRedirect(method, new URL(path, origin), location, this.domain);
+        const target = resolveRedirect(method, new URL(path, origin), location, this.scope);
         if (target.origin !== this.origin) {
           // The account lives on another regional host: every later call goes there directly.
           this.logger.info(
@@ -261,7 +248,10 @@ export class ApiClient {
         continue;
       }
 
-      const error = withAttempts(errorFromResponse(method, href, status, response.body), attempts);
+      const error = withAttempts(
+        errorFromResponse(method, href, status, response.body, this.scrub),
+        attempts,
+      );
       if (!idempotent) {
         // The service may have committed the write before failing: the caller must look it up.
         if (status === 500 || status === 502 || status === 504) {
@@ -292,7 +282,7 @@ export class ApiClient {
     this.logger.debug(
       {
         method: error.method,
-        route: routeTemplate(error.href),
+        route: this.routeOf(error.href),
         code: error.code,
         status: error.status,
         attempts,
@@ -306,7 +296,8 @@ export class ApiClient {
   private routeOf(href: string): string {
     let route = this.routes.get(href);
     if (route === undefined) {
-      route = routeTemplate(href);
+      // A metric label and a log field: an href is the caller's, but may have come from an answer.
+      route = this.redactor.text(routeTemplate(href));
       if (this.routes.size >= 10_000) this.routes.clear();
       this.routes.set(href, route);
     }
@@ -323,26 +314,4 @@ export class ApiClient {
 function withAttempts(error: ApiError, attempts: number): ApiError {
   error.attempts = attempts;
   return error;
-}
-
-/** Every member must be a finite number > 0; the error names the option and the member. */
-function requirePositive(prefix: string, values: object): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-      throw new TypeError(`${prefix}.${key}: must be a number > 0, got ${String(value)}`);
-    }
-  }
-}
-
-function parseEndpoint(endpoint: string): URL {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new TypeError(`endpoint: must be an absolute http(s) URL, got "${endpoint}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError(`endpoint: must use http or https, got "${url.protocol}"`);
-  }
-  return url;
 }

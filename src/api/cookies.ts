@@ -52,6 +52,10 @@ export class CookieJar {
     return [...this.cookies.keys()];
   }
 
+  values(): string[] {
+    return [...this.cookies.values()].map((c) => c.value);
+  }
+
   clear(): void {
     this.cookies.clear();
   }

@@ -38,6 +38,23 @@ describe("parseErrorBody", () => {
   it("keeps a malformed JSON-looking body as text", () => {
     expect(parseErrorBody("[not json")).toEqual({ message: "[not json" });
   });
+
+  it("scrubs before it clips: a credential cut at the 500th character leaves no part behind", () => {
+    const secret = "s3cr3t-refresh-token-0123456789";
+    const body = `${"x".repeat(490)}${secret} and more`;
+    const scrub = (text: string) => text.replaceAll(secret, "[redacted]");
+    expect(parseErrorBody(body).message).toContain("s3cr3t-re");
+    const parsed = parseErrorBody(body, scrub);
+    expect(parsed.message).not.toContain("s3cr3t");
+    expect(parsed.message).toBe(`${"x".repeat(490)}[redacted]...`);
+  });
+
+  it("scrubs the field errors of a JSON body", () => {
+    const parsed = parseErrorBody('[["password","hunter22 is too short"]]', (t) =>
+      t.replaceAll("hunter22", "[redacted]"),
+    );
+    expect(parsed.fieldErrors).toEqual([["password", "[redacted] is too short"]]);
+  });
 });
 
 describe("classifyStatus", () => {

@@ -25,6 +25,7 @@ export const ApiErrorCodes = {
   outcomeUnknown: "SVC_OUTCOME_UNKNOWN",
   redirectRefused: "SVC_REDIRECT_REFUSED",
   badResponse: "SVC_BAD_RESPONSE",
+  responseTooLarge: "SVC_RESPONSE_TOO_LARGE",
 } as const;
 
 export type ApiErrorCode = (typeof ApiErrorCodes)[keyof typeof ApiErrorCodes];
@@ -97,19 +98,32 @@ export interface ParsedErrorBody {
 }
 
 const MAX_MESSAGE = 500;
+/** What is scrubbed of an error body before it is clipped: far past anything a message keeps. */
+const MAX_SCRUBBED = 16_384;
+
+/** Removes credentials from text taken from an answer (the client's Redactor); none by default. */
+export type Scrub = (text: string) => string;
+const keep: Scrub = (text) => text;
 // `ResourceNotFound: Couldn't find Cloud with ID=0` (type names may be namespaced with `::`).
 const TYPED_MESSAGE = /^([A-Z][A-Za-z0-9_]*(?:::[A-Z][A-Za-z0-9_]*)*): ?([\s\S]*)$/;
 
-/** Parses the service's error bodies: `<ErrorType>: <message>`, a JSON array of pairs, or plain text. */
-export function parseErrorBody(body: string): ParsedErrorBody {
+/**
+ * Parses the service's error bodies: `<ErrorType>: <message>`, a JSON array of pairs, or plain
+ * text. `scrub` runs before the message is clipped, so that no part of a credential cut at the
+ * clip survives.
+ */
+export function parseErrorBody(body: string, scrub: Scrub = keep): ParsedErrorBody {
   const text = body.trim();
   const typed = TYPED_MESSAGE.exec(text);
-  if (typed) return { errorType: typed[1], message: clip(typed[2]!.trim()) };
+  if (typed) return { errorType: typed[1], message: clip(typed[2]!.trim(), scrub) };
   if (text.startsWith("[")) {
-    const pairs = parsePairs(text);
-    if (pairs) return { message: clip(pairs.map(([f, m]) => `${f}: ${m}`).join("; ")), fieldErrors: pairs };
+    const parsed = parsePairs(text);
+    if (parsed) {
+      const pairs = parsed.map(([f, m]): [string, string] => [scrub(f), scrub(m)]);
+      return { message: clip(pairs.map(([f, m]) => `${f}: ${m}`).join("; "), scrub), fieldErrors: pairs };
+    }
   }
-  return { message: clip(text) };
+  return { message: clip(text, scrub) };
 }
 
 function parsePairs(text: string): Array<[string, string]> | undefined {
@@ -127,8 +141,9 @@ function parsePairs(text: string): Array<[string, string]> | undefined {
   }
 }
 
-function clip(text: string): string {
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}...` : text;
+function clip(text: string, scrub: Scrub): string {
+  const clean = scrub(text.slice(0, MAX_SCRUBBED));
+  return clean.length > MAX_MESSAGE ? `${clean.slice(0, MAX_MESSAGE)}...` : clean;
 }
 
 /** Kind and code of an HTTP error answer. */
@@ -148,8 +163,14 @@ export function classifyStatus(
   return { kind: "invalid", code: ApiErrorCodes.invalid };
 }
 
-export function errorFromResponse(method: string, href: string, status: number, body: string): ApiError {
-  const parsed = parseErrorBody(body);
+export function errorFromResponse(
+  method: string,
+  href: string,
+  status: number,
+  body: string,
+  scrub: Scrub = keep,
+): ApiError {
+  const parsed = parseErrorBody(body, scrub);
   const { kind, code } = classifyStatus(status, parsed.errorType);
   return new ApiError({
     kind,
@@ -194,6 +215,40 @@ export function networkError(method: string, href: string, cause: unknown): ApiE
     cause,
     message: `${method} ${href} failed: ${String(code)} ${cause instanceof Error ? cause.message : String(cause)}`,
   });
+}
+
+/**
+ * An answer longer than the client reads. Terminal (`invalid`): the same call gets the same answer,
+ * so retrying soon only downloads the limit again; a larger limit or a smaller collection helps.
+ */
+export function responseTooLargeError(
+  method: string,
+  href: string,
+  origin: string,
+  cause: { status: number; limitBytes: number; declaredBytes: number | undefined },
+): ApiError {
+  const size =
+    cause.declaredBytes === undefined
+      ? `more than ${formatBytes(cause.limitBytes)} arrived`
+      : `Content-Length ${cause.declaredBytes} bytes`;
+  return new ApiError({
+    kind: "invalid",
+    code: ApiErrorCodes.responseTooLarge,
+    method,
+    href,
+    status: cause.status,
+    cause,
+    message:
+      `${method} ${href} at ${origin}: the answer is larger than the ${formatBytes(cause.limitBytes)} limit ` +
+      `(${size}; raise it with --api-max-response-bytes if the answer is legitimate)`,
+  });
+}
+
+/** `64 MiB` for whole mebibytes, `1536 KiB`, otherwise bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 /** A create whose answer never arrived (or arrived as a 5xx): the object may or may not exist. */

@@ -22,9 +22,37 @@ import { storedScriptAttachmentsApi } from "./resources/stored-script-attachment
 import { subnetsApi } from "./resources/subnets.ts";
 import { volumesApi } from "./resources/volumes.ts";
 
+/**
+ * Every function of a resource set, with the errors it throws passed through `client.redact`:
+ * a resource function also builds errors from an answer (a body that is not JSON quotes it), and
+ * those must not carry a credential either.
+ */
+function redacting<T extends object>(client: ApiClient, set: T): T {
+  const scrub = (error: unknown) => {
+    throw client.redact(error);
+  };
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(set)) {
+    if (typeof value !== "function") {
+      wrapped[name] = value;
+      continue;
+    }
+    const fn = value as (...args: unknown[]) => unknown;
+    wrapped[name] = (...args: unknown[]) => {
+      let result: unknown;
+      try {
+        result = fn(...args);
+      } catch (error) {
+        scrub(error);
+      }
+      return result instanceof Promise ? result.catch(scrub) : result;
+    };
+  }
+  return wrapped as T;
+}
+
 export function serviceApi(client: ApiClient) {
-  return {
-    client,
+  const api = {
     deployments: deploymentsApi(client),
     inputs: inputsApi(client),
     networks: networksApi(client),
@@ -42,8 +70,17 @@ export function serviceApi(client: ApiClient) {
     storedScriptAttachments: storedScriptAttachmentsApi(client),
     clouds: cloudsApi(client),
     monitoringMetrics: monitoringMetricsApi(client),
-    /** Whether the object an href names exists (404 or 422 ResourceNotFound: false). */
-    exists: (href: string, signal?: AbortSignal) => objectExists(client, href, signal),
+  };
+  const sets = Object.fromEntries(
+    Object.entries(api).map(([name, set]) => [name, redacting(client, set)]),
+  ) as typeof api;
+  return {
+    client,
+    ...sets,
+    ...redacting(client, {
+      /** Whether the object an href names exists (404 or 422 ResourceNotFound: false). */
+      exists: (href: string, signal?: AbortSignal) => objectExists(client, href, signal),
+    }),
     close: () => client.close(),
   };
 }
@@ -60,4 +97,4 @@ export { API_REDACT_PATHS } from "./logger.ts";
 export { DEFAULT_RATE_LIMIT, TokenBucket } from "./rate-limiter.ts";
 export { DEFAULT_RETRY } from "./retry.ts";
 export { linkHref, parseTimestamp, selfHref } from "./schemas.ts";
-export { DEFAULT_TRANSPORT } from "./transport.ts";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TRANSPORT } from "./transport.ts";

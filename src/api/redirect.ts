@@ -1,26 +1,55 @@
 import { isIP } from "node:net";
+import { getDomain } from "tldts";
 import { ApiError, ApiErrorCodes } from "./errors.ts";
 
 /**
- * Where a regional redirect may send the client (and with it the credentials).
+ * Where a regional redirect may send the client, and with it the credentials.
  *
- * The service domain is a list of entries; an entry matches a host equal to it or a
- * subdomain of it (`example.com` matches `us-4.example.com`). IP addresses and
- * single-label hosts (`localhost`) match only themselves. Ports are never compared:
- * the simulator's "wrong region" is another port on 127.0.0.1.
- *
- * Default: derived from the endpoint host. A host with three or more labels allows its
- * parent domain (`us-3.example.com` -> `example.com` and every host under it, since
- * regional hosts are siblings); a two-label host allows itself and its subdomains; an
- * IP address or `localhost` allows only itself.
+ * A redirect stays within the endpoint's registrable domain ("eTLD+1"), as the public suffix
+ * list (tldts, private suffixes included) decides it: `us-3.example.com` may send the client to
+ * `us-4.example.com`, but `a.co.uk` may not send it to `evil.co.uk`, nor `a.github.io` to
+ * `b.github.io`. A host with no registrable domain (an IP address, `localhost`, a single label,
+ * a public suffix itself) allows only itself. Ports are never compared: the simulator's
+ * "wrong region" is another port on 127.0.0.1.
  */
-export function defaultServiceDomain(endpoint: URL): string[] {
-  const host = normalizeHost(endpoint.hostname);
-  if (isIP(host) !== 0 || !host.includes(".")) return [host];
-  const labels = host.split(".");
-  return [labels.length >= 3 ? labels.slice(1).join(".") : host];
+export interface RedirectScope {
+  /** The endpoint's host, always allowed. */
+  host: string;
+  /** The endpoint's registrable domain, or undefined when only `host` is allowed. */
+  domain: string | undefined;
+  /** Narrows further (`ApiClientOptions.serviceDomain`): each entry matches itself and its subdomains. */
+  allowlist: readonly string[] | undefined;
 }
 
+export function redirectScope(endpoint: URL, allowlist?: readonly string[]): RedirectScope {
+  const host = normalizeHost(endpoint.hostname);
+  return { host, domain: registrableDomain(host), allowlist };
+}
+
+/** The registrable domain of a host, or undefined for an IP address or a host that has none. */
+export function registrableDomain(hostname: string): string | undefined {
+  const host = normalizeHost(hostname);
+  if (isIP(host) !== 0) return undefined;
+  return getDomain(host, { allowPrivateDomains: true }) ?? undefined;
+}
+
+/** Why a redirect to `hostname` is refused, or undefined when it is allowed. */
+export function redirectHostProblem(hostname: string, scope: RedirectScope): string | undefined {
+  const host = normalizeHost(hostname);
+  if (host !== scope.host) {
+    if (scope.domain === undefined)
+      return `host ${host}: the endpoint's host ${scope.host} allows only itself`;
+    if (registrableDomain(host) !== scope.domain) {
+      return `host ${host}, outside the endpoint's registrable domain ${scope.domain}`;
+    }
+  }
+  if (scope.allowlist && !isHostInDomain(host, scope.allowlist)) {
+    return `host ${host}, outside the service domain [${scope.allowlist.join(", ")}]`;
+  }
+  return undefined;
+}
+
+/** Whether a host equals an entry, or is a subdomain of one (never for IP addresses). */
 export function isHostInDomain(hostname: string, domain: readonly string[]): boolean {
   const host = normalizeHost(hostname);
   return domain.some((entry) => {
@@ -39,15 +68,10 @@ function normalizeHost(host: string): string {
 }
 
 /**
- * The URL a redirect points to, checked against the service domain. Refuses foreign
- * hosts, non-http(s) schemes and an https -> http downgrade, naming the host.
+ * The URL a redirect points to, checked against the scope. Refuses foreign hosts,
+ * non-http(s) schemes and an https -> http downgrade, naming the host.
  */
-export function resolveRedirect(
-  method: string,
-  current: URL,
-  location: string,
-  domain: readonly string[],
-): URL {
+export function resolveRedirect(method: string, current: URL, location: string, scope: RedirectScope): URL {
   let target: URL;
   try {
     target = new URL(location, current);
@@ -60,13 +84,8 @@ export function resolveRedirect(
   if (current.protocol === "https:" && target.protocol === "http:") {
     throw refused(method, current, `an https -> http downgrade to ${target.host}`);
   }
-  if (!isHostInDomain(target.hostname, domain)) {
-    throw refused(
-      method,
-      current,
-      `host ${target.hostname}, outside the service domain [${domain.join(", ")}]`,
-    );
-  }
+  const problem = redirectHostProblem(target.hostname, scope);
+  if (problem !== undefined) throw refused(method, current, problem);
   return target;
 }
 

@@ -4,7 +4,7 @@ import { ApiClient } from "./client.ts";
 import { ApiError } from "./errors.ts";
 import { objectExists } from "./resource.ts";
 
-const ORIGIN = "http://us-3.svc.test";
+const ORIGIN = "https://us-3.svc.test";
 const TOKEN = JSON.stringify({ access_token: "a1", expires_in: 7200, token_type: "bearer" });
 
 let agent: MockAgent | undefined;

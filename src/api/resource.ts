@@ -31,7 +31,7 @@ export async function listAll<S extends z.ZodType>(
 ): Promise<Array<z.output<S>>> {
   const query = { ...options.params, view: options.view, filter: filterParams(options.filter) };
   const result = await client.call({ method: "GET", path, query, signal: options.signal });
-  const items = parseJson(result, "GET", path);
+  const items = parseJson(client, result, "GET", path);
   if (!Array.isArray(items)) throw badResponse("GET", path, "a collection must be a JSON array");
   return items.map((item, i) => validate(schema, item, "GET", path, `[${i}]`));
 }
@@ -44,7 +44,7 @@ export async function showOne<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const query = { ...options.params, view: options.view };
   const result = await client.call({ method: "GET", path: href, query, signal: options.signal });
-  return validate(schema, parseJson(result, "GET", href), "GET", href, "");
+  return validate(schema, parseJson(client, result, "GET", href), "GET", href, "");
 }
 
 /**
@@ -184,11 +184,18 @@ function selfOf(item: { links?: Array<{ rel: string; href?: string | null }> }):
   return href;
 }
 
-function parseJson(result: CallResult, method: string, href: string): unknown {
+/** What a non-JSON answer was (a proxy's or captive portal's page, an echo), shown scrubbed and short. */
+function parseJson(client: ApiClient, result: CallResult, method: string, href: string): unknown {
   try {
     return JSON.parse(result.body);
-  } catch (cause) {
-    throw badResponse(method, href, `the body is not JSON (${String(cause)})`);
+  } catch {
+    const type = headerValue(result.headers, "content-type") ?? "no content-type";
+    const start = client.scrub(result.body.slice(0, 4096)).replace(/\s+/g, " ").trim().slice(0, 120);
+    throw badResponse(
+      method,
+      href,
+      `the body is not JSON (${type}, ${result.body.length} characters): ${JSON.stringify(start)}`,
+    );
   }
 }
 

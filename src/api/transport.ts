@@ -2,6 +2,14 @@ import { EventEmitter } from "node:events";
 import type { IncomingHttpHeaders } from "node:http";
 import { Agent, type Dispatcher, type FormData } from "undici";
 
+/**
+ * The largest answer read by default: 64 MiB. The largest representation an index returns is a
+ * deployment in view `inputs_2_0`, about 0.5 KB plus 100 bytes per input: 10,000 of them with 60
+ * inputs each is 63 MiB. Reading and parsing that takes about 250 MiB, what a 512 Mi pod allows.
+ * docs/api-client.md has the estimate.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 export interface TransportOptions {
   /** TCP/TLS connect timeout. */
   connectTimeoutMs: number;
@@ -11,6 +19,8 @@ export interface TransportOptions {
   keepAliveTimeoutMs: number;
   /** Connections per host (one pool per host). */
   connectionsPerHost: number;
+  /** The largest body read; a longer one aborts the attempt (ResponseTooLargeError). */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = {
@@ -18,6 +28,7 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 30_000,
   connectionsPerHost: 16,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 };
 
 /** An undici Agent: one keep-alive Pool per origin, created on first use. */
@@ -50,8 +61,29 @@ export class AttemptTimeoutError extends Error {
   readonly code = "SVC_ATTEMPT_TIMEOUT";
 }
 
+/** An answer whose body is longer than `maxResponseBytes`: the attempt was aborted unread. */
+export class ResponseTooLargeError extends Error {
+  override name = "ResponseTooLargeError";
+  readonly code = "SVC_RESPONSE_TOO_LARGE";
+  readonly status: number;
+  readonly limitBytes: number;
+  /** What Content-Length announced, when it did. */
+  readonly declaredBytes: number | undefined;
+
+  constructor(status: number, limitBytes: number, declaredBytes: number | undefined) {
+    super(
+      declaredBytes === undefined
+        ? `the answer (${status}) went past ${limitBytes} bytes`
+        : `the answer (${status}) announced ${declaredBytes} bytes, more than ${limitBytes}`,
+    );
+    this.status = status;
+    this.limitBytes = limitBytes;
+    this.declaredBytes = declaredBytes;
+  }
+}
+
 /**
- * One HTTP exchange; the body is read fully (API answers are small). The whole attempt is
+ * One HTTP exchange; the body is read up to `maxResponseBytes`. The whole attempt is
  * bounded by a timer that aborts it: undici's own headers/body timers are coarse (about
  * 500 ms) and stay as a backstop. The abort goes through an EventEmitter, which undici
  * accepts as a signal and which costs about 1 us per call where AbortSignal.timeout costs
@@ -61,6 +93,7 @@ export async function sendOnce(
   dispatcher: Dispatcher,
   request: WireRequest,
   timeoutMs: number,
+  maxResponseBytes: number,
 ): Promise<WireResponse> {
   const abort = new EventEmitter();
   let timedOut = false;
@@ -83,7 +116,7 @@ export async function sendOnce(
       bodyTimeout: timeoutMs,
       signal: abort,
     });
-    const body = await response.body.text();
+    const body = await readBody(response, maxResponseBytes);
     return { status: response.statusCode, headers: response.headers, body };
   } catch (error) {
     if (timedOut && !caller?.aborted) {
@@ -94,6 +127,34 @@ export async function sendOnce(
     clearTimeout(timer);
     caller?.removeEventListener("abort", forward);
   }
+}
+
+/**
+ * The body as text, never holding more than `limit` bytes of it. A Content-Length within the
+ * limit frames the body (undici reads exactly that many bytes), so it is read at once; a chunked
+ * or unannounced body is counted as it streams and dropped past the limit.
+ */
+async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<string> {
+  const { body, statusCode } = response;
+  const length = headerValue(response.headers, "content-length");
+  const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+  if (declared !== undefined && declared <= limit) return body.text();
+  if (declared !== undefined) {
+    body.destroy();
+    throw new ResponseTooLargeError(statusCode, limit, declared);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      chunks.length = 0;
+      body.destroy();
+      throw new ResponseTooLargeError(statusCode, limit, undefined);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }
 
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {

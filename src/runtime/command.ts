@@ -74,7 +74,10 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           logger: options.log,
           dispatcher: options.api?.dispatcher,
           // Connections per service host cap the calls in flight, whatever the reconciles at once.
-          transport: { connectionsPerHost: options.config.apiConnections },
+          transport: {
+            connectionsPerHost: options.config.apiConnections,
+            maxResponseBytes: options.config.apiMaxResponseBytes,
+          },
           retry: options.api?.retry,
         }) as AccountKind<unknown, unknown, unknown>,
         {

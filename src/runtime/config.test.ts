@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseDuration } from "./config.ts";
+import { ConfigError, loadConfig, parseDuration, parseSize } from "./config.ts";
 
 describe("parseDuration", () => {
   it.each([
@@ -12,6 +12,17 @@ describe("parseDuration", () => {
   it("rejects junk", () => expect(parseDuration("ten minutes")).toBeUndefined());
 });
 
+describe("parseSize", () => {
+  it.each([
+    ["64Mi", 64 * 2 ** 20],
+    ["512Ki", 512 * 2 ** 10],
+    ["1Gi", 2 ** 30],
+    ["100M", 100e6],
+    ["2000000", 2_000_000],
+  ])("%s -> %d bytes", (text, bytes) => expect(parseSize(text)).toBe(bytes));
+  it.each(["64MB", "1.5Mi", "-1Mi", "lots"])("rejects %s", (text) => expect(parseSize(text)).toBeUndefined());
+});
+
 describe("loadConfig", () => {
   it("has the documented defaults", () => {
     const c = loadConfig({}, {});
@@ -20,6 +31,7 @@ describe("loadConfig", () => {
       namespaces: [],
       concurrency: 8,
       apiConnections: 16,
+      apiMaxResponseBytes: 64 * 2 ** 20,
       resync: 600_000,
       apiRate: 20,
       metricsAddress: { host: "127.0.0.1", port: 8080 },
@@ -52,10 +64,32 @@ describe("loadConfig", () => {
     expect(c.kubeconfig).toBe("/tmp/kc");
   });
 
+  it("takes the response size limit from the flag or the environment", () => {
+    expect(loadConfig({}, { SVC_OPERATOR_API_MAX_RESPONSE_BYTES: "128Mi" }).apiMaxResponseBytes).toBe(
+      128 * 2 ** 20,
+    );
+    expect(
+      loadConfig({ "api-max-response-bytes": "8Mi" }, { SVC_OPERATOR_API_MAX_RESPONSE_BYTES: "128Mi" })
+        .apiMaxResponseBytes,
+    ).toBe(8 * 2 ** 20);
+  });
+
   it.each([
     [{ concurrency: "0" }, "--concurrency (SVC_OPERATOR_CONCURRENCY): must be 1 or more"],
     [{ "api-connections": "0" }, "--api-connections (SVC_OPERATOR_API_CONNECTIONS): must be 1 or more"],
     [{ resync: "soon" }, "--resync (SVC_OPERATOR_RESYNC): must be a duration"],
+    [
+      { "api-max-response-bytes": "64MB" },
+      "--api-max-response-bytes (SVC_OPERATOR_API_MAX_RESPONSE_BYTES): must be a size from 1Mi to 256Mi, such as 64Mi or 512Ki (got '64MB')",
+    ],
+    [
+      { "api-max-response-bytes": "512Ki" },
+      "--api-max-response-bytes (SVC_OPERATOR_API_MAX_RESPONSE_BYTES): must be a size from 1Mi to 256Mi",
+    ],
+    [
+      { "api-max-response-bytes": "1Gi" },
+      "--api-max-response-bytes (SVC_OPERATOR_API_MAX_RESPONSE_BYTES): must be a size from 1Mi to 256Mi",
+    ],
     [{ "api-rate": "-1" }, "--api-rate (SVC_OPERATOR_API_RATE): must be more than 0"],
     [{ "metrics-address": "8080" }, "--metrics-address (SVC_OPERATOR_METRICS_ADDRESS): must be host:port"],
     [{ "log-level": "loud" }, "--log-level (SVC_OPERATOR_LOG_LEVEL): must be one of"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "../api/transport.ts";
 
 /**
  * Operator configuration from flags and environment. A flag wins over its
@@ -28,6 +29,29 @@ const duration = (min: number) =>
       return z.NEVER;
     }
     return ms;
+  });
+
+const SIZE = /^(\d+)(Ki|Mi|Gi|k|M|G)?$/;
+const UNIT_BYTES: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 };
+
+/** "64Mi", "512Ki", "1G" or a bare number of bytes (Kubernetes quantity suffixes) -> bytes. */
+export function parseSize(text: string): number | undefined {
+  const m = SIZE.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (UNIT_BYTES[m[2] ?? ""] ?? 1);
+}
+
+const size = (min: number, max: number, range: string) =>
+  z.string().transform((text, ctx) => {
+    const bytes = parseSize(text);
+    if (bytes === undefined || bytes < min || bytes > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a size from ${range}, such as 64Mi or 512Ki (got '${text}')`,
+      });
+      return z.NEVER;
+    }
+    return bytes;
   });
 
 const bool = z
@@ -76,6 +100,8 @@ export const configSchema = z
       .default([]),
     concurrency: positiveInt(256).default(8),
     apiConnections: positiveInt(256).default(16),
+    // The body and its string must fit V8's largest string (512 MiB) with room to parse it.
+    apiMaxResponseBytes: size(2 ** 20, 256 * 2 ** 20, "1Mi to 256Mi").default(DEFAULT_MAX_RESPONSE_BYTES),
     resync: duration(1000).default(10 * 60_000),
     apiRate: z.coerce
       .number({ error: "must be a number" })
@@ -135,6 +161,12 @@ export const CONFIG_FLAGS = {
     env: "SVC_OPERATOR_API_CONNECTIONS",
     description: "service API calls in flight at once per Account (connections to the service)",
     default: "16",
+  },
+  "api-max-response-bytes": {
+    key: "apiMaxResponseBytes",
+    env: "SVC_OPERATOR_API_MAX_RESPONSE_BYTES",
+    description: "largest service answer read; a longer one fails the call (1Mi to 256Mi)",
+    default: "64Mi",
   },
   resync: {
     key: "resync",

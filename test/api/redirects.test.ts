@@ -82,7 +82,7 @@ describe("regional redirects", () => {
     const t = testApi(h, { endpoint: h.regionUrl.replace("127.0.0.1", "localhost") });
     const error = await rejection(t.api.deployments.index());
     expect(error).toMatchObject({ code: "SVC_REDIRECT_REFUSED", kind: "invalid" });
-    expect(error.message).toContain("host 127.0.0.1, outside the service domain [localhost]");
+    expect(error.message).toContain("host 127.0.0.1: the endpoint's host localhost allows only itself");
     expect(t.events).toHaveLength(1);
     expect(t.api.client.currentOrigin).toContain("localhost");
     await t.close();

@@ -59,10 +59,17 @@ describe("svc-operator run", () => {
     expect(run.lines.some((l) => l.includes("shutting down"))).toBe(true);
   });
 
-  it("a bad flag exits 2 naming the flag and the variable", async () => {
-    const run = runCli(["--resync", "often"]);
+  it.each([
+    { args: ["--resync", "often"], message: "--resync (SVC_OPERATOR_RESYNC): must be a duration" },
+    {
+      args: ["--api-max-response-bytes", "64MB"],
+      message:
+        "--api-max-response-bytes (SVC_OPERATOR_API_MAX_RESPONSE_BYTES): must be a size from 1Mi to 256Mi, such as 64Mi or 512Ki (got '64MB')",
+    },
+  ])("a bad flag exits 2 naming the flag, the variable and the rule: $args", async ({ args, message }) => {
+    const run = runCli(args);
     expect(await run.exited).toBe(2);
-    expect(run.stderr.join("")).toContain("--resync (SVC_OPERATOR_RESYNC): must be a duration");
+    expect(run.stderr.join("")).toContain(message);
   });
 
   it("a kubeconfig that is missing or not YAML exits 2 naming the flag and the file, no stack trace", async () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENDPOINT_CEL_RULE, ENDPOINT_RULE, endpointProblem } from "../../api/endpoint.ts";
 import { commonStatusFields } from "../../runtime/crd.ts";
 import { exactlyOne } from "../../runtime/spec.ts";
 
@@ -12,9 +13,14 @@ export const accountSpecSchema = z
   .object({
     endpoint: z
       .string()
+      .max(2048)
       .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, "must be an http(s) URL such as https://us-3.example.com")
+      // The credentials go there: the reconciler refuses a bad object before reading its Secret.
+      .refine((endpoint) => endpointProblem(endpoint) === undefined, ENDPOINT_RULE)
+      .meta({ "x-kubernetes-validations": [{ rule: ENDPOINT_CEL_RULE, message: ENDPOINT_RULE }] })
       .describe(
-        "Base URL of the account's regional host; a redirect to another regional host is followed and shown in status.host.",
+        "Base URL of the account's regional host, https (http only for a loopback host: 127.0.0.0/8, ::1, localhost); " +
+          "a redirect to another regional host of the same registrable domain is followed and shown in status.host.",
       ),
     accountId: z.number().int().min(1).describe("Numeric id of the service account."),
     oauth: z
