@@ -362,12 +362,20 @@ export class Operator {
     // References come from the spec: status and metadata writes (most updates) leave them as they are.
     if (old?.metadata.generation !== obj.metadata.generation) this.indexReferences(kind, obj);
     if (needsReconcile(old, obj)) this.enqueue(key);
+    // What waits for this one to go (DeletionBlocked) now says it is being deleted.
+    if (!old?.metadata.deletionTimestamp && obj.metadata.deletionTimestamp)
+      for (const target of this.refs.targets(key)) if (this.deletingTarget(target)) this.queue?.add(target);
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of this.refs.dependents(key)) this.enqueue(dependent);
       for (const sibling of this.siblings.siblings(key)) this.enqueue(sibling);
     }
+  }
+
+  private deletingTarget(key: string): boolean {
+    const { kind, namespace, name } = parseKey(key);
+    return Boolean(this.informers.get(kind, namespace, name)?.metadata.deletionTimestamp);
   }
 
   private onDeleted(kind: string, obj: ManagedObject): void {
