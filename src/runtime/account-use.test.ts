@@ -296,6 +296,11 @@ describe("deleting an Account and the resources using it together", () => {
     }
     start(); // a new operator process: nothing kept in memory
     await settle(random(3));
+    // Bounded: no hot loop, no backoff growing without end.
+    const again = await reconciler.reconcile(NS, "main-a");
+    expect(again).toMatchObject({ outcome: "progressing", retry: false });
+    expect(again.requeueAfterMs).toBeGreaterThanOrEqual(2_000);
+    expect(again.requeueAfterMs).toBeLessThanOrEqual(60_000);
     const leaf = kube.get("Thing", NS, "main-a")!;
     expect(getCondition(leaf.status?.conditions, "Ready")).toMatchObject({
       reason: "SecretNotFound",
