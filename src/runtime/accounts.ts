@@ -239,7 +239,8 @@ export class AccountController implements AccountClients {
         else
           this.deps.events.emit(obj, "Account", "Warning", EventReason.CredentialsInvalid, outcome.message);
       }
-      log.warn(
+      // Waiting for dependents to go is the normal course of a deletion, not a problem.
+      log[outcome.type === "waiting" ? "info" : "warn"](
         { reason: "reason" in outcome ? outcome.reason : undefined },
         "message" in outcome ? outcome.message : "",
       );
@@ -362,7 +363,7 @@ const SECRET_RECHECK_MS = 30_000;
  * An Account held by its dependents: who they are, and, when it has no client for their deletes,
  * what is missing and how to let them go.
  */
-export function accountBlockedMessage(blockers: readonly Blocker[], problem: string | undefined): string {
+function accountBlockedMessage(blockers: readonly Blocker[], problem: string | undefined): string {
   const message = blockedMessage(blockers, "spec.accountRef");
   if (problem === undefined) return message;
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";
+import { type Blocker, blockedMessage, blockersOf, deletingTargets } from "./blockers.ts";
 import { FakeKube } from "./fake-kube.ts";
 import { ReferenceIndex } from "./references.ts";
 
@@ -57,6 +57,16 @@ describe("blockersOf", () => {
       { kind: "Volume", name: "data", deleting: true, waitingFor: [], state: "the volume is in use" },
       { kind: "Volume", name: "logs", deleting: true, waitingFor: [] },
     ]);
+  });
+});
+
+describe("deletingTargets", () => {
+  it("what a resource references that is being deleted too (it waits for this one)", () => {
+    const { kube, refs, put } = world();
+    put("Deployment", "web", [], { deleting: true });
+    put("Network", "main", [key("Deployment", "web")]);
+    put("Subnet", "main-a", [key("Account", "default"), key("Network", "main"), key("Deployment", "web")]);
+    expect(deletingTargets(key("Subnet", "main-a"), refs, kube)).toEqual([key("Deployment", "web")]);
   });
 });
 

@@ -53,6 +53,14 @@ export function blockersOf(key: string, refs: ReferenceIndex, store: ObjectStore
   return out;
 }
 
+/** What `key` references that is being deleted too: its DeletionBlocked message names `key`. */
+export function deletingTargets(key: string, refs: ReferenceIndex, store: ObjectStore): string[] {
+  return refs.targets(key).filter((target) => {
+    const { kind, namespace, name } = parseKey(target);
+    return Boolean(store.get(kind, namespace, name)?.metadata.deletionTimestamp);
+  });
+}
+
 /**
  * The DeletionBlocked message: when every blocker is being deleted, that nobody has to act and
  * what each waits for; otherwise which ones the user must delete or point elsewhere first.

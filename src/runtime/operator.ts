@@ -4,6 +4,7 @@ import { CoordinationV1Api, CustomObjectsApi, type KubeConfig } from "@kubernete
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { AccountController } from "./accounts.ts";
+import { deletingTargets } from "./blockers.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { isTrue } from "./conditions.ts";
 import type { OperatorConfig } from "./config.ts";
@@ -364,18 +365,13 @@ export class Operator {
     if (needsReconcile(old, obj)) this.enqueue(key);
     // What waits for this one to go (DeletionBlocked) now says it is being deleted.
     if (!old?.metadata.deletionTimestamp && obj.metadata.deletionTimestamp)
-      for (const target of this.refs.targets(key)) if (this.deletingTarget(target)) this.queue?.add(target);
+      for (const target of deletingTargets(key, this.refs, this.informers)) this.queue?.add(target);
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of this.refs.dependents(key)) this.enqueue(dependent);
       for (const sibling of this.siblings.siblings(key)) this.enqueue(sibling);
     }
-  }
-
-  private deletingTarget(key: string): boolean {
-    const { kind, namespace, name } = parseKey(key);
-    return Boolean(this.informers.get(kind, namespace, name)?.metadata.deletionTimestamp);
   }
 
   private onDeleted(kind: string, obj: ManagedObject): void {
