@@ -198,7 +198,18 @@ function normalizeNamespace(object: Obj, old: Obj | undefined): FieldError[] {
     "kubernetes.io/metadata.name": String(metadata.name),
   };
   const spec = isObj(object.spec) ? object.spec : {};
-  if (!old && !Array.isArray(spec.finalizers)) spec.finalizers = ["kubernetes"];
+  if (old) {
+    // Only /finalize changes spec.finalizers (the namespace strategy's PrepareForUpdate).
+    const before = isObj(old.spec) ? old.spec.finalizers : undefined;
+    if (before === undefined) delete spec.finalizers;
+    else spec.finalizers = before;
+  } else {
+    // A new namespace always carries the namespace controller's finalizer (PrepareForCreate):
+    // its deletion waits until the controller has emptied it.
+    const given = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+    spec.finalizers = given.includes("kubernetes") ? given : [...given, "kubernetes"];
+    object.status = { phase: "Active" };
+  }
   object.spec = spec;
   const status = isObj(object.status) ? object.status : {};
   if (!status.phase) status.phase = "Active";

@@ -1,6 +1,7 @@
 import { CRD_CLEANUP_FINALIZER, crdStatus } from "./crd.ts";
 import { ApiError } from "./errors.ts";
 import { deepEqual, finalizersOf, isObj, type Obj } from "./meta.ts";
+import { finalizeNamespace } from "./namespace-deletion.ts";
 import type { Operations } from "./operations.ts";
 import type { ResourceType } from "./types.ts";
 
@@ -138,24 +139,7 @@ export class Controllers {
   private cleanupNamespaces(): void {
     const nsType = this.typeOf(NAMESPACE_KEY)!;
     for (const ns of this.ops.store.list(NAMESPACE_KEY)) {
-      const m = ns.metadata as Obj;
-      if (!m.deletionTimestamp) continue;
-      let remaining = 0;
-      const seen = new Set<string>();
-      for (const type of this.ops.registry.all()) {
-        if (!type.namespaced || seen.has(type.storageKey)) continue;
-        seen.add(type.storageKey);
-        const objects = this.ops.store.list(type.storageKey, String(m.name));
-        remaining += objects.length;
-        for (const object of objects) this.deleteObject(type, object);
-      }
-      const spec = isObj(ns.spec) ? ns.spec : {};
-      if (remaining === 0 && Array.isArray(spec.finalizers) && spec.finalizers.includes("kubernetes")) {
-        this.ops.controllerWrite(nsType, ns, (next) => {
-          const s = next.spec as Obj;
-          s.finalizers = (s.finalizers as string[]).filter((f) => f !== "kubernetes");
-        });
-      }
+      if ((ns.metadata as Obj).deletionTimestamp) finalizeNamespace(this.ops, nsType, ns);
     }
   }
 

@@ -165,7 +165,25 @@ export function unauthorized(): ApiError {
 
 export function forbidden(target: Target, name: string, why: string): ApiError {
   const qr = qualifiedResource(target);
-  return new ApiError(403, "Forbidden", `${qr} "${name}" is forbidden: ${why}`, details(target, name));
+  const subject = name === "" ? qr : `${qr} "${name}"`;
+  return new ApiError(403, "Forbidden", `${subject} is forbidden: ${why}`, details(target, name));
+}
+
+/** A create in a namespace being deleted, refused as the NamespaceLifecycle admission plugin does. */
+export function namespaceTerminating(target: Target, name: string, namespace: string): ApiError {
+  const error = forbidden(
+    target,
+    name,
+    `unable to create new content in namespace ${namespace} because it is being terminated`,
+  );
+  error.status.details!.causes = [
+    {
+      reason: "NamespaceTerminating",
+      message: `namespace ${namespace} is being terminated`,
+      field: "metadata.namespace",
+    },
+  ];
+  return error;
 }
 
 export function unsupportedMediaType(accepted: string[]): ApiError {

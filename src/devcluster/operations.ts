@@ -9,9 +9,9 @@ import {
   conflict,
   type FieldError,
   fieldCause,
-  forbidden,
   invalid,
   methodNotAllowedWhile,
+  namespaceTerminating,
   notFound,
   pageNotFound,
   STALE_OBJECT,
@@ -203,13 +203,8 @@ export class Operations {
     if (!type.namespaced || namespace === undefined) return;
     const ns = this.store.get("/namespaces", undefined, namespace);
     if (!ns) throw notFound({ group: "", resource: "namespaces" }, namespace);
-    if ((ns.metadata as Obj).deletionTimestamp) {
-      throw forbidden(
-        this.target(type),
-        name,
-        `unable to create new content in namespace ${namespace} because it is being terminated`,
-      );
-    }
+    if ((ns.metadata as Obj).deletionTimestamp)
+      throw namespaceTerminating(this.target(type), name, namespace);
   }
 
   private checkCrdServing(type: ResourceType): void {

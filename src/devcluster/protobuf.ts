@@ -108,8 +108,10 @@ function objectMeta(buf: Buffer): Obj {
   };
   for (const f of all) {
     const name = strings[f.number];
-    if (name) m[name] = str(f);
-    else if (f.number === 7) m.generation = int(f);
+    if (name) {
+      // Go writes every string field, empty ones too; JSON leaves those out (omitempty).
+      if (str(f) !== "") m[name] = str(f);
+    } else if (f.number === 7) m.generation = int(f);
     else if (f.number === 8) m.creationTimestamp = time(f);
   }
   const labels = all.filter((f) => f.number === 11);

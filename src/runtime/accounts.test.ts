@@ -1,6 +1,7 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ACCOUNT_DELETING } from "./account-use.ts";
 import { AccountController, type AccountKind } from "./accounts.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
@@ -47,17 +48,19 @@ let kube: FakeKube;
 let service: Service;
 let accounts: AccountController;
 let woken: string[];
+let clock: FakeClock;
 
 beforeEach(() => {
   kube = new FakeKube();
   service = new Service();
   woken = [];
+  clock = new FakeClock();
   accounts = new AccountController(accountKind(service) as AccountKind<unknown, unknown, unknown>, {
     store: kube,
     kube,
     refs: new ReferenceIndex(),
     events: { emit: () => {} },
-    clock: new FakeClock(),
+    clock,
     log: pino({ level: "silent" }),
     resyncMs: 60_000,
     onVerified: (key) => woken.push(key),
@@ -149,5 +152,38 @@ describe("AccountController.checkAhead", () => {
     kube.objects.clear();
     await accounts.reconcile(NS, "default");
     expect(service.closed).toBe(1);
+  });
+});
+
+describe("AccountController: serving deletes", () => {
+  it("a client that worked keeps serving deletes when a later check fails; writes wait", async () => {
+    await accounts.reconcile(NS, "default");
+    kube.secrets.clear();
+    await accounts.reconcile(NS, "default");
+    expect(ready()).toBe("False");
+    expect(accounts.get(NS, "default")).toMatchObject({ notReady: expect.stringContaining("not found") });
+    expect(accounts.get(NS, "default", "delete")).toEqual({ client: { token: "t1" } });
+    expect(service.closed).toBe(0);
+  });
+
+  it("an Account being deleted serves only deletes, and goes once nothing uses it", async () => {
+    await accounts.reconcile(NS, "default");
+    kube.delete("Account", NS, "default");
+    expect(accounts.get(NS, "default")).toEqual({ notReady: ACCOUNT_DELETING });
+    expect(accounts.get(NS, "default", "delete")).toEqual({ client: { token: "t1" } });
+    await accounts.reconcile(NS, "default");
+    expect(kube.get("Account", NS, "default")).toBeUndefined();
+    expect(service.closed).toBe(1);
+  });
+
+  it("no client and no Secret: dependents are told why, with how long it has lasted", async () => {
+    kube.secrets.clear();
+    await accounts.reconcile(NS, "default");
+    clock.advance(10_000);
+    expect(accounts.get(NS, "default", "delete")).toEqual({
+      notReady: "Secret creds not found",
+      reason: "SecretNotFound",
+      failingForMs: 10_000,
+    });
   });
 });

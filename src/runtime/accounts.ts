@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import { ACCOUNT_DELETING, type AccountUse, type NoClient } from "./account-use.ts";
+import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
 import type { ManagedObject } from "./kind.ts";
@@ -37,7 +39,17 @@ interface Entry {
   fingerprint: string;
   client: unknown;
   verified: boolean;
+  /**
+   * The client passed a check once. It keeps serving the deletes of the Account's dependents
+   * while later checks fail: a namespace deletion removes the Secret before the custom
+   * resources, and their service objects must still be deleted.
+   */
+  worked: boolean;
   error?: string;
+  /** The condition reason of the failed check (SecretNotFound, CredentialsInvalid, ...). */
+  reason?: string;
+  /** When checks started failing (clock ms). */
+  failingSince?: number;
 }
 
 /** A credentials check started before the Account's first reconcile (see checkAhead). */
@@ -83,14 +95,22 @@ export class AccountController implements AccountClients {
     this.deps = deps;
   }
 
-  get(namespace: string, name: string): { client: unknown } | { notReady: string; pending?: boolean } {
+  get(namespace: string, name: string, use: AccountUse = "write"): { client: unknown } | NoClient {
     const key = objectKey("Account", namespace, name);
     const entry = this.entries.get(key);
-    if (entry?.verified) return { client: entry.client };
-    if (!this.deps.store.get("Account", namespace, name))
-      return { notReady: `Account ${name} not found in namespace ${namespace}` };
+    const obj = this.deps.store.get("Account", namespace, name);
+    if (use === "delete") {
+      if (entry?.client && (entry.verified || entry.worked)) return { client: entry.client };
+    } else if (obj?.metadata.deletionTimestamp) return { notReady: ACCOUNT_DELETING };
+    else if (entry?.verified) return { client: entry.client };
+    if (!obj) return { notReady: `Account ${name} not found in namespace ${namespace}` };
     if (this.parkIfPending(key)) return { notReady: "credentials not verified yet", pending: true };
-    return { notReady: entry?.error ?? "credentials not verified yet" };
+    const failingSince = entry?.failingSince;
+    return {
+      notReady: entry?.error ?? "credentials not verified yet",
+      ...(entry?.reason !== undefined ? { reason: entry.reason } : {}),
+      ...(failingSince !== undefined ? { failingForMs: this.deps.clock.now() - failingSince } : {}),
+    };
   }
 
   /**
@@ -178,19 +198,15 @@ export class AccountController implements AccountClients {
     try {
       if (obj.metadata.deletionTimestamp) {
         if (!(obj.metadata.finalizers ?? []).includes(FINALIZER)) return {};
-        const users = this.deps.refs
-          .dependents(key)
-          .filter((k) => {
-            const [kind = "", ns = "", n = ""] = k.split("/");
-            return this.deps.store.get(kind, ns, n) !== undefined;
-          })
-          .map((k) =>
-            k
-              .split("/")
-              .filter((_, i) => i !== 1)
-              .join(" "),
+        const blockers = blockersOf(key, this.deps.refs, this.deps.store);
+        if (blockers.length > 0) {
+          // The dependents being deleted still need the client: it stays until the last one is gone.
+          const problem = await this.keepForDeletes(key, namespace, name, obj);
+          throw new DeletionBlockedError(
+            accountBlockedMessage(blockers, problem),
+            problem === undefined ? undefined : SECRET_RECHECK_MS,
           );
-        if (users.length > 0) throw new DeletionBlockedError(`still used by ${users.join(", ")}`);
+        }
         await this.deps.kube.patchMetadata(
           ref,
           { finalizers: (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER) },
@@ -207,65 +223,24 @@ export class AccountController implements AccountClients {
           obj.metadata.resourceVersion,
         );
       }
-      const ahead = await this.takeAhead(key, obj.metadata.resourceVersion);
-      const { fingerprint, spec, auth } = ahead ?? (await this.credentials(namespace, obj));
-      let entry = this.entries.get(key);
-      if (entry?.fingerprint !== fingerprint) {
-        if (entry?.client) await this.kind.close(entry.client).catch(() => {});
-        const client = ahead?.client ?? this.kind.connect(spec, auth, { namespace, name });
-        entry = { fingerprint, client, verified: false };
-        this.entries.set(key, entry);
-      }
-      try {
-        const checked = ahead ? await ahead.check : await this.kind.verify(entry.client);
-        if ("failed" in checked) throw checked.failed;
-        ({ host } = checked);
-      } catch (error) {
-        entry.verified = false;
-        entry.error = error instanceof Error ? error.message : String(error);
-        throw error;
-      }
-      const wasVerified = entry.verified;
-      entry.verified = true;
-      entry.error = undefined;
-      this.parked.delete(key);
-      if (!wasVerified) {
-        // Ready may already be True from an earlier run (no status flip, no watch event):
-        // dependents are told directly.
-        this.deps.onVerified?.(key);
-        this.deps.events.emit(
-          obj,
-          "Account",
-          "Normal",
-          EventReason.CredentialsValid,
-          `credentials work; host ${host}`,
-        );
-      }
+      host = await this.check(key, namespace, name, obj);
       outcome = { type: "ready", reason: Reason.Available, message: `authenticated against ${host}` };
     } catch (error) {
       if (error instanceof ConflictError) return { retry: true };
       if (error instanceof GoneError) return {};
       outcome = outcomeOf(error, () => false);
-      const entry = this.entries.get(key);
-      if (entry) {
-        entry.verified = false;
-        entry.error = "message" in outcome ? outcome.message : undefined;
-      } else {
-        this.entries.set(key, {
-          fingerprint: "",
-          client: undefined,
-          verified: false,
-          error: "message" in outcome ? outcome.message : undefined,
-        });
-      }
       if (outcome.type === "error") retry = true;
       // Dependents parked while the check ran now record why they cannot proceed.
       if (this.parked.delete(key)) this.deps.onVerified?.(key);
       const before = obj.status?.conditions?.find((c) => c.type === "Ready");
       if ("message" in outcome && before?.message !== outcome.message) {
-        this.deps.events.emit(obj, "Account", "Warning", EventReason.CredentialsInvalid, outcome.message);
+        if (outcome.reason === Reason.DeletionBlocked)
+          this.deps.events.emit(obj, "Account", "Normal", EventReason.DeletionBlocked, outcome.message);
+        else
+          this.deps.events.emit(obj, "Account", "Warning", EventReason.CredentialsInvalid, outcome.message);
       }
-      log.warn(
+      // Waiting for dependents to go is the normal course of a deletion, not a problem.
+      log[outcome.type === "waiting" ? "info" : "warn"](
         { reason: "reason" in outcome ? outcome.reason : undefined },
         "message" in outcome ? outcome.message : "",
       );
@@ -298,6 +273,80 @@ export class AccountController implements AccountClients {
     return { retry, requeueAfterMs, outcome: outcome.type };
   }
 
+  /**
+   * Reads the Secret, connects (a new client when the spec or the Secret changed) and makes the
+   * cheap authenticated call; the entry records the result, which `get` answers from. Resolves
+   * with the host that answered.
+   */
+  private async check(key: string, namespace: string, name: string, obj: ManagedObject): Promise<string> {
+    let entry = this.entries.get(key);
+    try {
+      const ahead = await this.takeAhead(key, obj.metadata.resourceVersion);
+      const { fingerprint, spec, auth } = ahead ?? (await this.credentials(namespace, obj));
+      if (entry?.fingerprint !== fingerprint) {
+        if (entry?.client) await this.kind.close(entry.client).catch(() => {});
+        const client = ahead?.client ?? this.kind.connect(spec, auth, { namespace, name });
+        entry = { fingerprint, client, verified: false, worked: false };
+        this.entries.set(key, entry);
+      }
+      const checked = ahead ? await ahead.check : await this.kind.verify(entry.client);
+      if ("failed" in checked) throw checked.failed;
+      const wasVerified = entry.verified;
+      entry.verified = true;
+      entry.worked = true;
+      entry.error = undefined;
+      entry.reason = undefined;
+      entry.failingSince = undefined;
+      this.parked.delete(key);
+      if (!wasVerified) {
+        // Ready may already be True from an earlier run (no status flip, no watch event):
+        // dependents are told directly.
+        this.deps.onVerified?.(key);
+        this.deps.events.emit(
+          obj,
+          "Account",
+          "Normal",
+          EventReason.CredentialsValid,
+          `credentials work; host ${checked.host}`,
+        );
+      }
+      return checked.host;
+    } catch (error) {
+      const failed = outcomeOf(error, () => false);
+      entry ??= this.entries.get(key);
+      if (!entry) {
+        entry = { fingerprint: "", client: undefined, verified: false, worked: false };
+        this.entries.set(key, entry);
+      }
+      entry.verified = false;
+      entry.error = "message" in failed ? failed.message : undefined;
+      entry.reason = "reason" in failed ? failed.reason : undefined;
+      entry.failingSince ??= this.deps.clock.now();
+      throw error;
+    }
+  }
+
+  /**
+   * An Account being deleted keeps a client for its dependents' deletes: the one it has if it ever
+   * worked, else one made from the Secret if it is still there (an operator started after the
+   * deletion began). Resolves with why there is none, if there is none.
+   */
+  private async keepForDeletes(
+    key: string,
+    namespace: string,
+    name: string,
+    obj: ManagedObject,
+  ): Promise<string | undefined> {
+    const entry = this.entries.get(key);
+    if (entry?.client && (entry.verified || entry.worked)) return undefined;
+    try {
+      await this.check(key, namespace, name, obj);
+      return undefined;
+    } catch {
+      return this.entries.get(key)?.error ?? "credentials not verified";
+    }
+  }
+
   private async drop(key: string): Promise<void> {
     await this.takeAhead(key, undefined);
     const entry = this.entries.get(key);
@@ -307,12 +356,29 @@ export class AccountController implements AccountClients {
   }
 }
 
+/** How often a missing Secret is looked for again. */
+const SECRET_RECHECK_MS = 30_000;
+
+/**
+ * An Account held by its dependents: who they are, and, when it has no client for their deletes,
+ * what is missing and how to let them go.
+ */
+function accountBlockedMessage(blockers: readonly Blocker[], problem: string | undefined): string {
+  const message = blockedMessage(blockers, "spec.accountRef");
+  if (problem === undefined) return message;
+  return (
+    `${message}; they cannot delete their service objects: ${problem}, and this operator process ` +
+    "kept no credentials from before; restore them, or set spec.deletionPolicy: Orphan on those " +
+    "resources to leave their service objects in the service"
+  );
+}
+
 /** A missing Secret or key: waits (re-checked), with a message saying which. */
 export function secretProblem(
   reason: typeof Reason.SecretNotFound | typeof Reason.SecretKeyMissing,
   message: string,
 ): WaitError {
-  return new WaitError(reason, message, 30_000);
+  return new WaitError(reason, message, SECRET_RECHECK_MS);
 }
 
 export type { ManagedObject };

@@ -4,6 +4,7 @@ import { CoordinationV1Api, CustomObjectsApi, type KubeConfig } from "@kubernete
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { AccountController } from "./accounts.ts";
+import { deletingTargets } from "./blockers.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { isTrue } from "./conditions.ts";
 import type { OperatorConfig } from "./config.ts";
@@ -370,6 +371,9 @@ export class Operator {
     if (needsReconcile(old, obj)) this.enqueue(key);
     // An owner that let go of an href (its href changed, it turned ObserveOnly): the claimants may adopt.
     if (kind !== "Account") for (const claimant of this.owners.set(kind, obj)) this.enqueue(claimant);
+    // What waits for this one to go (DeletionBlocked) now says it is being deleted.
+    if (!old?.metadata.deletionTimestamp && obj.metadata.deletionTimestamp)
+      for (const target of deletingTargets(key, this.refs, this.informers)) this.queue?.add(target);
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {

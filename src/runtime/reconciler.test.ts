@@ -607,7 +607,9 @@ describe("ManagedReconciler: deletion", () => {
     kube.delete("Widget", NS, "parent");
     await reconciler.reconcile(NS, "parent");
     expect(cond("Ready", "parent")).toMatchObject({ status: "False", reason: "DeletionBlocked" });
-    expect(cond("Ready", "parent")?.message).toBe("waiting for dependents to be deleted: Widget child");
+    expect(cond("Ready", "parent")?.message).toBe(
+      "still used by 1 resource not being deleted: Widget child; delete it or change its references to Widget parent",
+    );
     kube.delete("Widget", NS, "child");
     await reconciler.reconcile(NS, "child");
     await reconciler.reconcile(NS, "parent");

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import { type AccountUse, cannotDelete, type NoClient } from "./account-use.ts";
+import { blockedMessage, blockersOf } from "./blockers.ts";
 import type { Clock } from "./clock.ts";
 import { isTrue } from "./conditions.ts";
 import type { EventSink, EventType } from "./events.ts";
@@ -48,10 +50,11 @@ class AccountPendingError extends Error {
 /** Service clients per Account, kept by the Account controller. */
 export interface AccountClients {
   /**
-   * The client of a Ready account, or why there is none; `pending` while this process has not
-   * finished its first check of the credentials (it wakes the dependents when it has).
+   * The client for the use asked (default `write`, see AccountUse), or why there is none;
+   * `pending` while this process has not finished its first check of the credentials (it wakes
+   * the dependents when it has).
    */
-  get(namespace: string, name: string): { client: unknown } | { notReady: string; pending?: boolean };
+  get(namespace: string, name: string, use?: AccountUse): { client: unknown } | NoClient;
 }
 
 /** Observations made by the index-based observer, consumed by the next reconcile of the object. */
@@ -698,10 +701,11 @@ class Run {
     return candidates[0];
   }
 
-  private client(accountName: string): unknown {
-    const found = this.deps.accounts.get(this.meta.namespace, accountName);
+  private client(accountName: string, use: AccountUse = "write"): unknown {
+    const found = this.deps.accounts.get(this.meta.namespace, accountName, use);
     if ("pending" in found && found.pending) throw new AccountPendingError();
     if ("notReady" in found) {
+      if (use === "delete") throw cannotDelete(accountName, found, this.currentHref());
       throw new DependencyNotReadyError(
         `spec.accountRef: Account ${accountName} is not ready: ${found.notReady}`,
         this.deps.dependencyRetryMs,
@@ -743,21 +747,10 @@ class Run {
   }
 
   private async deleteSteps(spec: Record<string, unknown>, accountName: string): Promise<Outcome | "gone"> {
-    const blockers = this.deps.refs
-      .dependents(this.key)
-      .filter((k) => {
-        const [kind = "", ns = "", name = ""] = k.split("/");
-        return this.deps.store.get(kind, ns, name) !== undefined;
-      })
-      .map((k) =>
-        k
-          .split("/")
-          .filter((_, i) => i !== 1)
-          .join(" "),
-      );
+    const blockers = blockersOf(this.key, this.deps.refs, this.deps.store);
     if (blockers.length > 0) {
       throw new DeletionBlockedError(
-        `waiting for dependents to be deleted: ${blockers.join(", ")}`,
+        blockedMessage(blockers, `references to ${this.kind.kind} ${this.meta.name}`),
         this.deps.dependencyRetryMs,
       );
     }
@@ -784,7 +777,7 @@ class Run {
     const replaced = this.annotations[Annotation.replaces];
     if (replaced !== undefined && replaced !== href) {
       // A replacement was under way: its superseded object goes too.
-      const client = this.client(accountName);
+      const client = this.client(accountName, "delete");
       const current = await this.kind.observe(client, replaced, undefined);
       if (current !== undefined) {
         await this.kind.delete(client, replaced, current);
@@ -796,7 +789,7 @@ class Run {
       await this.removeFinalizer();
       return "gone";
     }
-    const client = this.client(accountName);
+    const client = this.client(accountName, "delete");
     let observed: unknown;
     let desired: unknown;
     try {

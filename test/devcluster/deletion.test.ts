@@ -149,25 +149,164 @@ describe("deletion", () => {
     await eventually(async () => (await h.http(`${widgets("del")}/fg-owner`)).status === 404);
   });
 
-  it("deletes a namespace's contents, waits for their finalizers, then the namespace", async () => {
+  it("a namespace always carries the kubernetes finalizer; only /finalize changes spec.finalizers", async () => {
+    const bodies = [{}, { spec: { finalizers: [] } }, { spec: { finalizers: ["x.io/keep"] } }];
+    const made = [];
+    for (const [i, extra] of bodies.entries()) {
+      const res = await h.http("/api/v1/namespaces", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ metadata: { name: `fin-${i}` }, status: { phase: "Terminating" }, ...extra }),
+      });
+      made.push(await json(res));
+    }
+    expect(made.map((n) => [n.spec.finalizers, n.status])).toEqual([
+      [["kubernetes"], { phase: "Active" }],
+      [["kubernetes"], { phase: "Active" }],
+      [["x.io/keep", "kubernetes"], { phase: "Active" }],
+    ]);
+    const patched = await json(
+      await h.http("/api/v1/namespaces/fin-0", {
+        method: "PATCH",
+        headers: { "Content-Type": "application/merge-patch+json" },
+        body: JSON.stringify({ spec: { finalizers: [] } }),
+      }),
+    );
+    expect(patched.spec.finalizers).toEqual(["kubernetes"]);
+    const finalized = await json(
+      await h.http("/api/v1/namespaces/fin-0/finalize", {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ metadata: { name: "fin-0" }, spec: { finalizers: [] } }),
+      }),
+    );
+    expect(finalized.spec.finalizers).toEqual([]);
+  });
+
+  it("deletes a namespace as kube-controller-manager does: contents first, conditions saying what remains", async () => {
     await h.core.createNamespace({ body: { metadata: { name: "doomed" } } });
     await create("doomed", "w1");
     await create("doomed", "w2", { finalizers: ["x.io/hold"] });
+    await create("doomed", "w3", { finalizers: ["x.io/hold", "y.io/other"] });
     await h.core.createNamespacedSecret({
       namespace: "doomed",
       body: { metadata: { name: "s" }, stringData: { k: "v" } },
     });
+    await h.core.createNamespacedConfigMap({ namespace: "doomed", body: { metadata: { name: "c" } } });
+    await h.core.createNamespacedEvent({
+      namespace: "doomed",
+      body: { metadata: { name: "e" }, involvedObject: { kind: "Widget", name: "w1", namespace: "doomed" } },
+    });
+    const leases = "/apis/coordination.k8s.io/v1/namespaces/doomed/leases";
+    await h.http(leases, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ metadata: { name: "l" }, spec: { holderIdentity: "x" } }),
+    });
+
     const res = await json(await h.http("/api/v1/namespaces/doomed", { method: "DELETE" }));
     expect(res.status.phase).toBe("Terminating");
     expect(res.spec.finalizers).toEqual(["kubernetes"]);
-    await eventually(async () => (await h.http(`${widgets("doomed")}/w1`)).status === 404);
-    await eventually(async () => (await h.http("/api/v1/namespaces/doomed/secrets/s")).status === 404);
-    const blocked = await create("doomed", "w3");
+    for (const path of [
+      `${widgets("doomed")}/w1`,
+      "/api/v1/namespaces/doomed/secrets/s",
+      "/api/v1/namespaces/doomed/configmaps/c",
+      "/api/v1/namespaces/doomed/events/e",
+      `${leases}/l`,
+    ])
+      await eventually(async () => (await h.http(path)).status === 404);
+    const held = await eventually(async () => {
+      const ns = await json(await h.http("/api/v1/namespaces/doomed"));
+      return ns.status.conditions ? ns : undefined;
+    });
+    expect(held.status.phase).toBe("Terminating");
+    expect(
+      held.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
+    ).toEqual([
+      [
+        "NamespaceDeletionDiscoveryFailure",
+        "False",
+        "ResourcesDiscovered",
+        "All resources successfully discovered",
+      ],
+      [
+        "NamespaceDeletionGroupVersionParsingFailure",
+        "False",
+        "ParsedGroupVersions",
+        "All legacy kube types successfully parsed",
+      ],
+      [
+        "NamespaceDeletionContentFailure",
+        "False",
+        "ContentDeleted",
+        "All content successfully deleted, may be waiting on finalization",
+      ],
+      [
+        "NamespaceContentRemaining",
+        "True",
+        "SomeResourcesRemain",
+        `Some resources are remaining: widgets.${GROUP} has 2 resource instances`,
+      ],
+      [
+        "NamespaceFinalizersRemaining",
+        "True",
+        "SomeFinalizersRemain",
+        "Some content in the namespace has finalizers remaining: x.io/hold in 2 resource instances, y.io/other in 1 resource instances",
+      ],
+    ]);
+    expect((await json(await h.http(`${widgets("doomed")}/w2`))).metadata.deletionTimestamp).toBeDefined();
+
+    const blocked = await create("doomed", "w4");
     expect(blocked.status).toBe(403);
-    expect((await json(blocked)).message).toContain("because it is being terminated");
+    expect(await json(blocked)).toMatchObject({
+      reason: "Forbidden",
+      message: `widgets.${GROUP} "w4" is forbidden: unable to create new content in namespace doomed because it is being terminated`,
+      details: {
+        causes: [
+          {
+            reason: "NamespaceTerminating",
+            message: "namespace doomed is being terminated",
+            field: "metadata.namespace",
+          },
+        ],
+      },
+    });
+
+    await patch(`${widgets("doomed")}/w3`, { metadata: { finalizers: null } });
+    await eventually(async () => {
+      const ns = await json(await h.http("/api/v1/namespaces/doomed"));
+      return ns.status.conditions[4].message ===
+        "Some content in the namespace has finalizers remaining: x.io/hold in 1 resource instances"
+        ? ns
+        : undefined;
+    });
     expect((await h.http("/api/v1/namespaces/doomed")).status).toBe(200);
     await patch(`${widgets("doomed")}/w2`, { metadata: { finalizers: null } });
     await eventually(async () => (await h.http("/api/v1/namespaces/doomed")).status === 404);
+  });
+
+  it("a namespace held by a finalizer of its own stays, empty and Terminating, until that one goes too", async () => {
+    await h.http("/api/v1/namespaces", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ metadata: { name: "kept" }, spec: { finalizers: ["x.io/outside"] } }),
+    });
+    await h.core.createNamespacedConfigMap({ namespace: "kept", body: { metadata: { name: "c" } } });
+    await h.http("/api/v1/namespaces/kept", { method: "DELETE" });
+    const ns = await eventually(async () => {
+      const body = await json(await h.http("/api/v1/namespaces/kept"));
+      return body.spec.finalizers.length === 1 ? body : undefined;
+    });
+    expect(ns.spec.finalizers).toEqual(["x.io/outside"]);
+    expect(ns.status.phase).toBe("Terminating");
+    expect(ns.status.conditions.every((c: { status: string }) => c.status === "False")).toBe(true);
+    expect((await h.http("/api/v1/namespaces/kept/configmaps/c")).status).toBe(404);
+    await h.http("/api/v1/namespaces/kept/finalize", {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ metadata: { name: "kept" }, spec: { finalizers: [] } }),
+    });
+    await eventually(async () => (await h.http("/api/v1/namespaces/kept")).status === 404);
   });
 
   it("deleting a CRD deletes its resources, then stops serving them", async () => {

@@ -195,8 +195,50 @@ describe.skipIf(!kubectlPath)(
       ).toBe("fast");
       const labels = await kubectl(["get", "ns", "team-k", "-o", "jsonpath={.metadata.labels}"]);
       expect(JSON.parse(labels.stdout)).toEqual({ "kubernetes.io/metadata.name": "team-k" });
+      const ns = JSON.parse((await kubectl(["get", "ns", "team-k", "-o", "json"])).stdout);
+      expect(ns.spec).toEqual({ finalizers: ["kubernetes"] });
+      expect(ns.metadata.generateName).toBeUndefined();
+      // kubectl waits for the namespace to be gone, which it is only once emptied.
       const deleted = await kubectl(["delete", "namespace", "team-k"]);
       expect(deleted.stdout).toContain('namespace "team-k" deleted');
+      expect((await kubectl(["get", "ns", "team-k"])).stderr).toContain("NotFound");
+      expect((await kubectl(["get", "configmaps,secrets", "-n", "team-k"])).stderr).toContain(
+        "No resources found",
+      );
+    });
+
+    it("a namespace whose content has finalizers is Terminating and says what it waits for", async () => {
+      await kubectl(["create", "namespace", "team-h"]);
+      const held = GIZMO.replace("namespace: default}", "namespace: team-h, finalizers: [x.io/hold]}");
+      expect((await kubectl(["apply", "-f", "-"], held)).stdout).toContain("gizmo.kubectl.svc.io/g1 created");
+      await kubectl(["delete", "namespace", "team-h", "--wait=false"]);
+      expect((await kubectl(["get", "ns", "team-h"])).stdout).toMatch(/\nteam-h\s+Terminating\s/);
+      const remaining = await kubectl([
+        "get",
+        "ns",
+        "team-h",
+        "-o",
+        'jsonpath={.status.conditions[?(@.type=="NamespaceContentRemaining")].message}',
+      ]);
+      expect(remaining.stdout).toBe(
+        "Some resources are remaining: gizmos.kubectl.svc.io has 1 resource instances",
+      );
+      const refused = await kubectl(["create", "configmap", "late", "-n", "team-h"]);
+      expect(refused.stderr).toContain(
+        "unable to create new content in namespace team-h because it is being terminated",
+      );
+      await kubectl([
+        "patch",
+        "gizmo",
+        "g1",
+        "-n",
+        "team-h",
+        "--type=merge",
+        "-p",
+        '{"metadata":{"finalizers":null}}',
+      ]);
+      const waited = await kubectl(["wait", "--for=delete", "namespace/team-h", "--timeout=20s"]);
+      expect(waited.code).toBe(0);
     });
 
     it("deletes the custom resource, then the CRD", async () => {
