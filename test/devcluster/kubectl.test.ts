@@ -199,6 +199,35 @@ describe.skipIf(!kubectlPath)(
       expect(deleted.stdout).toContain('namespace "team-k" deleted');
     });
 
+    it("takes over a client-side applied object with server-side apply, dropping last-applied", async () => {
+      const manifest = GIZMO.replace("name: g1", "name: csa");
+      expect((await kubectl(["apply", "-f", "-"], manifest)).stdout).toContain(
+        "gizmo.kubectl.svc.io/csa created",
+      );
+      const annotations = ["get", "gizmo", "csa", "-o", "jsonpath={.metadata.annotations}"];
+      expect((await kubectl(annotations)).stdout).toContain(
+        "kubectl.kubernetes.io/last-applied-configuration",
+      );
+      const taken = await kubectl(
+        ["apply", "--server-side", "--force-conflicts", "--field-manager=other", "-f", "-"],
+        manifest,
+      );
+      expect(taken.stderr).toBe("");
+      expect(taken.stdout).toContain("gizmo.kubectl.svc.io/csa serverside-applied");
+      expect((await kubectl(annotations)).stdout).toBe("");
+      const managers = await kubectl([
+        "get",
+        "gizmo",
+        "csa",
+        "--show-managed-fields",
+        "-o",
+        "jsonpath={.metadata.managedFields[*].manager}",
+      ]);
+      expect(managers.stdout).toBe("other");
+      expect((await kubectl(["get", "gizmo", "csa", "-o", "jsonpath={.spec.size}"])).stdout).toBe("3");
+      expect((await kubectl(["delete", "gizmo", "csa"])).stdout).toContain("deleted");
+    });
+
     it("deletes the custom resource, then the CRD", async () => {
       const deleted = await kubectl(["delete", "-f", join(dir, "gizmo.yaml")]);
       expect(deleted.stdout).toContain('gizmo.kubectl.svc.io "g1" deleted');
