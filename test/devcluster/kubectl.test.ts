@@ -199,6 +199,23 @@ describe.skipIf(!kubectlPath)(
       expect(deleted.stdout).toContain('namespace "team-k" deleted');
     });
 
+    it("lists a category's kinds sorted by plural, whatever order their CRDs came in", async () => {
+      const anvils = CRD.replaceAll("gizmos", "anvils").replace(
+        "gizmo, kind: Gizmo, shortNames: [gzm]",
+        "anvil, kind: Anvil, shortNames: [anv]",
+      );
+      expect((await kubectl(["apply", "-f", "-"], anvils)).stdout).toContain("anvils.kubectl.svc.io created");
+      await kubectl(["wait", "--for=condition=Established", "crd/anvils.kubectl.svc.io", "--timeout=20s"]);
+      const anvil = GIZMO.replace("kind: Gizmo", "kind: Anvil").replace("name: g1", "name: a1");
+      expect((await kubectl(["apply", "-f", "-"], anvil)).stdout).toContain(
+        "anvil.kubectl.svc.io/a1 created",
+      );
+      // A cache of its own: the shared one still holds the category without anvils.
+      const got = await kubectl(["get", "svctest", "-o", "name", `--cache-dir=${join(dir, "cache-order")}`]);
+      expect(got.stdout).toBe("anvil.kubectl.svc.io/a1\ngizmo.kubectl.svc.io/g1\n");
+      expect((await kubectl(["delete", "crd", "anvils.kubectl.svc.io"])).stdout).toContain("deleted");
+    });
+
     it("takes over a client-side applied object with server-side apply, dropping last-applied", async () => {
       const manifest = GIZMO.replace("name: g1", "name: csa");
       expect((await kubectl(["apply", "-f", "-"], manifest)).stdout).toContain(
