@@ -199,6 +199,20 @@ describe.skipIf(!kubectlPath)(
       expect(deleted.stdout).toContain('namespace "team-k" deleted');
     });
 
+    it("reports a kind the server does not serve as kube-apiserver does, after reading /openapi/v2", async () => {
+      const bar = "apiVersion: foo.example.com/v1\nkind: Bar\nmetadata: {name: b1, namespace: default}\n";
+      await writeFile(join(dir, "bar.yaml"), bar);
+      const applied = await kubectl(["apply", "-f", join(dir, "bar.yaml")]);
+      expect(applied.code).not.toBe(0);
+      expect(applied.stderr).toBe(
+        `error: resource mapping not found for name: "b1" namespace: "default" from "${join(dir, "bar.yaml")}": no matches for kind "Bar" in version "foo.example.com/v1"\nensure CRDs are installed first\n`,
+      );
+      // The same protobuf document serves explain's openapiv2 output.
+      const explained = await kubectl(["explain", "--output", "plaintext-openapiv2", "gizmos.spec"]);
+      expect(explained.stderr).toBe("");
+      expect(explained.stdout).toMatch(/size\t<integer>\n\s+How many parts the gizmo has\./);
+    });
+
     it("lists a category's kinds sorted by plural, whatever order their CRDs came in", async () => {
       const anvils = CRD.replaceAll("gizmos", "anvils").replace(
         "gizmo, kind: Gizmo, shortNames: [gzm]",
