@@ -9,47 +9,33 @@ import { openApiV2Format, openApiV2Protobuf, openApiV2Response } from "./v2-prot
 // biome-ignore lint/suspicious/noExplicitAny: the tests walk untyped documents
 type Any = any;
 
-const crd = {
-  metadata: { name: "gizmos.example.com" },
-  spec: {
-    group: "example.com",
-    scope: "Namespaced",
-    names: { plural: "gizmos", kind: "Gizmo" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: {
-                type: "object",
-                required: ["size"],
-                properties: {
-                  size: { type: "integer", minimum: 1, maximum: 10, default: 3, format: "int32" },
-                  color: { type: "string", enum: ["red", "blue"], pattern: "^[a-z]+$", maxLength: 9 },
-                  labels: { type: "object", additionalProperties: { type: "string" }, maxProperties: 4 },
-                  ports: {
-                    type: "array",
-                    maxItems: 8,
-                    "x-kubernetes-list-type": "map",
-                    "x-kubernetes-list-map-keys": ["name"],
-                    items: { type: "object", properties: { name: { type: "string" } } },
-                  },
-                },
-                "x-kubernetes-validations": [{ rule: "self.size < 10", message: "too big: it's over 9" }],
-              },
-              status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-            },
-          },
+/** A schema using every keyword a CRD's v2 schema keeps, vendor extensions included. */
+const SCHEMA = {
+  type: "object",
+  properties: {
+    spec: {
+      type: "object",
+      required: ["size"],
+      properties: {
+        size: { type: "integer", minimum: 1, maximum: 10, default: 3, format: "int32" },
+        color: { type: "string", enum: ["red", "blue"], pattern: "^[a-z]+$", maxLength: 9 },
+        labels: { type: "object", additionalProperties: { type: "string" }, maxProperties: 4 },
+        ports: {
+          type: "array",
+          maxItems: 8,
+          "x-kubernetes-list-type": "map",
+          "x-kubernetes-list-map-keys": ["name"],
+          items: { type: "object", properties: { name: { type: "string" } } },
         },
       },
-    ],
+      "x-kubernetes-validations": [{ rule: "self.size < 10", message: "too big: it's over 9" }],
+    },
+    status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
   },
 };
+const gizmos = { plural: "gizmos", kind: "Gizmo" };
+const v1 = { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: SCHEMA } };
+const crd = { spec: { group: "example.com", scope: "Namespaced", names: gizmos, versions: [v1] } };
 
 /** gnostic's protobuf back to swagger JSON, as kube-openapi's FromGnostic reads it. */
 function back(name: string, v: Any): unknown {
