@@ -44,6 +44,23 @@ export function group(registry: Registry, name: string): object | undefined {
   return { kind: "APIGroup", apiVersion: "v1", ...groupDocument(name, versions) };
 }
 
+/** Go's string order (bytes), which kube-apiserver sorts discovery by; localeCompare is not it. */
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The types served at group/version, sorted by plural: the apiserver installs a group-version's
+ * storage paths sorted (so its APIResourceList is), and sorts a CRD group's aggregated discovery
+ * by resource.
+ */
+function typesAt(registry: Registry, groupName: string, version: string): ResourceType[] {
+  return registry
+    .all()
+    .filter((t) => t.group === groupName && t.versions.includes(version))
+    .sort((a, b) => byName(a.resource, b.resource));
+}
+
+const sortedSubresources = (type: ResourceType) => [...type.subresources].sort(byName);
+
 function resourceEntries(type: ResourceType): object[] {
   const main: Record<string, unknown> = {
     name: type.resource,
@@ -54,7 +71,7 @@ function resourceEntries(type: ResourceType): object[] {
   };
   if (type.shortNames.length > 0) main.shortNames = type.shortNames;
   if (type.categories.length > 0) main.categories = type.categories;
-  const subs = type.subresources.map((sub) => ({
+  const subs = sortedSubresources(type).map((sub) => ({
     name: `${type.resource}/${sub}`,
     singularName: "",
     namespaced: type.namespaced,
@@ -65,7 +82,7 @@ function resourceEntries(type: ResourceType): object[] {
 }
 
 export function resourceList(registry: Registry, groupName: string, version: string): object | undefined {
-  const types = registry.all().filter((t) => t.group === groupName && t.versions.includes(version));
+  const types = typesAt(registry, groupName, version);
   if (types.length === 0) return undefined;
   return {
     kind: "APIResourceList",
@@ -102,7 +119,7 @@ function aggregatedResource(type: ResourceType, version: string): object {
   if (type.shortNames.length > 0) entry.shortNames = type.shortNames;
   if (type.categories.length > 0) entry.categories = type.categories;
   if (type.subresources.length > 0) {
-    entry.subresources = type.subresources.map((sub) => ({
+    entry.subresources = sortedSubresources(type).map((sub) => ({
       subresource: sub,
       responseKind,
       verbs: sub === "finalize" ? ["update"] : ["get", "patch", "update"],
@@ -119,10 +136,7 @@ export function aggregatedDiscovery(registry: Registry, core: boolean): object {
       metadata: core ? { creationTimestamp: null } : { name, creationTimestamp: null },
       versions: [...versions].sort(compareVersions).map((version) => ({
         version,
-        resources: registry
-          .all()
-          .filter((t) => t.group === name && t.versions.includes(version))
-          .map((t) => aggregatedResource(t, version)),
+        resources: typesAt(registry, name, version).map((t) => aggregatedResource(t, version)),
         freshness: "Current",
       })),
     }));

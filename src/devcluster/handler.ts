@@ -21,6 +21,7 @@ import {
 } from "./errors.ts";
 import { isApiError, readBody, readBodyBytes, sendError, sendJson, wantsTable } from "./http-util.ts";
 import { isObj, type Obj } from "./meta.ts";
+import { openApiV2Response } from "./openapi/v2-protobuf.ts";
 import { type DeleteOptions, Operations, PATCH_CONTENT_TYPES, type WriteRequest } from "./operations.ts";
 import { decodeProtobuf, PROTOBUF_KINDS } from "./protobuf.ts";
 import { type Route, route } from "./router.ts";
@@ -112,8 +113,12 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         if (!doc) throw pageNotFound();
         return sendJson(res, 200, doc);
       }
-      case "openapi-v2":
-        return sendJson(res, 200, presenter.openApiV2(crds()));
+      case "openapi-v2": {
+        const answer = openApiV2Response(req.headers.accept, presenter.openApiV2(crds()));
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        return;
+      }
       case "openapi-v3":
         return sendJson(res, 200, presenter.openApiV3Index(crds()));
       case "openapi-v3-gv": {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type ManagedFieldsEntry, recordUpdate } from "./managed-fields.ts";
+import {
+  applyConfiguration,
+  type ManagedFieldsEntry,
+  recordUpdate,
+  startingEntries,
+} from "./managed-fields.ts";
 import type { Obj } from "./meta.ts";
 
 const ctx = (manager: string, time: string) => ({ manager, apiVersion: "v1", shape: {}, time });
@@ -38,5 +43,43 @@ describe("recordUpdate", () => {
     const entries = recordUpdate(old, { ...next, spec: { x: 1, y: 1 } }, ctx("op", "t"));
     expect(Object.keys(entries[0]!.fieldsV1["f:spec"] as Obj)).toEqual(["f:x", "f:y"]);
     expect(entries[0]!.fieldsV1).toEqual({ "f:spec": { "f:x": {}, "f:y": {} } });
+  });
+});
+
+describe("startingEntries", () => {
+  const live = [
+    { manager: "a", operation: "Update", apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: {} },
+  ];
+  const old = withEntries({ metadata: { name: "x" } }, live as ManagedFieldsEntry[]);
+  const sent = [{ manager: "b", operation: "Apply", apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: {} }];
+
+  it("takes the request's entries, resets on [] and [{}], and keeps the live ones otherwise", () => {
+    expect(startingEntries(sent, old)).toBe(sent);
+    expect(startingEntries([], old)).toEqual([]);
+    expect(startingEntries([{}], old)).toEqual([]);
+    expect(startingEntries(undefined, old)).toEqual(live);
+    expect(startingEntries([{ manager: "b", operation: "Delete" }], old)).toEqual(live);
+    expect(startingEntries([{}, ...sent], old)).toEqual(live);
+    expect(startingEntries(sent, old, "status")).toEqual(live);
+  });
+});
+
+describe("applyConfiguration", () => {
+  const apply = (live: Obj | undefined, applied: Obj, manager: string) =>
+    applyConfiguration(live, applied, { manager, apiVersion: "v1", shape: {}, time: "t", force: false });
+
+  it("drops a map the applier stops owning only when nothing is left in it", () => {
+    // What kubectl's client-side-apply upgrade leaves: the applier owns the maps themselves too.
+    const owned = {
+      "f:metadata": { "f:annotations": { ".": {}, "f:last": {} } },
+      "f:spec": { ".": {}, "f:size": {} },
+    };
+    const live = withEntries(
+      { metadata: { name: "x", annotations: { last: "{}" } }, spec: { size: 3, color: "red" } },
+      [{ manager: "m", operation: "Apply", apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: owned }],
+    );
+    const { merged } = apply(live, { metadata: { name: "x" }, spec: { size: 3 } }, "m");
+    // spec keeps the applied size and the color nobody claimed; the annotations map is gone.
+    expect(merged).toEqual({ spec: { size: 3, color: "red" } });
   });
 });

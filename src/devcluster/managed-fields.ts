@@ -63,6 +63,28 @@ export function readEntries(object: Obj | undefined): ManagedFieldsEntry[] {
   return m.managedFields.filter(isObj) as unknown as ManagedFieldsEntry[];
 }
 
+/**
+ * The managedFields a non-apply write starts from, as the apiserver's fieldmanager decides
+ * (decodeManagedFields): the ones the request carries, so a client can rewrite ownership (kubectl
+ * does, when it upgrades an object from client-side to server-side apply), unless they are missing,
+ * empty or malformed, which would otherwise drop everyone's ownership by accident. `[]` and `[{}]`
+ * reset ownership. A subresource write never sets them.
+ */
+export function startingEntries(sent: unknown, old: Obj, subresource?: string): ManagedFieldsEntry[] {
+  const live = readEntries(old);
+  if (subresource || !Array.isArray(sent)) return live;
+  if (sent.length === 0 || (sent.length === 1 && isObj(sent[0]) && Object.keys(sent[0]).length === 0))
+    return [];
+  const wellFormed = sent.every(
+    (e) =>
+      isObj(e) &&
+      (e.operation === "Apply" || e.operation === "Update") &&
+      e.fieldsType === "FieldsV1" &&
+      isObj(e.fieldsV1),
+  );
+  return wellFormed ? (sent as ManagedFieldsEntry[]) : live;
+}
+
 function sameSlot(
   entry: ManagedFieldsEntry,
   manager: string,
@@ -231,7 +253,7 @@ export interface ApplyResult {
 export function applyConfiguration(
   live: Obj | undefined,
   applied: Obj,
-  ctx: WriteContext & { force: boolean },
+  ctx: WriteContext & { force: boolean; allowedConflicts?: FieldSet | undefined },
 ): ApplyResult {
   const liveView = live ? trackable(live) : {};
   const appliedView = trackable(applied);
@@ -249,15 +271,21 @@ export function applyConfiguration(
       if (item.set.has(path)) conflicts.push({ manager: printManager(item.entry), path, item });
     }
   }
-  if (conflicts.length > 0 && !ctx.force) throw conflictError(conflicts);
+  // Conflicts the last-applied annotation vouches for (see last-applied.ts) force the apply.
+  const standing = conflicts.filter((c) => !ctx.allowedConflicts?.has(c.path));
+  if (standing.length > 0 && !ctx.force) throw conflictError(standing);
   for (const c of conflicts) c.item.set.remove(c.path);
 
   const merged = mergeValues(liveView, appliedView, ctx.shape) as Obj;
   const mine = items.find(({ entry }) => isMine(entry));
   if (mine) {
     const others = items.filter((item) => item !== mine);
-    for (const path of mine.set.paths()) {
-      if (newSet.has(path) || others.some((o) => o.set.has(path))) continue;
+    const stale = mine.set.paths().filter((p) => !newSet.has(p) && !others.some((o) => o.set.has(p)));
+    // Deepest first: a map or list the applier stops owning goes only if nothing is left in it
+    // (fields still applied, owned by others, or never the applier's), as structured-merge-diff's
+    // prune adds those back.
+    for (const path of stale.sort((a, b) => b.length - a.length)) {
+      if (!isEmptyOrLeaf(valueAt(merged, path))) continue;
       removeAt(merged, path);
       pruneEmptyParents(merged, path.slice(0, -1), items.map((i) => i.set).concat(newSet));
     }
@@ -272,6 +300,11 @@ export function applyConfiguration(
     next.splice(index, 0, { entry, set: newSet });
   }
   return { merged, entries: finish(next) };
+}
+
+function isEmptyOrLeaf(value: unknown): boolean {
+  if (isObj(value)) return Object.keys(value).length === 0;
+  return !Array.isArray(value) || value.length === 0;
 }
 
 function pruneEmptyParents(root: Obj, path: FieldPath, sets: FieldSet[]): void {

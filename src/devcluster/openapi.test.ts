@@ -100,8 +100,9 @@ describe("openApiV2", () => {
     expect(route.properties.metadata.$ref).toBe(
       "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
     );
-    expect(route.properties.spec.required).toEqual(["destinationCidrBlock"]);
-    expect(route.properties.spec.properties.destinationCidrBlock).toEqual({ type: "string" });
+    // A nullable field loses its type, and is no longer required.
+    expect(route.properties.spec.required).toBeUndefined();
+    expect(route.properties.spec.properties.destinationCidrBlock).toEqual({});
     expect(route.properties.spec.properties.port).toEqual({ "x-kubernetes-int-or-string": true });
     expect(route.properties.spec.properties.gateway).toEqual({
       type: "string",

@@ -18,8 +18,14 @@ import {
   type StatusCause,
   unsupportedMediaType,
 } from "./errors.ts";
+import { allowedConflicts, syncLastApplied } from "./last-applied.ts";
 import { listObjects, matchesSelection, type Selection, selectionFor } from "./listing.ts";
-import { applyConfiguration, type ManagedFieldsEntry, recordUpdate } from "./managed-fields.ts";
+import {
+  applyConfiguration,
+  type ManagedFieldsEntry,
+  recordUpdate,
+  startingEntries,
+} from "./managed-fields.ts";
 import {
   clone,
   deepEqual,
@@ -303,24 +309,18 @@ export class Operations {
   private writeOver(req: WriteRequest, old: Obj, object: Obj, body: unknown): Obj {
     const { type, version } = req;
     const sent = isObj(body) && isObj(body.metadata) ? body.metadata.managedFields : undefined;
-    const oldEntries = (old.metadata as Obj).managedFields;
+    const start = {
+      ...old,
+      metadata: { ...(old.metadata as Obj), managedFields: startingEntries(sent, old, req.subresource) },
+    };
     const managed = this.prepare(req, old, object);
-    let entries: ManagedFieldsEntry[];
-    if (Array.isArray(sent) && !deepEqual(sent, oldEntries)) {
-      entries = sent as ManagedFieldsEntry[];
-    } else {
-      entries = recordUpdate(
-        { ...old, metadata: { ...(old.metadata as Obj), managedFields: oldEntries } },
-        object,
-        {
-          manager: req.manager,
-          apiVersion: apiVersionOf(type.group, version),
-          shape: type.shape(version),
-          subresource: req.subresource,
-          time: this.now(),
-        },
-      );
-    }
+    const entries = recordUpdate(start, object, {
+      manager: req.manager,
+      apiVersion: apiVersionOf(type.group, version),
+      shape: type.shape(version),
+      subresource: req.subresource,
+      time: this.now(),
+    });
     return this.commit(req, old, object, managed.managedFields ?? entries);
   }
 
@@ -380,8 +380,8 @@ export class Operations {
     ) {
       throw conflict(this.target(type), name, STALE_OBJECT);
     }
-    const patchedMeta = isObj(body) && isObj(body.metadata) ? body.metadata : undefined;
-    return this.writeOver(req, old, object, patchedMeta?.managedFields !== undefined ? object : undefined);
+    // Its managedFields are the request's: merge patches start from the object without them.
+    return this.writeOver(req, old, object, object);
   }
 
   private apply(req: WriteRequest, name: string, raw: string, force: boolean): Obj {
@@ -434,14 +434,12 @@ export class Operations {
         config = rest;
       }
     }
-    const result = applyConfiguration(old, config, {
-      manager: req.manager,
-      apiVersion: apiVersionOf(type.group, version),
-      subresource: req.subresource,
-      shape: type.shape(version),
-      time: this.now(),
-      force,
-    });
+    const [apiVersion, shape] = [apiVersionOf(type.group, version), type.shape(version)];
+    const { manager, subresource } = req;
+    const ctx = { manager, apiVersion, subresource, shape, time: this.now(), force };
+    const allowed = allowedConflicts(manager, old, apiVersion, shape);
+    const result = applyConfiguration(old, config, { ...ctx, allowedConflicts: allowed });
+    syncLastApplied(manager, result.merged, body);
     const { metadata: mergedMeta, ...mergedRest } = result.merged;
     const baseMeta: Obj = {};
     if (old)

@@ -241,6 +241,66 @@ describe.skipIf(!kubectlPath)(
       expect(waited.code).toBe(0);
     });
 
+    it("reports a kind the server does not serve as kube-apiserver does, after reading /openapi/v2", async () => {
+      const bar = "apiVersion: foo.example.com/v1\nkind: Bar\nmetadata: {name: b1, namespace: default}\n";
+      await writeFile(join(dir, "bar.yaml"), bar);
+      const applied = await kubectl(["apply", "-f", join(dir, "bar.yaml")]);
+      expect(applied.code).not.toBe(0);
+      expect(applied.stderr).toBe(
+        `error: resource mapping not found for name: "b1" namespace: "default" from "${join(dir, "bar.yaml")}": no matches for kind "Bar" in version "foo.example.com/v1"\nensure CRDs are installed first\n`,
+      );
+      // The same protobuf document serves explain's openapiv2 output.
+      const explained = await kubectl(["explain", "--output", "plaintext-openapiv2", "gizmos.spec"]);
+      expect(explained.stderr).toBe("");
+      expect(explained.stdout).toMatch(/size\t<integer>\n\s+How many parts the gizmo has\./);
+    });
+
+    it("lists a category's kinds sorted by plural, whatever order their CRDs came in", async () => {
+      const anvils = CRD.replaceAll("gizmos", "anvils").replace(
+        "gizmo, kind: Gizmo, shortNames: [gzm]",
+        "anvil, kind: Anvil, shortNames: [anv]",
+      );
+      expect((await kubectl(["apply", "-f", "-"], anvils)).stdout).toContain("anvils.kubectl.svc.io created");
+      await kubectl(["wait", "--for=condition=Established", "crd/anvils.kubectl.svc.io", "--timeout=20s"]);
+      const anvil = GIZMO.replace("kind: Gizmo", "kind: Anvil").replace("name: g1", "name: a1");
+      expect((await kubectl(["apply", "-f", "-"], anvil)).stdout).toContain(
+        "anvil.kubectl.svc.io/a1 created",
+      );
+      // A cache of its own: the shared one still holds the category without anvils.
+      const got = await kubectl(["get", "svctest", "-o", "name", `--cache-dir=${join(dir, "cache-order")}`]);
+      expect(got.stdout).toBe("anvil.kubectl.svc.io/a1\ngizmo.kubectl.svc.io/g1\n");
+      expect((await kubectl(["delete", "crd", "anvils.kubectl.svc.io"])).stdout).toContain("deleted");
+    });
+
+    it("takes over a client-side applied object with server-side apply, dropping last-applied", async () => {
+      const manifest = GIZMO.replace("name: g1", "name: csa");
+      expect((await kubectl(["apply", "-f", "-"], manifest)).stdout).toContain(
+        "gizmo.kubectl.svc.io/csa created",
+      );
+      const annotations = ["get", "gizmo", "csa", "-o", "jsonpath={.metadata.annotations}"];
+      expect((await kubectl(annotations)).stdout).toContain(
+        "kubectl.kubernetes.io/last-applied-configuration",
+      );
+      const taken = await kubectl(
+        ["apply", "--server-side", "--force-conflicts", "--field-manager=other", "-f", "-"],
+        manifest,
+      );
+      expect(taken.stderr).toBe("");
+      expect(taken.stdout).toContain("gizmo.kubectl.svc.io/csa serverside-applied");
+      expect((await kubectl(annotations)).stdout).toBe("");
+      const managers = await kubectl([
+        "get",
+        "gizmo",
+        "csa",
+        "--show-managed-fields",
+        "-o",
+        "jsonpath={.metadata.managedFields[*].manager}",
+      ]);
+      expect(managers.stdout).toBe("other");
+      expect((await kubectl(["get", "gizmo", "csa", "-o", "jsonpath={.spec.size}"])).stdout).toBe("3");
+      expect((await kubectl(["delete", "gizmo", "csa"])).stdout).toContain("deleted");
+    });
+
     it("deletes the custom resource, then the CRD", async () => {
       const deleted = await kubectl(["delete", "-f", join(dir, "gizmo.yaml")]);
       expect(deleted.stdout).toContain('gizmo.kubectl.svc.io "g1" deleted');

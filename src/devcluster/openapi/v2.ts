@@ -3,27 +3,66 @@ import { allKinds, schemasFor } from "./kinds.ts";
 import { pathsFor } from "./paths.ts";
 import { type CRD, isObj, type Obj, resolveRefs, VERSION } from "./schema.ts";
 
-/** OpenAPI v2 has no nullable/anyOf/oneOf/not: drop them as the apiserver's v2 conversion does. */
+/** The keys of a swagger 2.0 schema (gnostic's Schema) that a structural schema can carry. */
+const V2_KEYS = new Set([
+  "$ref",
+  "format",
+  "title",
+  "description",
+  "default",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "enum",
+  "additionalProperties",
+  "type",
+  "items",
+  "properties",
+]);
+
+const isNullable = (schema: unknown) => isObj(schema) && schema.nullable === true;
+
+/**
+ * A schema as the apiserver publishes it in v2 (apiextensions ToStructuralOpenAPIV2): v2 has no
+ * nullable, anyOf, oneOf, allOf or not, so those go; a nullable node loses its type, items and
+ * properties, and a required entry naming a nullable property goes; a node preserving unknown
+ * fields loses items and properties, and an array left without items its type (kubectl cannot
+ * read either). Vendor extensions stay as they are.
+ */
 function toV2Schema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toV2Schema);
   if (!isObj(value)) return value;
   const out: Obj = {};
   for (const [k, v] of Object.entries(value)) {
-    if (k === "nullable" || k === "anyOf" || k === "oneOf" || k === "not" || k === "allOf") continue;
-    if (k === "properties" && isObj(v)) {
+    if (k.startsWith("x-")) out[k] = v;
+    else if (!V2_KEYS.has(k)) continue;
+    else if (k === "properties" && isObj(v)) {
       out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, toV2Schema(s)]));
-    } else if (
-      k === "x-kubernetes-validations" ||
-      k === "x-kubernetes-group-version-kind" ||
-      k === "x-kubernetes-list-map-keys" ||
-      k === "enum" ||
-      k === "required" ||
-      k === "default"
-    ) {
-      out[k] = v;
-    } else {
-      out[k] = toV2Schema(v);
-    }
+    } else if (k === "items" || k === "additionalProperties") out[k] = toV2Schema(v);
+    else out[k] = v;
+  }
+  if (isNullable(value) || value["x-kubernetes-preserve-unknown-fields"] === true) {
+    delete out.items;
+    delete out.properties;
+  }
+  if (isNullable(value) || (out.type === "array" && out.items === undefined)) delete out.type;
+  const properties = isObj(value.properties) ? value.properties : {};
+  if (Array.isArray(out.required)) {
+    const required = isNullable(value.additionalProperties)
+      ? []
+      : out.required.filter((name) => !isNullable(properties[String(name)]));
+    if (required.length > 0) out.required = required;
+    else delete out.required;
   }
   return out;
 }
