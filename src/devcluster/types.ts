@@ -48,3 +48,10 @@ export function typeKey(type: ResourceType): string {
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
+
+/** The stored object as the client asked for it: apiVersion and kind of the served version. */
+export function servedObject(type: ResourceType, version: string, stored: Obj): Obj {
+  const { apiVersion: _a, kind: _k, ...rest } = stored;
+  const served: Obj = { apiVersion: apiVersionOf(type.group, version), kind: type.kind, ...rest };
+  return type.toServed ? type.toServed(served) : served;
+}
