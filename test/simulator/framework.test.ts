@@ -199,7 +199,7 @@ describe("the default seed", () => {
   });
 
   it("holds the linked objects the other resources need", async () => {
-    const state = await new SimClient(h.url).get("/__sim/state");
+    const state = await h.hooks.get("/__sim/state");
     const s = state.json<Record<string, unknown[]>>();
     for (const name of [
       "accounts",
