@@ -147,6 +147,8 @@ describe("startHealthServer under hostile requests", () => {
       expect(await statusLine(port, "GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toBe(
         "HTTP/1.1 400 Bad Request",
       );
+      const post = await fetch(`http://127.0.0.1:${port}/metrics`, { method: "POST", body: "x" });
+      expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
       expect(failures).toEqual([]);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     } finally {

@@ -253,6 +253,12 @@ export function startHealthServer(options: {
   };
   const server = createSafeServer(
     async (req, res) => {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        // Scrapers and probes only read: a body is never wanted, so none is drained either.
+        res.setHeader("allow", "GET, HEAD");
+        res.setHeader("connection", "close");
+        return text(res, 405, `method not allowed: ${req.method} (use GET or HEAD)\n`);
+      }
       const url = requestTarget(req.url);
       if (!url) return text(res, 400, "bad request: the request target is not a URL path\n");
       const path = url.pathname;

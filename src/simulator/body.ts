@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
+import { nestingDepth } from "../http/nesting.ts";
 import { parameterError, SimError } from "./errors.ts";
 import {
   buildParams,
@@ -123,6 +124,10 @@ export async function parseBody(req: IncomingMessage): Promise<Params> {
   const text = raw.toString("utf8");
   if (type.includes("json")) {
     if (text.trim() === "") return {};
+    // Refused before parsing: JSON.parse would build every level of a hostile nesting first.
+    if (nestingDepth(text, PARAM_LIMITS.depth) > PARAM_LIMITS.depth) {
+      throw parameterError(`the JSON body nests deeper than ${PARAM_LIMITS.depth} levels (the limit)`);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -6,7 +6,7 @@ import { createSafeServer } from "../http/safe-server.ts";
 import { parseBody } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { SimulatorCore } from "./core.ts";
-import { SimError } from "./errors.ts";
+import { parameterError, SimError } from "./errors.ts";
 import { type HookTokenSource, resolveHookToken } from "./hook-token.ts";
 import { mergeParams, parseFormEncoded } from "./params.ts";
 import type { ResourceModule, SeedData } from "./resource.ts";
@@ -154,6 +154,11 @@ async function answerFromWrongRegion(
   core: SimulatorCore,
   req: IncomingMessage,
 ): Promise<{ status: number; location?: string; body: string }> {
+  // The Location is this host's target on the primary: only a path makes a well-formed one.
+  if (!(req.url ?? "/").startsWith("/")) {
+    req.resume();
+    throw parameterError("the request target must be a path (origin-form), not an absolute URL or '*'");
+  }
   const [path = "/", query = ""] = (req.url ?? "/").split("?", 2);
   if (req.method === "POST" && OAUTH_PATH.test(path)) {
     let params = query === "" ? {} : parseFormEncoded(query, "the query string");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nestingDepth } from "./http-util.ts";
+import { nestingDepth } from "./nesting.ts";
 
 describe("nestingDepth", () => {
   it("counts arrays and objects, not brackets inside strings", () => {
