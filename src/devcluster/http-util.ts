@@ -25,15 +25,20 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 export async function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // Keep reading past the limit (and drop it), so the client gets the 413 instead of a reset;
-    // a body far past it is cut off instead, so nobody can keep the server reading forever.
-    if (size <= limit) chunks.push(chunk as Buffer);
-    else if (size > MAX_DRAIN_BYTES) {
-      req.destroy();
-      break;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      // Keep reading past the limit (and drop it), so the client gets the 413 instead of a reset;
+      // a body far past it is cut off instead, so nobody can keep the server reading forever.
+      if (size <= limit) chunks.push(chunk as Buffer);
+      else if (size > MAX_DRAIN_BYTES) {
+        req.destroy();
+        break;
+      }
     }
+  } catch {
+    // The client went away mid-body: its failure, not the server's (and nobody reads the answer).
+    throw badRequest("the request body ended before its declared length (connection closed)");
   }
   if (size > limit) throw tooLarge();
   return Buffer.concat(chunks);

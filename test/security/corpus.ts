@@ -10,7 +10,7 @@ export interface Target {
   port: number;
   tls?: boolean;
   /** Calls whose body the server parses: each body item is sent to each of them. */
-  bodies: Array<{ method: string; path: string; headers?: Record<string, string> }>;
+  bodies: Array<{ method: string; path: string; headers?: Record<string, string>; label?: string }>;
 }
 
 export interface Outcome {
@@ -197,7 +197,8 @@ export async function sendCorpus(targets: Target[]): Promise<Outcome[]> {
     for (const [name, send] of plainItems()) outcomes.push(await exchange(target, name, send));
     for (const call of target.bodies) {
       for (const [name, send] of bodyItems(call)) {
-        outcomes.push(await exchange(target, `${call.method} ${call.path} ${name}`, send));
+        const label = call.label ?? `${call.method} ${call.path}`;
+        outcomes.push(await exchange(target, `${label} ${name}`, send));
       }
     }
   }
