@@ -134,7 +134,7 @@ describe("startHealthServer under hostile requests", () => {
       host: "127.0.0.1",
       port: 0,
       ready: () => true,
-      onError: (error) => failures.push(error),
+      log: { error: (fields) => failures.push(fields.err) },
     });
     const port = (server.address() as AddressInfo).port;
     try {
@@ -172,7 +172,7 @@ describe("startHealthServer under hostile requests", () => {
       host: "127.0.0.1",
       port: 0,
       ready: () => true,
-      onError: (error) => failures.push((error as Error).message),
+      log: { error: (fields) => failures.push((fields.err as Error).message) },
     });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

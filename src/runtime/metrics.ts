@@ -195,11 +195,21 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
+const pathOf = (req: IncomingMessage) => req.url?.split("?")[0]?.slice(0, 200);
+
+/** What the server logs failures to (a pino logger fits). */
+interface FailureLog {
+  error(fields: { err: unknown; method?: string; path?: string }, message: string): void;
+}
+
+function failureLogger(log: FailureLog) {
+  return (error: unknown, req: IncomingMessage) =>
+    log.error({ err: error, method: req.method, path: pathOf(req) }, "metrics request failed");
+}
+
 function logToStderr(error: unknown, req: IncomingMessage): void {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(
-    `metrics server: ${req.method} ${req.url?.split("?")[0]?.slice(0, 200)} failed: ${message}\n`,
-  );
+  process.stderr.write(`metrics server: ${req.method} ${pathOf(req)} failed: ${message}\n`);
 }
 
 /**
@@ -217,8 +227,8 @@ export function startHealthServer(options: {
   healthy?: () => boolean;
   extra?: () => Iterable<string>;
   extraNames?: readonly string[];
-  /** Called once per request that failed inside the server (it answered 500). */
-  onError?: (error: unknown, req: IncomingMessage) => void;
+  /** Gets one line per request that failed inside the server (it answered 500); stderr by default. */
+  log?: FailureLog;
 }): Promise<Server> {
   const metrics = async (res: ServerResponse, only: string[]) => {
     if (only.length > 0) {
@@ -269,7 +279,7 @@ export function startHealthServer(options: {
       }
       text(res, 404, "not found\n");
     },
-    { onError: options.onError ?? logToStderr },
+    { onError: options.log ? failureLogger(options.log) : logToStderr },
   );
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -196,11 +196,7 @@ export class Operator {
         healthy: () => !this.stopping,
         extraNames: [RESOURCE_CONDITION.name],
         extra: () => resourceConditionLines(this.kindObjects()),
-        onError: (error, req) =>
-          this.log.error(
-            { err: error, method: req.method, path: req.url?.split("?")[0]?.slice(0, 200) },
-            "metrics request failed",
-          ),
+        log: this.log,
       });
     }
     await this.informers.start();
