@@ -8,6 +8,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Servers under test bind 127.0.0.1 on free ports; two workers match the 2-core machines.
     maxWorkers: 2,
+    // The simulator's test-hook token, for simulators in this process and in child processes alike.
+    env: { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token" },
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

@@ -32,6 +32,7 @@ import {
   waitAccountReady,
 } from "../test/proof/rig.ts";
 import { apiCalls, type SimStats } from "../test/proof/sim.ts";
+import { simHook } from "../test/support/sim-hook.ts";
 import { type Infra, peakWithin, simJson, startInfraPart, stopInfra } from "./lib/operator-rig.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -93,10 +94,7 @@ async function startService(): Promise<Service> {
 }
 
 async function setLatency(service: Service, latencyMs: number): Promise<void> {
-  const res = await fetch(`${service.url}/__sim/faults`, {
-    method: "POST",
-    body: JSON.stringify({ latencyMs }),
-  });
+  const res = await simHook(service.url, "faults", { latencyMs });
   if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
 

@@ -2,6 +2,7 @@
 // (test/operator/infra-process.ts) so the operator measured here has its own core, the CRDs
 // installed, a namespace with credentials and a Ready Account, and the operator started.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -13,8 +14,12 @@ import { loadConfig } from "../../src/runtime/config.ts";
 import { RawKube } from "../../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
+import { HOOK_TOKEN_ENV } from "../../src/simulator/hook-token.ts";
+import { simHook } from "../../test/support/sim-hook.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+// The simulators these benches start in child processes take their test-hook token from here.
+process.env[HOOK_TOKEN_ENV] ||= randomBytes(24).toString("base64url");
 
 export interface Infra {
   /** The devcluster's process and the simulator's: each its own, as on real machines. */
@@ -78,7 +83,7 @@ export interface SimRequest {
 }
 
 export async function simJson<T>(simUrl: string, what: "stats" | "state"): Promise<T> {
-  return (await (await fetch(`${simUrl}/__sim/${what}`)).json()) as T;
+  return (await (await simHook(simUrl, what)).json()) as T;
 }
 
 /** The simulator's request counts on service routes (`/api/...`). */

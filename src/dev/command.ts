@@ -127,7 +127,8 @@ export function devCommand(
           throw new UsageError(
             `${e.message} (choose other ports with --cluster-port, --simulator-port, --region-port, --metrics-port, or 0 for free ones)`,
           );
-        if (e.name === "SampleError" || e.name === "SeedError") throw new UsageError(e.message);
+        if (e.name === "SampleError" || e.name === "SeedError" || e.name === "HookTokenError")
+          throw new UsageError(e.message);
         throw error;
       }
       const metrics = session.operator.healthAddress;
@@ -139,6 +140,9 @@ export function devCommand(
           : "  state: temporary (pass --state-dir DIR to keep it across restarts)",
       );
       io.out(`  operator log: ${session.logFile}`);
+      io.out(
+        `  simulator test hooks: ${session.sim.url}/__sim/..., header X-Simulator-Token from ${session.simulatorTokenFile}`,
+      );
       io.out("");
       for (const line of kubectlHints(
         session.kubeconfigPath,

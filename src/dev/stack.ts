@@ -20,7 +20,7 @@ import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply
 import { KubeHttp } from "./kube-http.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import { loadSamples } from "./samples.ts";
-import { loadSimulatorState, saveSimulatorState, seedOf } from "./state.ts";
+import { loadSimulatorState, saveSimulatorState, seedOf, writeOwnerOnly } from "./state.ts";
 import { type Row, rowOf } from "./table.ts";
 
 export { DEMO_NAMESPACE };
@@ -47,6 +47,8 @@ export interface DevSession {
   operator: Operator;
   workDir: string;
   kubeconfigPath: string;
+  /** Holds the simulator's test-hook token (X-Simulator-Token), mode 0600. */
+  simulatorTokenFile: string;
   logFile: string;
   samples: Manifest[];
   /** The Account and every sample as the operator's cache sees them now. */
@@ -57,6 +59,7 @@ export interface DevSession {
 }
 
 const SIM_STATE = "simulator.json";
+const SIM_TOKEN = "simulator-token";
 
 /**
  * Starts everything in dependency order: simulator (seeded from the saved state), devcluster
@@ -84,6 +87,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       logger: log.child({ component: "simulator" }, { level: "warn" }),
     });
     started.push(sim);
+    await writeOwnerOnly(join(workDir, SIM_TOKEN), `${sim.hookToken}\n`);
     const cluster = await createDevCluster({
       host: options.host,
       port: options.clusterPort,
@@ -166,6 +170,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       operator,
       workDir,
       kubeconfigPath: join(workDir, "kubeconfig"),
+      simulatorTokenFile: join(workDir, SIM_TOKEN),
       logFile,
       samples,
       rows: () => [

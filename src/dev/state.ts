@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ResourceModule, SeedData } from "../simulator/resource.ts";
 import { validateSeed } from "../simulator/seed.ts";
@@ -30,8 +30,18 @@ export function seedOf(store: Store, resources: ResourceModule[]): Record<string
 
 /** Writes atomically (temp file + rename), so a crash leaves the previous state. */
 export async function saveSimulatorState(file: string, state: Record<string, unknown[]>): Promise<void> {
+  await writeOwnerOnly(file, `${JSON.stringify(state)}\n`);
+}
+
+/**
+ * Writes a file readable by its owner only (mode 0600: the simulator's state holds the users'
+ * passwords and refresh tokens), atomically: a new temporary file, then a rename over the target.
+ */
+export async function writeOwnerOnly(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(state)}\n`);
+  // A leftover temporary file would keep its own mode: start from none ("wx" refuses to reuse one).
+  await rm(tmp, { force: true });
+  await writeFile(tmp, text, { mode: 0o600, flag: "wx" });
   await rename(tmp, file);
 }

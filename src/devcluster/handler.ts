@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { requestTarget } from "../http/safe-server.ts";
 import type { Presenter } from "./admission-adapter.ts";
 import {
   AGGREGATED_DISCOVERY,
@@ -71,13 +72,16 @@ function intParam(query: URLSearchParams, name: string): number | undefined {
   return Number(raw);
 }
 
-export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createHandler(
+  deps: HandlerDeps,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { ops, hub, presenter } = deps;
   const isNamespaced = (g: string, v: string, r: string) => ops.registry.find(g, v, r)?.namespaced === true;
   const crds = () => ops.store.list(CRD_KEY);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://devcluster");
+    const url = requestTarget(req.url);
+    if (!url) throw badRequest("the request target is not a URL path");
     const r = route(url.pathname, isNamespaced);
     if (!PUBLIC_ROUTES.has(r.kind) && !tokenMatches(req.headers.authorization, deps.token))
       throw unauthorized();
@@ -299,21 +303,21 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     }
   };
 
-  return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (isApiError(error)) {
-        sendError(res, error);
-        return;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      deps.log("error", "request failed", {
-        method: req.method,
-        path: req.url?.split("?")[0],
-        error: message,
-      });
-      sendError(res, new ApiError(500, "InternalError", `Internal error occurred: ${message}`, {}));
-    });
+  return async (req, res) => {
+    try {
+      await handle(req, res);
+    } catch (error) {
+      // Anything else is a bug: the safe server logs it once and answers internalError().
+      if (!isApiError(error)) throw error;
+      sendError(res, error);
+    }
   };
+}
+
+/** The 500 a request that failed inside the server gets, as the real server words it. */
+export function internalError(error: unknown): ApiError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError(500, "InternalError", `Internal error occurred: ${message}`, {});
 }
 
 const PROTOBUF = "application/vnd.kubernetes.protobuf";

@@ -1,20 +1,44 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, tooLarge } from "./errors.ts";
+import { nestingDepth } from "../http/nesting.ts";
+import { ApiError, badRequest, tooLarge } from "./errors.ts";
 
 /** The real server's request body limit (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects a text body may have. The real server's JSON decoder
+ * stops at 10,000; the store, admission and managed fields here recurse per level, so the limit is
+ * lower, still far above any Kubernetes object.
+ */
+export const MAX_BODY_DEPTH = 1_000;
+/** Past this many bytes an oversized body is no longer drained for the 413: the socket is closed. */
+const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
 
+/** The body as text (JSON or YAML), refused with 400 when it nests deeper than MAX_BODY_DEPTH. */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
-  return (await readBodyBytes(req, limit)).toString("utf8");
+  const text = (await readBodyBytes(req, limit)).toString("utf8");
+  if (nestingDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    throw badRequest(`the request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
+  }
+  return text;
 }
 
 export async function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // Keep reading past the limit (and drop it), so the client gets the 413 instead of a reset.
-    if (size <= limit) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      // Keep reading past the limit (and drop it), so the client gets the 413 instead of a reset;
+      // a body far past it is cut off instead, so nobody can keep the server reading forever.
+      if (size <= limit) chunks.push(chunk as Buffer);
+      else if (size > MAX_DRAIN_BYTES) {
+        req.destroy();
+        break;
+      }
+    }
+  } catch {
+    // The client went away mid-body: its failure, not the server's (and nobody reads the answer).
+    throw badRequest("the request body ended before its declared length (connection closed)");
   }
   if (size > limit) throw tooLarge();
   return Buffer.concat(chunks);

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createSafeServer } from "../http/safe-server.ts";
 import { type Admitter, crdAdmission, defaultPresenter, type Presenter } from "./admission-adapter.ts";
 import { Controllers } from "./controllers.ts";
-import { createHandler } from "./handler.ts";
+import { createHandler, internalError } from "./handler.ts";
+import { sendError } from "./http-util.ts";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.ts";
 import { type Clock, Operations } from "./operations.ts";
 import { Registry } from "./registry.ts";
@@ -134,12 +135,15 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     serverAddress: () => address,
     log,
   });
-  const server: Server = tls
-    ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler)
-    : createHttpServer(handler);
-  server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-    else socket.destroy();
+  const server: Server = createSafeServer(handler, {
+    ...(tls ? { tls } : {}),
+    onError: (error, req) =>
+      log("error", "request failed", {
+        method: req.method,
+        path: req.url?.split("?")[0]?.slice(0, 200),
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    answer500: (res, error) => sendError(res, internalError(error)),
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
-import { Registry } from "prom-client";
+import { connect } from "node:net";
+import { Gauge, Registry } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ConditionStatus } from "./conditions.ts";
 import { type KindObjects, OperatorMetrics, resourceConditionLines, startHealthServer } from "./metrics.ts";
@@ -108,6 +109,79 @@ describe("OperatorMetrics", () => {
     expect(two).toContain("# TYPE svc_operator_leader gauge");
     expect(two).toContain('svc_operator_resource_condition{kind="Deployment",namespace="ns",name="web"');
     expect(two).not.toContain("svc_operator_reconcile_total");
+  });
+});
+
+/** Sends one raw request and answers the status line the server wrote. */
+function statusLine(port: number, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (d) => {
+      answer += String(d);
+    });
+    socket.on("close", () => resolve(answer.split("\r\n")[0] ?? ""));
+    socket.on("error", () => {});
+    socket.end(request);
+  });
+}
+
+describe("startHealthServer under hostile requests", () => {
+  it("answers `GET //` and absolute-form targets without failing, and keeps serving", async () => {
+    const failures: unknown[] = [];
+    const server = await startHealthServer({
+      registry: new Registry(),
+      host: "127.0.0.1",
+      port: 0,
+      ready: () => true,
+      log: { error: (fields) => failures.push(fields.err) },
+    });
+    const port = (server.address() as AddressInfo).port;
+    try {
+      expect(await statusLine(port, "GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toBe(
+        "HTTP/1.1 404 Not Found",
+      );
+      expect(
+        await statusLine(port, "GET http://x/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      ).toBe("HTTP/1.1 200 OK");
+      expect(await statusLine(port, "GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toBe(
+        "HTTP/1.1 400 Bad Request",
+      );
+      const post = await fetch(`http://127.0.0.1:${port}/metrics`, { method: "POST", body: "x" });
+      expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+      expect(failures).toEqual([]);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a metric that throws while collected is a 500 and one onError call", async () => {
+    const registry = new Registry();
+    new Gauge({
+      name: "broken",
+      help: "throws",
+      registers: [registry],
+      collect: () => {
+        throw new Error("collect failed");
+      },
+    });
+    const failures: string[] = [];
+    const server = await startHealthServer({
+      registry,
+      host: "127.0.0.1",
+      port: 0,
+      ready: () => true,
+      log: { error: (fields) => failures.push((fields.err as Error).message) },
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect((await fetch(`${base}/metrics`)).status).toBe(500);
+      expect(failures).toEqual(["collect failed"]);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
-import { createServer, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { createSafeServer, requestTarget } from "../http/safe-server.ts";
 import type { Condition } from "./conditions.ts";
 
 /** The custom resources of one kind as the informer cache holds them. */
@@ -194,6 +195,23 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
+const pathOf = (req: IncomingMessage) => req.url?.split("?")[0]?.slice(0, 200);
+
+/** What the server logs failures to (a pino logger fits). */
+interface FailureLog {
+  error(fields: { err: unknown; method?: string; path?: string }, message: string): void;
+}
+
+function failureLogger(log: FailureLog) {
+  return (error: unknown, req: IncomingMessage) =>
+    log.error({ err: error, method: req.method, path: pathOf(req) }, "metrics request failed");
+}
+
+function logToStderr(error: unknown, req: IncomingMessage): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`metrics server: ${req.method} ${pathOf(req)} failed: ${message}\n`);
+}
+
 /**
  * /metrics, /healthz and /readyz. `ready()` decides readiness (caches synced). `extra()` yields
  * more exposition text after the registry's (the families `extraNames`, rendered outside
@@ -209,6 +227,8 @@ export function startHealthServer(options: {
   healthy?: () => boolean;
   extra?: () => Iterable<string>;
   extraNames?: readonly string[];
+  /** Gets one line per request that failed inside the server (it answered 500); stderr by default. */
+  log?: FailureLog;
 }): Promise<Server> {
   const metrics = async (res: ServerResponse, only: string[]) => {
     if (only.length > 0) {
@@ -237,29 +257,30 @@ export function startHealthServer(options: {
     }
     res.end(eof);
   };
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const path = url.pathname;
-    if (path === "/metrics") {
-      metrics(res, url.searchParams.getAll("name[]")).catch((error: unknown) => {
-        if (res.headersSent) {
-          res.destroy(error as Error);
-          return;
-        }
-        res.writeHead(500, { "content-type": "text/plain" });
-        res.end(String(error));
-      });
-      return;
-    }
-    if (path === "/healthz" || path === "/readyz") {
-      const ok = path === "/healthz" ? (options.healthy?.() ?? true) : options.ready();
-      res.writeHead(ok ? 200 : 503, { "content-type": "text/plain" });
-      res.end(ok ? "ok\n" : "not ready\n");
-      return;
-    }
-    res.writeHead(404, { "content-type": "text/plain" });
-    res.end("not found\n");
-  });
+  const text = (res: ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { "content-type": "text/plain" });
+    res.end(body);
+  };
+  const server = createSafeServer(
+    async (req, res) => {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        // Scrapers and probes only read: a body is never wanted, so none is drained either.
+        res.setHeader("allow", "GET, HEAD");
+        res.setHeader("connection", "close");
+        return text(res, 405, `method not allowed: ${req.method} (use GET or HEAD)\n`);
+      }
+      const url = requestTarget(req.url);
+      if (!url) return text(res, 400, "bad request: the request target is not a URL path\n");
+      const path = url.pathname;
+      if (path === "/metrics") return metrics(res, url.searchParams.getAll("name[]"));
+      if (path === "/healthz" || path === "/readyz") {
+        const ok = path === "/healthz" ? (options.healthy?.() ?? true) : options.ready();
+        return text(res, ok ? 200 : 503, ok ? "ok\n" : "not ready\n");
+      }
+      text(res, 404, "not found\n");
+    },
+    { onError: options.log ? failureLogger(options.log) : logToStderr },
+  );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve(server));

@@ -202,6 +202,7 @@ export class Operator {
         healthy: () => !this.stopping,
         extraNames: [RESOURCE_CONDITION.name],
         extra: () => resourceConditionLines(this.kindObjects()),
+        log: this.log,
       });
     }
     await this.informers.start();

@@ -32,13 +32,26 @@ export function waitForStopSignal(): Promise<string> {
 /** Starts the simulator from CLI options and prints where it listens and how to log in. */
 export async function startFromOptions(options: SimulatorCommandOptions, io: CommandIo): Promise<Simulator> {
   // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
-  const [{ resources }, { readSeedFile, SeedError }, { SEED_CREDENTIALS }, { createSimulator }] =
-    await Promise.all([
-      import("./resources/index.ts"),
-      import("./seed.ts"),
-      import("./seed-data.ts"),
-      import("./server.ts"),
-    ]);
+  const [
+    { resources },
+    { readSeedFile, SeedError },
+    { SEED_CREDENTIALS },
+    { createSimulator },
+    { resolveHookToken, HookTokenError, HOOK_TOKEN_ENV, HOOK_TOKEN_HEADER },
+  ] = await Promise.all([
+    import("./resources/index.ts"),
+    import("./seed.ts"),
+    import("./seed-data.ts"),
+    import("./server.ts"),
+    import("./hook-token.ts"),
+  ]);
+  let hook: ReturnType<typeof resolveHookToken>;
+  try {
+    hook = resolveHookToken(undefined);
+  } catch (error) {
+    if (error instanceof HookTokenError) throw new UsageError(error.message);
+    throw error;
+  }
   let seed: Awaited<ReturnType<typeof readSeedFile>> | undefined;
   if (options.seed !== undefined) {
     try {
@@ -58,6 +71,7 @@ export async function startFromOptions(options: SimulatorCommandOptions, io: Com
       latencyMs: options["latency-ms"],
       seed,
       logger,
+      hookToken: hook.token,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -77,6 +91,12 @@ export async function startFromOptions(options: SimulatorCommandOptions, io: Com
     io.out(`  seed: ${options.seed} (credentials as that file defines them)`);
   }
   io.out(`  test hooks: ${sim.url}/__sim/{state,stats,faults,clock,reset}`);
+  // A token from the environment is the caller's own: it is not echoed.
+  io.out(
+    hook.source === "generated"
+      ? `  test hook token (header ${HOOK_TOKEN_HEADER}): ${hook.token}`
+      : `  test hook token (header ${HOOK_TOKEN_HEADER}): from ${HOOK_TOKEN_ENV}`,
+  );
   return sim;
 }
 

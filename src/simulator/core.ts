@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { Authenticator } from "./auth.ts";
+import { parseBody } from "./body.ts";
 import type { Clock } from "./clock.ts";
 import { RequestContext, type SimResponse } from "./context.ts";
 import { SimError } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
 import { handleHook } from "./hooks.ts";
-import { mergeParams, type Params, parseBody, parseFormEncoded } from "./params.ts";
+import { mergeParams, type Params, parseFormEncoded } from "./params.ts";
 import type { Format } from "./representation.ts";
 import type { ResourceModule, RouteDef, SeedData, SimulatorApi } from "./resource.ts";
 import { checkAccess } from "./roles.ts";
@@ -51,6 +52,8 @@ export class SimulatorCore {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly api: SimulatorApi;
+  /** What `/__sim` requests must carry in X-Simulator-Token. */
+  readonly hookToken: string;
   private readonly seedData: SeedData;
 
   constructor(init: {
@@ -59,12 +62,14 @@ export class SimulatorCore {
     resources: ResourceModule[];
     seed: SeedData;
     secret: Buffer;
+    hookToken: string;
     random?: () => number;
     cookieDomain?: string;
     baseLatencyMs?: number;
   }) {
     this.clock = init.clock;
     this.logger = init.logger;
+    this.hookToken = init.hookToken;
     this.faults = new FaultInjector(init.random);
     this.baseLatencyMs = init.baseLatencyMs ?? 0;
     this.auth = new Authenticator(init.clock, { cookieDomain: init.cookieDomain });
@@ -93,29 +98,29 @@ export class SimulatorCore {
     this.stats.clear();
   }
 
-  /** Entry point of the primary port. */
-  handle = (req: IncomingMessage, res: ServerResponse): void => {
+  /**
+   * Entry point of the primary port. What it throws is a bug: the safe server around it logs it
+   * once (`requestFailed`) and answers `answer500`.
+   */
+  handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    if (path.startsWith("/__sim/")) {
-      handleHook(this, req, res, path).catch((error: unknown) => this.fail(res, error));
-      return;
-    }
+    if (path.startsWith("/__sim/")) return handleHook(this, req, res, path);
     this.stats.begin();
-    this.process(req, res, path, q === -1 ? "" : url.slice(q + 1), started)
-      .catch((error: unknown) => this.fail(res, error))
-      .finally(() => this.stats.end(performance.now() - started));
+    try {
+      await this.process(req, res, path, q === -1 ? "" : url.slice(q + 1), started);
+    } finally {
+      this.stats.end(performance.now() - started);
+    }
   };
 
-  private fail(res: ServerResponse, error: unknown): void {
-    this.logger.error({ err: error }, "simulator handler crashed");
-    if (!res.headersSent) {
-      res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
-      res.end("InternalServerError: the simulator failed; see its log");
-    }
-  }
+  /** One log line per request that failed inside the simulator (never its query string). */
+  requestFailed = (error: unknown, req: IncomingMessage): void => {
+    const path = (req.url ?? "/").split("?")[0]!.slice(0, 200);
+    this.logger.error({ err: error, method: req.method, path }, "simulator request failed");
+  };
 
   private async process(
     req: IncomingMessage,
@@ -142,6 +147,7 @@ export class SimulatorCore {
       if (decision.kind === "status") {
         req.resume();
         this.write(
+          req,
           res,
           textError(decision.status, decision.body, decision.headers),
           method,
@@ -178,7 +184,7 @@ export class SimulatorCore {
       req.socket.destroy();
       return;
     }
-    this.write(res, answer, method, path, template, started);
+    this.write(req, res, answer, method, path, template, started);
   }
 
   private async dispatch(
@@ -229,12 +235,14 @@ export class SimulatorCore {
       );
     }
 
-    let params: Params = query === "" ? {} : parseFormEncoded(query);
-    const body = await parseBody(req);
-    if (Object.keys(body).length > 0) params = mergeParams(params, body);
-
+    // Who is calling is settled from the headers before a byte of the body is parsed: an
+    // anonymous or unauthorised caller costs no parsing, however large or hostile its body.
     const principal = route.access === "public" ? null : this.auth.authenticate(req.headers);
     if (principal) checkAccess(this.store, principal.userId, route.access);
+
+    let params: Params = query === "" ? {} : parseFormEncoded(query, "the query string");
+    const body = await parseBody(req);
+    if (Object.keys(body).length > 0) params = mergeParams(params, body);
 
     const ctx = new RequestContext({
       method: req.method ?? "GET",
@@ -252,6 +260,7 @@ export class SimulatorCore {
   }
 
   private write(
+    req: IncomingMessage,
     res: ServerResponse,
     answer: SimResponse,
     method: string,
@@ -260,7 +269,13 @@ export class SimulatorCore {
     started: number,
   ): void {
     const body = answer.body;
-    const headers = { ...answer.headers, "content-length": String(Buffer.byteLength(body)) };
+    const headers: Record<string, string | string[]> = {
+      ...answer.headers,
+      "content-length": String(Buffer.byteLength(body)),
+    };
+    // A body left unread (refused before parsing) is not drained for the next request: the
+    // connection closes after this answer.
+    if (!req.complete) headers.connection = "close";
     res.writeHead(answer.status, headers);
     res.end(body);
     this.finish(method, path, template, answer.status, started);

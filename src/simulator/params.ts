@@ -1,7 +1,5 @@
-import type { IncomingMessage } from "node:http";
-import busboy from "busboy";
 import qs from "qs";
-import { parameterError, SimError } from "./errors.ts";
+import { parameterError } from "./errors.ts";
 
 /** A file part of a multipart body, placed at its bracketed field name in the params. */
 export interface UploadedFile {
@@ -18,22 +16,70 @@ export function isUploadedFile(value: unknown): value is UploadedFile {
   return typeof value === "object" && value !== null && (value as UploadedFile).kind === "file";
 }
 
-const QS_OPTIONS = { depth: 20, arrayLimit: 100_000, parameterLimit: 100_000, allowPrototypes: false };
+/**
+ * Limits on what one request's parameters may hold (query string and body together are each held
+ * to them). Far above any call of the API (the largest, a deployment's inputs, has a few hundred
+ * entries and four levels); they keep a hostile body from costing more than a few milliseconds.
+ */
+export const PARAM_LIMITS = {
+  /** Form fields, multipart parts, or JSON values (every member and element, nested ones too). */
+  entries: 10_000,
+  /** Levels of nesting: bracket pairs of a form name (`a[b][c]` is 2), or JSON arrays and objects. */
+  depth: 20,
+} as const;
+
+function tooManyEntries(what: string): never {
+  throw parameterError(`${what} has more than ${PARAM_LIMITS.entries} entries (the limit)`);
+}
+
+function tooDeep(name: string): never {
+  const shown = name.length > 80 ? `${name.slice(0, 80)}...` : name;
+  throw parameterError(`${shown} nests deeper than ${PARAM_LIMITS.depth} levels (the limit)`);
+}
+
+/**
+ * qs is told not to build arrays (`parseArrays: false`): merging each `x[i]` into a sparse array
+ * costs qs time proportional to i, which made a 16k-entry form take seconds. The hashes whose keys
+ * are all indexes are turned into arrays afterwards, in one pass.
+ */
+const QS_OPTIONS = {
+  depth: PARAM_LIMITS.depth,
+  strictDepth: true,
+  parseArrays: false,
+  allowPrototypes: false,
+};
 
 /**
  * Builds nested params from bracketed names the way the real (Rails-style) service does.
  * qs alone reads `inputs[][name]=A&inputs[][value]=1&inputs[][name]=B` as one hash of arrays;
  * Rails starts a new hash when a key repeats. So every `[]` is first rewritten to an explicit
  * index (`inputs[0][name]`, `inputs[0][value]`, `inputs[1][name]`), then qs builds the tree.
+ * More than PARAM_LIMITS entries, or a name nesting deeper, is a 400 naming the limit.
  */
-export function buildParams(pairs: Iterable<readonly [string, unknown]>): Params {
+export function buildParams(pairs: Iterable<readonly [string, unknown]>, what = "the request"): Params {
   const elements = new Map<string, { index: number; keys: Set<string> }>();
   const indexed: Record<string, unknown> = {};
+  let count = 0;
   for (const [key, value] of pairs) {
+    if (++count > PARAM_LIMITS.entries) tooManyEntries(what);
+    if (bracketCount(key) > PARAM_LIMITS.depth) tooDeep(key);
     const name = indexEmptyBrackets(key, elements);
     indexed[name] = value;
   }
-  return qs.parse(indexed as Record<string, string>, QS_OPTIONS) as Params;
+  let tree: unknown;
+  try {
+    tree = qs.parse(indexed as Record<string, string>, QS_OPTIONS);
+  } catch {
+    // Only strictDepth throws, and bracketCount refused every name that could trip it.
+    tooDeep("a parameter name");
+  }
+  return indexesToArrays(tree) as Params;
+}
+
+function bracketCount(key: string): number {
+  let n = 0;
+  for (let at = key.indexOf("["); at !== -1; at = key.indexOf("[", at + 1)) n++;
+  return n;
 }
 
 function indexEmptyBrackets(
@@ -60,10 +106,40 @@ function indexEmptyBrackets(
   return key;
 }
 
+/** Array indexes small enough that an object's own keys list them in ascending order. */
+const INDEX = /^(?:0|[1-9]\d{0,8})$/;
+
+/** Hashes whose keys are all indexes become arrays of their values in index order (holes dropped). */
+function indexesToArrays(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value);
+  for (const key of keys) value[key] = indexesToArrays(value[key]);
+  if (keys.length > 0 && keys.every((k) => INDEX.test(k))) return keys.map((k) => value[k]);
+  return value;
+}
+
 /** Parses a query string or an urlencoded body (bracket notation). */
-export function parseFormEncoded(text: string): Params {
+export function parseFormEncoded(text: string, what = "the request"): Params {
   if (text === "") return {};
-  return buildParams(new URLSearchParams(text));
+  return buildParams(new URLSearchParams(text), what);
+}
+
+/**
+ * Holds a parsed JSON body to PARAM_LIMITS (the parse itself never recurses; the code that reads
+ * params does). Iterative, so no nesting can overflow the stack here.
+ */
+export function checkJsonLimits(root: unknown): void {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 0 }];
+  let count = 0;
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= PARAM_LIMITS.depth) tooDeep("the JSON body");
+    const children = Array.isArray(value) ? value : Object.values(value);
+    count += children.length;
+    if (count > PARAM_LIMITS.entries) tooManyEntries("the JSON body");
+    for (const child of children) pending.push({ value: child, depth: depth + 1 });
+  }
 }
 
 /** Deep merge: `over` wins; hashes merge member by member. */
@@ -79,89 +155,4 @@ export function mergeParams(base: Params, over: Params): Params {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !isUploadedFile(value);
-}
-
-const MAX_BODY_BYTES = 20 * 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new SimError(413, "ParameterError", `request body is larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-function parseMultipart(req: IncomingMessage): Promise<Params> {
-  return new Promise((resolve, reject) => {
-    const pairs: Array<[string, unknown]> = [];
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES } });
-    } catch (error) {
-      reject(parameterError(`multipart body is malformed: ${(error as Error).message}`));
-      return;
-    }
-    parser.on("field", (name, value) => pairs.push([name, value]));
-    parser.on("file", (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        const content = Buffer.concat(chunks);
-        const file: UploadedFile = {
-          kind: "file",
-          filename: info.filename ?? "",
-          mimeType: info.mimeType,
-          content,
-          size: content.length,
-        };
-        pairs.push([name, file]);
-      });
-    });
-    parser.on("error", (error: Error) =>
-      reject(parameterError(`multipart body is malformed: ${error.message}`)),
-    );
-    parser.on("close", () => resolve(buildParams(pairs)));
-    req.pipe(parser);
-  });
-}
-
-/**
- * Reads the request body by its content type: urlencoded (bracket notation), JSON (same
- * nesting), multipart (bracketed field names, file parts as UploadedFile). An empty body is
- * no params whatever the content type claims (one real client sends
- * `Content-Type: application/json` on bodiless GETs and DELETEs).
- */
-export async function parseBody(req: IncomingMessage): Promise<Params> {
-  const type = (req.headers["content-type"] ?? "").toLowerCase();
-  if (type.startsWith("multipart/form-data")) return parseMultipart(req);
-  const length = req.headers["content-length"];
-  if (length === "0" || (length === undefined && req.headers["transfer-encoding"] === undefined)) {
-    req.resume();
-    return {};
-  }
-  const raw = await readBody(req);
-  if (raw.length === 0) return {};
-  const text = raw.toString("utf8");
-  if (type.includes("json")) {
-    if (text.trim() === "") return {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw parameterError(`request body is not valid JSON (${(error as Error).message})`);
-    }
-    if (!isPlainObject(parsed)) throw parameterError("request body must be a JSON object");
-    return parsed;
-  }
-  return parseFormEncoded(text);
 }

@@ -1,10 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Logger, pino } from "pino";
+import { createSafeServer } from "../http/safe-server.ts";
+import { parseBody } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { SimulatorCore } from "./core.ts";
-import { mergeParams, parseBody, parseFormEncoded } from "./params.ts";
+import { parameterError, SimError } from "./errors.ts";
+import { type HookTokenSource, resolveHookToken } from "./hook-token.ts";
+import { mergeParams, parseFormEncoded } from "./params.ts";
 import type { ResourceModule, SeedData } from "./resource.ts";
 import { resources as allResources } from "./resources/index.ts";
 import { defaultSeed, validateSeed } from "./seed.ts";
@@ -28,6 +32,11 @@ export interface SimulatorOptions {
   cookieDomain?: string;
   /** The resource modules to serve (default: every module in resources/index.ts). */
   resources?: ResourceModule[];
+  /**
+   * What `/__sim` requests must carry in X-Simulator-Token (16 to 256 visible ASCII characters).
+   * Default: SVC_SIMULATOR_TOKEN when set, else a random one (`hookToken` of the result).
+   */
+  hookToken?: string;
 }
 
 export interface Simulator {
@@ -38,6 +47,9 @@ export interface Simulator {
   store: Store;
   clock: Clock;
   core: SimulatorCore;
+  /** The token `/__sim` requests must carry in X-Simulator-Token, and where it came from. */
+  hookToken: string;
+  hookTokenSource: HookTokenSource;
   close(): Promise<void>;
 }
 
@@ -70,7 +82,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const clock = options.clock ?? systemClock();
   const logger = options.logger ?? pino({ level: "silent" });
   const seed = options.seed ?? validateSeed(defaultSeed(resources), resources, "default seed");
+  const hook = resolveHookToken(options.hookToken);
   const core = new SimulatorCore({
+    hookToken: hook.token,
     clock,
     logger,
     resources,
@@ -81,23 +95,30 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     baseLatencyMs: options.latencyMs,
   });
 
-  const primary = createServer({ keepAliveTimeout: 65_000 }, core.handle);
-  const region = createServer((req, res) => {
-    answerFromWrongRegion(core, req).then(
-      (answer) => {
-        const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
-        if (answer.location) headers.location = answer.location;
-        res.writeHead(answer.status, headers);
-        res.end(answer.body);
-        const path = (req.url ?? "/").split("?")[0];
-        logger.info({ method: req.method, path, status: answer.status, region: true }, "request");
-      },
-      () => {
-        res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
-        res.end("ParameterError: the request body could not be parsed");
-      },
-    );
-  });
+  const safety = {
+    onError: core.requestFailed,
+    answer500: (res: ServerResponse) => {
+      res.writeHead(500, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+      res.end("InternalServerError: the simulator failed; see its log");
+    },
+  };
+  const primary = createSafeServer(core.handle, { ...safety, keepAliveTimeoutMs: 65_000 });
+  const region = createSafeServer(async (req, res) => {
+    let answer: Awaited<ReturnType<typeof answerFromWrongRegion>>;
+    try {
+      answer = await answerFromWrongRegion(core, req);
+    } catch (error) {
+      if (!(error instanceof SimError)) throw error;
+      answer = { status: error.status, body: error.body };
+    }
+    const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+    if (answer.location) headers.location = answer.location;
+    if (!req.complete) headers.connection = "close";
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+    const path = (req.url ?? "/").split("?")[0];
+    logger.info({ method: req.method, path, status: answer.status, region: true }, "request");
+  }, safety);
   try {
     const port = await listen(primary, options.port ?? 0, host);
     const regionPort = await listen(region, options.regionPort ?? 0, host);
@@ -113,6 +134,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     store: core.store,
     clock,
     core,
+    hookToken: hook.token,
+    hookTokenSource: hook.source,
     close: async () => {
       await Promise.all([closeServer(primary), closeServer(region)]);
     },
@@ -131,9 +154,14 @@ async function answerFromWrongRegion(
   core: SimulatorCore,
   req: IncomingMessage,
 ): Promise<{ status: number; location?: string; body: string }> {
+  // The Location is this host's target on the primary: only a path makes a well-formed one.
+  if (!(req.url ?? "/").startsWith("/")) {
+    req.resume();
+    throw parameterError("the request target must be a path (origin-form), not an absolute URL or '*'");
+  }
   const [path = "/", query = ""] = (req.url ?? "/").split("?", 2);
   if (req.method === "POST" && OAUTH_PATH.test(path)) {
-    let params = query === "" ? {} : parseFormEncoded(query);
+    let params = query === "" ? {} : parseFormEncoded(query, "the query string");
     params = mergeParams(params, await parseBody(req));
     const accountId = params.account_id;
     if (typeof accountId === "string") {

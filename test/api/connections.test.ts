@@ -23,7 +23,7 @@ describe("connections per host", () => {
       await h.hook("reset");
       await h.hook("faults", { latencyMs: 25 });
       await Promise.all(Array.from({ length: 12 }, () => api.deployments.show("/api/deployments/1")));
-      const stats = (await h.anonymous.get("/__sim/stats")).json<{ peakInFlight: number; total: number }>();
+      const stats = (await h.hooks.get("/__sim/stats")).json<{ peakInFlight: number; total: number }>();
       expect(stats.total).toBe(12);
       expect(stats.peakInFlight).toBe(3);
     } finally {

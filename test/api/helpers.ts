@@ -101,7 +101,7 @@ export function testApi(
 
 /** Request counts by `METHOD route status` from the simulator's stats hook. */
 export async function simStats(h: Harness): Promise<Map<string, number>> {
-  const stats = (await h.anonymous.get("/__sim/stats")).json<{
+  const stats = (await h.hooks.get("/__sim/stats")).json<{
     requests: Array<{ method: string; route: string; status: number; count: number }>;
   }>();
   return new Map(stats.requests.map((r) => [`${r.method} ${r.route} ${r.status}`, r.count]));

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { simHook } from "../support/sim-hook.ts";
 import { devPortFlags } from "./dev-args.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -101,6 +102,15 @@ describe("svc-operator dev (as a child process)", () => {
     timeout: 120_000,
   }, async () => {
     first = await runDev(["--state-dir", stateDir], undefined, async (run) => {
+      // The simulator's test hooks open with the token dev wrote to its state directory.
+      const [, simUrl, tokenFile] =
+        /simulator test hooks: (\S+)\/__sim\/\.\.\., header X-Simulator-Token from (\S+)/.exec(
+          run.lines.join("\n"),
+        )!;
+      expect(tokenFile).toBe(join(stateDir, "simulator-token"));
+      const hookToken = readFileSync(tokenFile!, "utf8").trim();
+      expect((await simHook({ url: simUrl!, hookToken }, "stats")).status).toBe(200);
+      expect((await fetch(`${simUrl}/__sim/stats`)).status).toBe(401);
       if (!kubectl) return;
       // The printed command lines work as printed, with the written kubeconfig.
       const kubeconfig = /export KUBECONFIG=(\S+)/.exec(run.lines.join("\n"))![1]!;
@@ -129,6 +139,9 @@ describe("svc-operator dev (as a child process)", () => {
       expect(first.rows.get(key)?.href, key).toMatch(/^\/api\//);
     }
     expect(first.rows.get("Account/default")?.ready).toBe("True");
+    // Credentials and state are readable by their owner only.
+    for (const file of ["simulator.json", "simulator-token", "devcluster.json", "kubeconfig"])
+      expect(statSync(join(stateDir, file)).mode & 0o777, file).toBe(0o600);
     if (kubectl) {
       // one line per sample plus the Account (all in category svccloud)
       expect(kubectlOutput.trim().split("\n")).toHaveLength(samples.length + 1);

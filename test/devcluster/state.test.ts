@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as k8s from "@kubernetes/client-node";
@@ -37,6 +37,8 @@ describe("state file", () => {
     await first.cluster.close();
     // Only the state file is left behind: the temporary files were renamed over it.
     expect((await readdir(dir)).filter((f) => f.startsWith("state.json"))).toEqual(["state.json"]);
+    // It holds the token and the TLS key: owner-only.
+    expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
 
     const second = await startHarness({ stateFile, token: "fixed-token-0123456789" });
     try {

@@ -14,6 +14,7 @@ import { RawKube } from "../../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
+import { simHook } from "../support/sim-hook.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -318,7 +319,7 @@ export async function simStats(
 }
 
 export async function setFaults(stack: Stack, faults: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${stack.sim.url}/__sim/faults`, { method: "POST", body: JSON.stringify(faults) });
+  const res = await simHook(stack.sim, "faults", faults);
   if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
 

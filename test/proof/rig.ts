@@ -11,6 +11,7 @@ import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts
 import type { ManagedObject } from "../../src/runtime/kind.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
+import { simHook } from "../support/sim-hook.ts";
 import { type Manifest, PLURAL } from "./mixed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -326,7 +327,7 @@ export class OperatorProcess {
 
 /** Replaces the simulator's fault set (`{}` clears it). */
 export async function setFaults(rig: Rig, faults: Record<string, number>): Promise<void> {
-  const res = await fetch(`${rig.sim.url}/__sim/faults`, { method: "POST", body: JSON.stringify(faults) });
+  const res = await simHook(rig.sim, "faults", faults);
   if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
 

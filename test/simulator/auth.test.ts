@@ -236,3 +236,46 @@ describe("roles", () => {
     );
   });
 });
+
+describe("authentication comes before the body is parsed", () => {
+  const bracketForm = (n: number) =>
+    Array.from(
+      { length: n / 2 },
+      (_, i) => `deployment[inputs][][name]=n${i}&deployment[inputs][][value]=v${i}`,
+    ).join("&");
+
+  it("an anonymous or role-less caller is refused on its headers, whatever its body", async () => {
+    const hostile = [
+      { form: bracketForm(100_000) },
+      { form: "{", headers: { "content-type": "application/json" } },
+      { form: `{"a":${"[".repeat(50_000)}`, headers: { "content-type": "application/json" } },
+    ];
+    for (const body of hostile) {
+      // Parsing first would have answered 400 (too many entries, malformed JSON).
+      const res = await anon.post("/api/deployments", body);
+      expect([res.status, res.text]).toEqual([403, "Session cookie is expired or invalid"]);
+    }
+    const user2 = await login(h.url, "user2@example.com", "password");
+    const refused = await user2.post("/api/deployments", { form: bracketForm(100_000) });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toMatch(/^PermissionDenied: /);
+  });
+
+  it("an authorised caller's oversized body is a 400 naming the limit", async () => {
+    const admin = await login(h.url, credentials.email, credentials.password);
+    const res = await h.expectUnchanged(() => admin.post("/api/deployments", { form: bracketForm(16_000) }));
+    expect([res.status, res.text]).toEqual([
+      400,
+      "ParameterError: the form body has more than 10000 entries (the limit)",
+    ]);
+  });
+
+  it("public calls (session, OAuth) parse their body under the same limits", async () => {
+    const res = await anon.post("/api/session", { form: `${bracketForm(100_000)}&email=a` });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("more than 10000 entries");
+    const region = await new SimClient(h.regionUrl).post("/api/oauth2", { form: bracketForm(100_000) });
+    expect(region.status).toBe(400);
+    expect(region.text).toContain("more than 10000 entries");
+  });
+});

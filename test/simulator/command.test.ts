@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.ts";
 import { startFromOptions } from "../../src/simulator/command.ts";
+import { simHook } from "../support/sim-hook.ts";
 import { login } from "./harness.ts";
 
 function capture() {
@@ -164,8 +165,13 @@ describe("the CLI process", () => {
   });
 
   function spawnCli(...args: string[]) {
+    return spawnCliWith(process.env, ...args);
+  }
+
+  function spawnCliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
     const child = spawn(process.execPath, [CLI, "simulator", "--port", "0", "--region-port", "0", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      env,
     });
     children.push(child);
     let out = "";
@@ -213,7 +219,41 @@ describe("the CLI process", () => {
       expect(await cli.exited).toBe(0);
       expect(cli.out()).toContain(`${signal}, stopping`);
       expect(cli.err()).toBe("");
-      await expect(fetch(`${url}/__sim/stats`)).rejects.toThrow();
+      await expect(simHook(url, "stats")).rejects.toThrow();
+    },
+    SPAWN_TIMEOUT_MS,
+  );
+
+  it(
+    "prints the test-hook token it generated when SVC_SIMULATOR_TOKEN is unset; the hooks need it",
+    async () => {
+      const { SVC_SIMULATOR_TOKEN: _, ...env } = process.env;
+      const cli = spawnCliWith(env, "--log-level", "silent");
+      await waitFor(() => /test hook token/.test(cli.out()), `the banner (stderr: ${cli.err()})`);
+      const url = /service API 1\.5 at (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.out())![1]!;
+      const token = /test hook token \(header X-Simulator-Token\): (\S+)/.exec(cli.out())![1]!;
+      expect(token).not.toBe(process.env.SVC_SIMULATOR_TOKEN);
+      expect((await simHook({ url, hookToken: token }, "stats")).status).toBe(200);
+      expect((await simHook(url, "stats")).status).toBe(401);
+      cli.child.kill("SIGTERM");
+      expect(await cli.exited).toBe(0);
+    },
+    SPAWN_TIMEOUT_MS,
+  );
+
+  it(
+    "takes the token from SVC_SIMULATOR_TOKEN without echoing it, and refuses a short one with exit 2",
+    async () => {
+      const cli = spawnCli("--log-level", "silent");
+      await waitFor(() => /test hook token/.test(cli.out()), `the banner (stderr: ${cli.err()})`);
+      expect(cli.out()).toContain("test hook token (header X-Simulator-Token): from SVC_SIMULATOR_TOKEN");
+      expect(cli.out()).not.toContain(process.env.SVC_SIMULATOR_TOKEN!);
+      cli.child.kill("SIGTERM");
+      expect(await cli.exited).toBe(0);
+
+      const short = spawnCliWith({ ...process.env, SVC_SIMULATOR_TOKEN: "short" });
+      expect(await short.exited).toBe(2);
+      expect(short.err()).toContain("SVC_SIMULATOR_TOKEN: must be 16 to 256 visible ASCII characters");
     },
     SPAWN_TIMEOUT_MS,
   );

@@ -4,7 +4,7 @@ import { isUploadedFile } from "../../src/simulator/params.ts";
 import { defineResource } from "../../src/simulator/resource.ts";
 import { resources } from "../../src/simulator/resources/index.ts";
 import { access } from "../../src/simulator/roles.ts";
-import { SimClient, startSimulator } from "./harness.ts";
+import { startSimulator } from "./harness.ts";
 
 // A test-only resource that answers the params it received, to check parsing end to end.
 const echo = defineResource({
@@ -199,7 +199,7 @@ describe("the default seed", () => {
   });
 
   it("holds the linked objects the other resources need", async () => {
-    const state = await new SimClient(h.url).get("/__sim/state");
+    const state = await h.hooks.get("/__sim/state");
     const s = state.json<Record<string, unknown[]>>();
     for (const name of [
       "accounts",

@@ -2,6 +2,7 @@ import qs from "qs";
 import { fixedClock } from "../../src/simulator/clock.ts";
 import { SEED_CREDENTIALS } from "../../src/simulator/seed-data.ts";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator/server.ts";
+import { simHookHeaders } from "../support/sim-hook.ts";
 
 /**
  * Test harness for the simulator over real HTTP (shared by every simulator test and the
@@ -14,7 +15,8 @@ import { createSimulator, type Simulator, type SimulatorOptions } from "../../sr
  *   await h.expectUnchanged(() => h.admin.post(...))   // store identical before and after
  *
  * `h.admin` is user 1 (every role, both settings) logged in with a session; `h.user2` is
- * user 2 (no roles); `h.anonymous` sends no credentials. Every client sends
+ * user 2 (no roles); `h.anonymous` sends no credentials; `h.hooks` sends the simulator's
+ * test-hook token (X-Simulator-Token) and nothing else. Every client sends
  * `X-API-Version: 1.5` unless the request overrides the header.
  */
 
@@ -127,7 +129,9 @@ export interface Harness {
   admin: SimClient;
   user2: SimClient;
   anonymous: SimClient;
-  /** `GET /__sim/state`: every stored object. */
+  /** Carries the X-Simulator-Token header `/__sim` requests need. */
+  hooks: SimClient;
+  /** `GET /__sim/state`: every stored object (credentials redacted). */
   state(): Promise<Record<string, Array<Record<string, unknown>>>>;
   /** POSTs a test hook (`faults`, `clock`, `reset`) with a JSON body. */
   hook(name: string, body?: unknown): Promise<SimAnswer>;
@@ -145,6 +149,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ha
     ...options,
   });
   const anonymous = new SimClient(sim.url);
+  const hooks = new SimClient(sim.url, simHookHeaders(sim));
   const admin = await login(sim.url, SEED_CREDENTIALS.admin.email, SEED_CREDENTIALS.admin.password).catch(
     () => anonymous,
   );
@@ -152,7 +157,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ha
     () => anonymous,
   );
   const state = async () =>
-    (await anonymous.get("/__sim/state")).json<Record<string, Array<Record<string, unknown>>>>();
+    (await hooks.get("/__sim/state")).json<Record<string, Array<Record<string, unknown>>>>();
   return {
     sim,
     url: sim.url,
@@ -160,8 +165,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ha
     admin,
     user2,
     anonymous,
+    hooks,
     state,
-    hook: (name, body = {}) => anonymous.post(`/__sim/${name}`, { json: body }),
+    hook: (name, body = {}) => hooks.post(`/__sim/${name}`, { json: body }),
     async expectUnchanged(call) {
       const before = JSON.stringify(await state());
       const answer = await call();

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator } from "./harness.ts";
+import { login, startSimulator } from "./harness.ts";
 
 const h = await startSimulator();
 afterAll(() => h.close());
@@ -26,7 +26,7 @@ describe("/__sim/stats", () => {
     await h.admin.get("/api/deployments/2");
     await h.admin.get("/api/deployments/99");
     await h.admin.get("/api/nowhere");
-    const stats = (await h.anonymous.get("/__sim/stats")).json<{
+    const stats = (await h.hooks.get("/__sim/stats")).json<{
       total: number;
       requests: Array<{ method: string; route: string; status: number; count: number }>;
     }>();
@@ -53,7 +53,7 @@ describe("/__sim/stats", () => {
     } finally {
       await h.hook("faults", {});
     }
-    const stats = (await h.anonymous.get("/__sim/stats")).json<{
+    const stats = (await h.hooks.get("/__sim/stats")).json<{
       inFlight: number;
       peakInFlight: number;
       busyMs: number;
@@ -78,7 +78,7 @@ describe("/__sim/faults", () => {
     expect(unknown.text).toContain("explode");
     const latency = await h.hook("faults", { latencyMs: -1 });
     expect(latency.text).toBe("ParameterError: latencyMs: must be 0 or more");
-    const notJson = await h.anonymous.post("/__sim/faults", {
+    const notJson = await h.hooks.post("/__sim/faults", {
       form: "{",
       headers: { "content-type": "application/json" },
     });
@@ -94,12 +94,12 @@ describe("/__sim/faults", () => {
     const throttled = await h.admin.get("/api/deployments");
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get("retry-after")).toBe("3");
-    expect((await h.anonymous.get("/__sim/faults")).json()).toEqual({ throttle429: 1, retryAfterSeconds: 3 });
+    expect((await h.hooks.get("/__sim/faults")).json()).toEqual({ throttle429: 1, retryAfterSeconds: 3 });
     // test hooks are never faulted
-    expect((await h.anonymous.get("/__sim/state")).status).toBe(200);
+    expect((await h.hooks.get("/__sim/state")).status).toBe(200);
     await h.hook("faults", {});
     expect((await h.admin.get("/api/deployments")).status).toBe(200);
-    expect((await h.anonymous.get("/__sim/faults")).json()).toEqual({});
+    expect((await h.hooks.get("/__sim/faults")).json()).toEqual({});
   });
 
   it("faulted calls change nothing", async () => {
@@ -135,7 +135,7 @@ describe("/__sim/faults", () => {
     const state = await h.state();
     expect(state.deployments!.map((d) => d.name)).toContain("committed");
     expect(state.deployments!.find((d) => d.id === "1")!.description).toBe("changed");
-    const stats = (await h.anonymous.get("/__sim/stats")).json<{
+    const stats = (await h.hooks.get("/__sim/stats")).json<{
       requests: Array<{ route: string; status: number }>;
     }>();
     expect(stats.requests).toContainEqual(expect.objectContaining({ route: "/api/deployments", status: 0 }));
@@ -151,14 +151,14 @@ describe("/__sim/faults", () => {
 
 describe("/__sim/clock", () => {
   it("advances the clock, validated", async () => {
-    const before = (await h.anonymous.get("/__sim/clock")).json<{ now: string }>().now;
+    const before = (await h.hooks.get("/__sim/clock")).json<{ now: string }>().now;
     const res = await h.hook("clock", { advanceSeconds: 90 });
     expect(res.status).toBe(200);
     expect(Date.parse(res.json<{ now: string }>().now) - Date.parse(before)).toBe(90_000);
     const bad = await h.hook("clock", { advanceSeconds: "x" });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/^ParameterError: advanceSeconds: /);
-    expect((await h.anonymous.get("/__sim/nothing")).status).toBe(404);
+    expect((await h.hooks.get("/__sim/nothing")).status).toBe(404);
   });
 
   it("timestamps of created objects come from the clock", async () => {
@@ -166,11 +166,87 @@ describe("/__sim/clock", () => {
       form: { permission: { user_href: "/api/users/2", role_title: "observer" } },
     });
     const p = (await h.admin.get("/api/permissions/2-observer")).json<{ created_at: string }>();
-    const now = (await h.anonymous.get("/__sim/clock")).json<{ now: string }>().now;
+    const now = (await h.hooks.get("/__sim/clock")).json<{ now: string }>().now;
     const d = new Date(now);
     const pad = (n: number) => String(n).padStart(2, "0");
     expect(p.created_at).toBe(
       `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`,
     );
+  });
+});
+
+describe("the hook token", () => {
+  it("is required in X-Simulator-Token: missing or wrong is 401 naming the header", async () => {
+    const missing = await h.anonymous.get("/__sim/state");
+    expect(missing.status).toBe(401);
+    expect(missing.text).toContain("missing X-Simulator-Token header");
+    const wrong = await h.anonymous.post("/__sim/reset", {
+      headers: { "x-simulator-token": "not-the-token" },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain("wrong X-Simulator-Token header");
+    for (const hook of ["stats", "faults", "clock"]) {
+      expect((await h.anonymous.get(`/__sim/${hook}`)).status).toBe(401);
+    }
+    // Nothing was changed by the refused calls.
+    await h.admin.post("/api/deployments", { form: { deployment: { name: "kept" } } });
+    expect((await h.anonymous.post("/__sim/reset")).status).toBe(401);
+    expect((await h.state()).deployments!.map((d) => d.name)).toContain("kept");
+  });
+
+  it("is checked before the body is read", async () => {
+    const res = await h.anonymous.post("/__sim/faults", {
+      form: `{"latencyMs": ${"[".repeat(100_000)}`,
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(401);
+    expect((await h.hooks.get("/__sim/faults")).json()).toEqual({});
+  });
+
+  it("comes from the hookToken option, else SVC_SIMULATOR_TOKEN", async () => {
+    expect(h.sim.hookToken).toBe(process.env.SVC_SIMULATOR_TOKEN);
+    const own = await startSimulator({ hookToken: "an-injected-token-0123" });
+    try {
+      expect((await own.hooks.get("/__sim/stats")).status).toBe(200);
+      expect(
+        (await own.anonymous.get("/__sim/stats", { headers: { "x-simulator-token": h.sim.hookToken } }))
+          .status,
+      ).toBe(401);
+    } finally {
+      await own.close();
+    }
+    await expect(startSimulator({ hookToken: "short" })).rejects.toThrow(
+      "hookToken: must be 16 to 256 visible ASCII characters",
+    );
+  });
+});
+
+describe("hook bodies", () => {
+  it("are at most 1 MiB: more is 413 naming the limit", async () => {
+    const res = await h.hooks.post("/__sim/faults", {
+      form: JSON.stringify({ latencyMs: 1, pad: "x".repeat(2 * 1024 * 1024) }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(413);
+    expect(res.text).toBe("ParameterError: hook body is larger than 1048576 bytes (the limit)");
+    expect((await h.hooks.get("/__sim/faults")).json()).toEqual({});
+  });
+});
+
+describe("/__sim/state redacts credentials", () => {
+  it("shows that users have a password and a refresh token, never their values", async () => {
+    const users = (await h.state()).users!;
+    expect(users.length).toBeGreaterThan(0);
+    const admin = users.find((u) => u.id === "1")!;
+    expect(admin).toMatchObject({
+      email: "admin@example.com",
+      password: "[redacted]",
+      refresh_token: "[redacted]",
+    });
+    const text = (await h.hooks.get("/__sim/state")).text;
+    expect(text).not.toContain("dev-refresh-token");
+    expect(text).not.toContain('"password":"password"');
+    // The store itself keeps them: logins still work.
+    expect((await login(h.url, "admin@example.com", "password")).base).toBe(h.url);
   });
 });

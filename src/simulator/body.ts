@@ -1,0 +1,142 @@
+import type { IncomingMessage } from "node:http";
+import busboy from "busboy";
+import { nestingDepth } from "../http/nesting.ts";
+import { parameterError, SimError } from "./errors.ts";
+import {
+  buildParams,
+  checkJsonLimits,
+  isPlainObject,
+  PARAM_LIMITS,
+  type Params,
+  parseFormEncoded,
+  type UploadedFile,
+} from "./params.ts";
+
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+function tooLarge(limit: number): SimError {
+  return new SimError(413, "ParameterError", `request body is larger than ${limit} bytes (the limit)`);
+}
+
+function cutOff(): SimError {
+  return parameterError("the request body ended before its declared length (connection closed)");
+}
+
+/** Reads the whole body, refusing (and closing the connection) past `limit` bytes. */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    if (declared > limit) {
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(tooLarge(limit));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on("error", () => reject(cutOff()));
+    req.on("close", () => {
+      if (!req.complete) reject(cutOff());
+    });
+  });
+}
+
+function parseMultipart(req: IncomingMessage): Promise<Params> {
+  return new Promise((resolve, reject) => {
+    const pairs: Array<[string, unknown]> = [];
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_BODY_BYTES, parts: PARAM_LIMITS.entries, fields: PARAM_LIMITS.entries },
+      });
+    } catch (error) {
+      reject(parameterError(`multipart body is malformed: ${(error as Error).message}`));
+      return;
+    }
+    const refuse = (error: SimError) => {
+      reject(error);
+      req.unpipe(parser);
+      req.resume();
+    };
+    const overLimit = () =>
+      refuse(parameterError(`the multipart body has more than ${PARAM_LIMITS.entries} parts (the limit)`));
+    parser.on("partsLimit", overLimit);
+    parser.on("fieldsLimit", overLimit);
+    parser.on("field", (name, value) => pairs.push([name, value]));
+    parser.on("file", (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("limit", () => refuse(tooLarge(MAX_BODY_BYTES)));
+      stream.on("end", () => {
+        const content = Buffer.concat(chunks);
+        const file: UploadedFile = {
+          kind: "file",
+          filename: info.filename ?? "",
+          mimeType: info.mimeType,
+          content,
+          size: content.length,
+        };
+        pairs.push([name, file]);
+      });
+    });
+    parser.on("error", (error: Error) =>
+      reject(parameterError(`multipart body is malformed: ${error.message}`)),
+    );
+    parser.on("close", () => {
+      try {
+        resolve(buildParams(pairs, "the multipart body"));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    req.on("close", () => {
+      if (!req.complete) reject(cutOff());
+    });
+    req.pipe(parser);
+  });
+}
+
+/**
+ * Reads the request body by its content type: urlencoded (bracket notation), JSON (same
+ * nesting), multipart (bracketed field names, file parts as UploadedFile), each held to
+ * PARAM_LIMITS. An empty body is no params whatever the content type claims (one real client
+ * sends `Content-Type: application/json` on bodiless GETs and DELETEs).
+ */
+export async function parseBody(req: IncomingMessage): Promise<Params> {
+  const type = (req.headers["content-type"] ?? "").toLowerCase();
+  if (type.startsWith("multipart/form-data")) return parseMultipart(req);
+  const length = req.headers["content-length"];
+  if (length === "0" || (length === undefined && req.headers["transfer-encoding"] === undefined)) {
+    req.resume();
+    return {};
+  }
+  const raw = await readBody(req);
+  if (raw.length === 0) return {};
+  const text = raw.toString("utf8");
+  if (type.includes("json")) {
+    if (text.trim() === "") return {};
+    // Refused before parsing: JSON.parse would build every level of a hostile nesting first.
+    if (nestingDepth(text, PARAM_LIMITS.depth) > PARAM_LIMITS.depth) {
+      throw parameterError(`the JSON body nests deeper than ${PARAM_LIMITS.depth} levels (the limit)`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw parameterError(`request body is not valid JSON (${(error as Error).message})`);
+    }
+    if (!isPlainObject(parsed)) throw parameterError("request body must be a JSON object");
+    checkJsonLimits(parsed);
+    return parsed;
+  }
+  return parseFormEncoded(text, "the form body");
+}
