@@ -39,9 +39,13 @@ export function createObject(ops: Operations, req: WriteRequest, body: unknown):
   const name = typeof m.name === "string" ? m.name : "";
   checkCreatable(ops, type, namespace, name);
   if (ops.store.get(type.storageKey, namespace, name)) throw alreadyExists(ops.target(type), name);
-  const managed = ops.writes.prepare(req, undefined, object);
-  managed.managedFields ??= recordUpdate(undefined, object, writeContext(req, ops.now()));
-  return ops.writes.commit(req, undefined, object, managed.managedFields);
+  ops.writes.prepare(req, undefined, object);
+  return ops.writes.commit(
+    req,
+    undefined,
+    object,
+    recordUpdate(undefined, object, writeContext(req, ops.now())),
+  );
 }
 
 /**

@@ -113,7 +113,6 @@ function writeOver(ops: Operations, req: WriteRequest, old: Obj, object: Obj, bo
     ...old,
     metadata: { ...(old.metadata as Obj), managedFields: startingEntries(sent, old, req.subresource) },
   };
-  const managed = ops.writes.prepare(req, old, object);
-  const entries = recordUpdate(start, object, writeContext(req, ops.now()));
-  return ops.writes.commit(req, old, object, managed.managedFields ?? entries);
+  ops.writes.prepare(req, old, object);
+  return ops.writes.commit(req, old, object, recordUpdate(start, object, writeContext(req, ops.now())));
 }

@@ -73,7 +73,7 @@ export class WritePath {
    * Everything between the client's object and the stored one: server-owned metadata, the status
    * subresource split, kind-specific normalization, validation, admission, generation.
    */
-  prepare(req: WriteRequest, old: Obj | undefined, object: Obj): { managedFields?: ManagedFieldsEntry[] } {
+  prepare(req: WriteRequest, old: Obj | undefined, object: Obj): void {
     const { type, version } = req;
     let m = meta(object);
     const name = String(m.name ?? "");
@@ -117,7 +117,6 @@ export class WritePath {
       if (!deepEqual(strip(old), strip(object)))
         m.generation = Number((old.metadata as Obj).generation ?? 0) + 1;
     }
-    return {};
   }
 
   /** Runs the CRD schema's admission; an admitted object replaces `object`'s content but its metadata. */
