@@ -1,0 +1,126 @@
+import type { AccountController } from "./accounts.ts";
+import { deletingTargets } from "./blockers.ts";
+import { isTrue } from "./conditions.ts";
+import type { AnyManagedKind, ManagedObject } from "./kind.ts";
+import type { ObjectStore } from "./kube.ts";
+import { Annotation, objectKey } from "./names.ts";
+import type { OwnerIndex } from "./owners.ts";
+import type { WorkQueue } from "./queue.ts";
+import { accountKey, type ReferenceIndex } from "./references.ts";
+import type { SiblingIndex } from "./siblings.ts";
+
+export interface InformerEventsOptions {
+  kinds: AnyManagedKind[];
+  store: ObjectStore;
+  refs: ReferenceIndex;
+  owners: OwnerIndex;
+  siblings: SiblingIndex;
+  accounts: Pick<AccountController, "checkAhead" | "parkIfPending">;
+  /** The work queue while this replica reconciles; undefined otherwise. */
+  queue: () => WorkQueue | undefined;
+  /** True when an Account listed before the workers start is checked at once (no election). */
+  checkAhead: () => boolean;
+}
+
+/**
+ * The informers' handlers: they keep the indexes (references, owners, siblings) in step with
+ * the cache and enqueue the keys an event concerns, never reconciling themselves.
+ */
+export class InformerEvents {
+  private readonly o: InformerEventsOptions;
+
+  constructor(options: InformerEventsOptions) {
+    this.o = options;
+  }
+
+  enqueue(key: string): void {
+    // A resource whose Account is on its first credentials check would only park (thousands
+    // at an operator start): the Account wakes its dependents, in dependency order, instead.
+    const account = this.o.refs.targetOfKind(key, "Account");
+    if (account !== undefined && this.o.accounts.parkIfPending(account)) return;
+    this.o.queue()?.add(key);
+  }
+
+  added(kind: string, obj: ManagedObject): void {
+    // An Account listed while the caches first fill: its credentials check need not wait for
+    // them (a standby replica, which may never lead, does not check).
+    if (kind === "Account" && this.o.checkAhead())
+      this.o.accounts.checkAhead(obj.metadata.namespace, obj.metadata.name);
+    this.indexReferences(kind, obj);
+    if (kind !== "Account") this.o.owners.set(kind, obj);
+    this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
+  }
+
+  updated(kind: string, obj: ManagedObject, old: ManagedObject | undefined): void {
+    const { refs, owners, siblings } = this.o;
+    const key = objectKey(kind, obj.metadata.namespace, obj.metadata.name);
+    // References come from the spec: status and metadata writes (most updates) leave them as they are.
+    if (old?.metadata.generation !== obj.metadata.generation) this.indexReferences(kind, obj);
+    if (needsReconcile(old, obj)) this.enqueue(key);
+    // An owner that let go of an href (its href changed, it turned ObserveOnly): the claimants may adopt.
+    if (kind !== "Account") for (const claimant of owners.set(kind, obj)) this.enqueue(claimant);
+    // What waits for this one to go (DeletionBlocked) now says it is being deleted.
+    if (!old?.metadata.deletionTimestamp && obj.metadata.deletionTimestamp)
+      for (const target of deletingTargets(key, refs, this.o.store)) this.o.queue()?.add(target);
+    const wasReady = isTrue(old?.status?.conditions, "Ready");
+    const isReady = isTrue(obj.status?.conditions, "Ready");
+    if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
+      for (const dependent of refs.dependents(key)) this.enqueue(dependent);
+      for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
+    }
+  }
+
+  deleted(kind: string, obj: ManagedObject): void {
+    const { refs, siblings } = this.o;
+    const key = objectKey(kind, obj.metadata.namespace, obj.metadata.name);
+    const targets = refs.targets(key);
+    refs.remove(key);
+    for (const claimant of this.o.owners.remove(key)) this.enqueue(claimant);
+    // Parents waiting for this dependent to go (DeletionBlocked) can proceed now.
+    for (const t of targets) this.enqueue(t);
+    for (const d of refs.dependents(key)) this.enqueue(d);
+    for (const s of siblings.siblings(key)) this.enqueue(s);
+    siblings.remove(key);
+    this.enqueue(key);
+  }
+
+  private indexReferences(kind: string, obj: ManagedObject): void {
+    const k = this.o.kinds.find((x) => x.kind === kind);
+    if (!k) return;
+    const parsed = k.schema.safeParse(obj.spec ?? {});
+    if (!parsed.success) return;
+    const spec = parsed.data as { accountRef: { name: string } };
+    const { namespace } = obj.metadata;
+    const group = k.siblings?.(spec);
+    this.o.siblings.set(
+      objectKey(kind, namespace, obj.metadata.name),
+      group === undefined ? undefined : `${kind}\u0000${namespace}\u0000${group}`,
+    );
+    this.o.refs.set(objectKey(kind, namespace, obj.metadata.name), [
+      accountKey(namespace, spec.accountRef.name),
+      ...k.references(spec).map((r) => objectKey(r.kind, namespace, r.name)),
+    ]);
+  }
+}
+
+/**
+ * Event filter (controller-runtime's GenerationChanged + annotation predicates): our own
+ * status and finalizer writes must not trigger another reconcile, or every reconcile
+ * would cost a second observe call.
+ */
+export function needsReconcile(old: ManagedObject | undefined, obj: ManagedObject): boolean {
+  if (!old) return true;
+  if (old.metadata.generation !== obj.metadata.generation) return true;
+  if (!old.metadata.deletionTimestamp && obj.metadata.deletionTimestamp) return true;
+  const a = old.metadata.annotations ?? {};
+  const b = obj.metadata.annotations ?? {};
+  if (a[Annotation.paused] !== b[Annotation.paused]) return true;
+  if (a[Annotation.reconcileRequestedAt] !== b[Annotation.reconcileRequestedAt]) return true;
+  // A user adopting by hand changes the href annotation to something status does not know yet;
+  // the operator recording a create's href clears create-pending in the same write.
+  const recordedCreate =
+    a[Annotation.createPending] !== undefined && b[Annotation.createPending] === undefined;
+  if (a[Annotation.href] !== b[Annotation.href] && b[Annotation.href] !== obj.status?.href && !recordedCreate)
+    return true;
+  return false;
+}

@@ -1,0 +1,130 @@
+import { isTrue } from "../conditions.ts";
+import type { FieldDiff } from "../kind.ts";
+import { deepEqual, withoutNulls } from "../kube.ts";
+import { Annotation } from "../names.ts";
+import type { Outcome } from "../outcome.ts";
+import { EventReason, Reason, terminal, WaitError } from "../result.ts";
+import type { Run } from "./run.ts";
+import type { End, Existing } from "./state.ts";
+
+/** Phase 6: whether the object matches the spec: update what differs, replace or refuse what cannot. */
+export async function converge(run: Run, state: Existing): Promise<Existing | End> {
+  await finishReplacement(run, state);
+  if (state.observeOnly) return state;
+  const diff: FieldDiff[] = [
+    ...run.kind.diff(state.desired, state.observed),
+    ...writeOnlyDiff(run, state.desired),
+  ];
+  const locked = diff.filter((d) => run.kind.immutable?.includes(d.field));
+  if (locked.length > 0) return { end: await replaceOrRefuse(run, state, locked) };
+  if (diff.length === 0) return state;
+  return { ...state, observed: await update(run, state, diff) };
+}
+
+/** Applies the differing fields; what the service shows afterwards, or a wait while it still differs. */
+async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unknown> {
+  const { client, href, desired } = state;
+  const drift =
+    run.obj.status?.observedGeneration === run.meta.generation && isTrue(run.obj.status?.conditions, "Ready");
+  await run.kind.update(client, href, desired, state.observed, diff);
+  run.status.applied = run.writeOnlyValues(desired);
+  const fields = diff.map((d) => d.field).join(", ");
+  run.event(
+    "Normal",
+    drift ? EventReason.DriftCorrected : EventReason.Updated,
+    `${drift ? "put back" : "updated"} ${fields}`,
+  );
+  const observed = (await run.kind.observe(client, href, desired)) ?? state.observed;
+  const remaining = run.kind.diff(desired, observed);
+  if (remaining.length > 0) {
+    run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
+    throw new WaitError(
+      Reason.Updating,
+      `waiting for the service to apply ${remaining.map((d) => d.field).join(", ")}`,
+      5_000,
+    );
+  }
+  return observed;
+}
+
+/** An immutable field changed: the kind's way of replacing the object, else Stalled naming the fields. */
+async function replaceOrRefuse(run: Run, state: Existing, locked: FieldDiff[]): Promise<Outcome> {
+  const fields = locked.map((d) => d.field).join(", ");
+  if (run.kind.replace === "deleteBeforeCreate") return deleteBeforeCreate(run, state, fields);
+  if (run.kind.replace === "createBeforeDelete") return startReplacement(run, state.href, fields);
+  throw terminal(
+    Reason.ImmutableField,
+    `${locked.map((d) => `spec.${d.field}`).join(", ")} cannot be changed on an existing ${run.kind.kind} ` +
+      `(service has ${locked.map((d) => JSON.stringify(d.observed)).join(", ")}); create a new ${run.kind.kind} instead`,
+  );
+}
+
+/** deleteBeforeCreate: the old object goes first; the next reconcile creates the new one. */
+async function deleteBeforeCreate(run: Run, state: Existing, fields: string): Promise<Outcome> {
+  const { href } = state;
+  await run.kind.delete(state.client, href, state.observed);
+  await run.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
+  run.forgetExternal();
+  run.event(
+    "Normal",
+    EventReason.Replaced,
+    `deleted ${href} to replace it: ${fields} cannot be updated in place`,
+  );
+  return {
+    type: "progressing",
+    reason: Reason.Updating,
+    message: `replacing: ${fields} changed`,
+    requeueAfterMs: 1,
+  };
+}
+
+/**
+ * createBeforeDelete: forget the old object but remember it in an annotation (written before
+ * anything else, so a crash cannot leak it); the next reconcile creates the new one through the
+ * normal no-duplicate create path, and `finishReplacement` deletes the old one after that.
+ */
+async function startReplacement(run: Run, href: string, fields: string): Promise<Outcome> {
+  await run.patchMetadata({ annotations: { [Annotation.replaces]: href, [Annotation.href]: null } }, true);
+  run.forgetExternal();
+  run.event(
+    "Normal",
+    EventReason.Replaced,
+    `replacing ${href}: ${fields} cannot be updated in place; creating the new object before deleting it`,
+  );
+  return {
+    type: "progressing",
+    reason: Reason.Updating,
+    message: `replacing ${href}: ${fields} changed`,
+    requeueAfterMs: 1,
+  };
+}
+
+/** Deletes the object a replacement superseded, once its successor exists and is usable. */
+async function finishReplacement(run: Run, { client, href, desired, observed }: Existing): Promise<void> {
+  const old = run.annotations[Annotation.replaces];
+  if (old === undefined) return;
+  if (old !== href) {
+    if (run.kind.notReady?.(observed)) return;
+    const current = await run.kind.observe(client, old, desired);
+    if (current !== undefined) await run.kind.delete(client, old, current);
+    run.event("Normal", EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
+  }
+  await run.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);
+}
+
+/**
+ * Write-only fields whose desired value differs from the one last applied. Without a
+ * record (an object adopted by href) the spec is taken as applied: nothing can tell otherwise.
+ */
+function writeOnlyDiff(run: Run, desired: unknown): FieldDiff[] {
+  const values = run.writeOnlyValues(desired);
+  if (!values) return [];
+  const applied = run.status.applied;
+  if (applied === undefined) {
+    run.status.applied = values;
+    return [];
+  }
+  return [...new Set([...Object.keys(values), ...Object.keys(applied)])]
+    .filter((field) => !deepEqual(values[field], applied[field]))
+    .map((field) => ({ field, desired: values[field], observed: applied[field] }));
+}

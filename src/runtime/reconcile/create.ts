@@ -1,0 +1,76 @@
+import { mergePatch } from "../kube.ts";
+import { Annotation, FINALIZER } from "../names.ts";
+import { EventReason, Reason, WaitError } from "../result.ts";
+import type { Run } from "./run.ts";
+import type { Existing, Observed } from "./state.ts";
+
+/** Phase 5: whether to create (nothing was found), without ever making a second object. */
+export async function createIfMissing(run: Run, state: Observed): Promise<Existing> {
+  if (state.href) return { ...state, href: state.href };
+  const { spec, accountName, client, desired } = state;
+  // No duplicates: intent (create-pending) is written before the call and the href right after,
+  // so a create whose answer was lost is looked up (observeOrAdopt), never sent again.
+  const links = run.kind.links?.(spec) ?? [];
+  const account = `${run.meta.namespace}/${accountName}`;
+  await run.deps.links?.require(account, client, links, run.deps.dependencyRetryMs);
+  const finalizers = (run.meta.finalizers ?? []).includes(FINALIZER) ? undefined : state.withFinalizer;
+  await run.patchMetadata(
+    {
+      annotations: { [Annotation.createPending]: new Date(run.deps.clock.now()).toISOString() },
+      finalizers,
+    },
+    true,
+  );
+  let href: string;
+  try {
+    href = await run.kind.create(client, desired);
+  } catch (error) {
+    if (run.deps.isOutcomeUnknown?.(error)) {
+      run.log.warn({ err: error }, "create outcome unknown; the next attempt looks the object up first");
+    }
+    throw error;
+  }
+  run.status.href = href;
+  run.status.adopted = undefined;
+  run.status.applied = run.writeOnlyValues(desired);
+  // The href goes into the annotation and the status this reconcile ends with, whatever its
+  // outcome (see record in report.ts): one Kubernetes write fewer per create than a status write
+  // of its own. Until then the create-pending annotation makes a crash look the object up, not
+  // create it again.
+  run.unrecordedHref = href;
+  run.event(
+    "Normal",
+    state.recreate ? EventReason.Recreated : EventReason.Created,
+    `${state.recreate ? "re-created" : "created"} ${href}`,
+  );
+  const observed = await run.kind.observe(client, href, desired);
+  if (observed === undefined)
+    throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
+  return { ...state, href, observed };
+}
+
+export async function recordHref(run: Run, href: string): Promise<void> {
+  run.status.href = href;
+  // Status first: the annotation write that follows then reads as ours, not as a hand adoption.
+  // What only the reconcile knows about the new object is recorded with its href, so a crash cannot lose it.
+  const known = { applied: run.status.applied, adopted: run.status.adopted };
+  const patch = mergePatch(run.obj.status ?? {}, { ...(run.obj.status ?? {}), href, ...known });
+  if (patch) run.obj = await run.deps.kube.patchStatus(run.ref, patch as Record<string, unknown>);
+  await run.patchMetadata(
+    { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
+    false,
+  );
+}
+
+/**
+ * A create's href not yet written, on a path that ends without the status write: recorded on
+ * its own. Should that fail too, the create-pending annotation still stands (a lookup, not a
+ * second create).
+ */
+export async function recordUnrecordedHref(run: Run): Promise<void> {
+  const href = run.unrecordedHref;
+  if (href === undefined) return;
+  await recordHref(run, href).catch((error: unknown) =>
+    run.log.warn({ err: error, href }, "could not record the href of a create; a lookup will find it"),
+  );
+}

@@ -1,0 +1,86 @@
+import { blockedMessage, blockersOf } from "../blockers.ts";
+import { Annotation } from "../names.ts";
+import { DeletionBlockedError, EventReason } from "../result.ts";
+import { lookupPending } from "./observe.ts";
+import { resolveLoosely } from "./resolve.ts";
+import type { Run } from "./run.ts";
+
+/** Deletion: whether dependents still hold the object, and whether its external object goes or stays. */
+export async function deleted(run: Run, spec: Record<string, unknown>, accountName: string): Promise<"gone"> {
+  const blockers = blockersOf(run.key, run.deps.refs, run.deps.store);
+  if (blockers.length > 0) {
+    throw new DeletionBlockedError(
+      blockedMessage(blockers, `references to ${run.kind.kind} ${run.meta.name}`),
+      run.deps.dependencyRetryMs,
+    );
+  }
+  const href = run.currentHref();
+  if (spec.managementPolicy === "ObserveOnly" || spec.deletionPolicy === "Orphan") {
+    if (href)
+      run.event(
+        "Normal",
+        EventReason.Orphaned,
+        `left ${href} in the service (${spec.deletionPolicy === "Orphan" ? "deletionPolicy Orphan" : "ObserveOnly"})`,
+      );
+    return release(run);
+  }
+  const retained = href
+    ? (run.deps.owners.retainReason(run.kind.kind, run.obj, href) ?? run.kind.retain?.(spec, run.status))
+    : undefined;
+  if (retained) {
+    run.event("Normal", EventReason.Orphaned, `left ${href} in the service: ${retained}`);
+    return release(run);
+  }
+  await deleteSuperseded(run, accountName, href);
+  const pending = run.annotations[Annotation.createPending] !== undefined;
+  if (href || pending) await deleteExternal(run, spec, accountName, href);
+  return release(run);
+}
+
+/** A replacement was under way: its superseded object goes too. */
+async function deleteSuperseded(run: Run, accountName: string, href: string | undefined): Promise<void> {
+  const replaced = run.annotations[Annotation.replaces];
+  if (replaced === undefined || replaced === href) return;
+  const client = run.client(accountName, "delete");
+  const current = await run.kind.observe(client, replaced, undefined);
+  if (current !== undefined) {
+    await run.kind.delete(client, replaced, current);
+    run.event("Normal", EventReason.Deleted, `deleted ${replaced} (superseded by a replacement)`);
+  }
+}
+
+/** Deletes the external object: the one at the href, or the one a pending create may have made. */
+async function deleteExternal(
+  run: Run,
+  spec: Record<string, unknown>,
+  accountName: string,
+  known: string | undefined,
+): Promise<void> {
+  const client = run.client(accountName, "delete");
+  let desired: unknown;
+  try {
+    desired = await run.kind.desired(
+      spec,
+      run.desiredContext(client, accountName, resolveLoosely(run, spec)),
+    );
+  } catch {
+    desired = undefined;
+  }
+  let href = known;
+  let observed: unknown;
+  if (!href && desired !== undefined) {
+    observed = await lookupPending(run, client, desired);
+    href = observed === undefined ? undefined : run.kind.hrefOf(observed);
+  } else if (href) {
+    observed = await run.kind.observe(client, href, desired);
+  }
+  if (href && observed !== undefined) {
+    await run.kind.delete(client, href, observed);
+    run.event("Normal", EventReason.Deleted, `deleted ${href}`);
+  }
+}
+
+async function release(run: Run): Promise<"gone"> {
+  await run.removeFinalizer();
+  return "gone";
+}

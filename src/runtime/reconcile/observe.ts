@@ -1,0 +1,105 @@
+import { Annotation, FINALIZER } from "../names.ts";
+import { EventReason, InvalidSpecError, Reason, terminal, WaitError } from "../result.ts";
+import { recordHref } from "./create.ts";
+import type { Run } from "./run.ts";
+import type { Desired, Observed } from "./state.ts";
+
+type Found = Pick<Observed, "href" | "observed" | "recreate">;
+
+/** Phase 4: which external object this resource stands for: the one at its href, or one a lookup adopts. */
+export async function observeOrAdopt(run: Run, state: Desired): Promise<Observed> {
+  const href = run.currentHref();
+  if (state.withFinalizer && href) await run.patchMetadata({ finalizers: state.withFinalizer }, true);
+  let found: Found = { href: undefined, observed: undefined, recreate: false };
+  if (href) found = await observeByHref(run, state, href);
+  else if (state.observeOnly) {
+    throw new InvalidSpecError(
+      "managementPolicy",
+      `ObserveOnly needs the ${Annotation.href} annotation naming the service object to observe`,
+    );
+  }
+  const pending = run.annotations[Annotation.createPending] !== undefined;
+  if (!found.href && (pending || run.kind.adoptExisting)) {
+    const adopted = await adopt(run, state, pending);
+    if (adopted) found = { ...found, ...adopted };
+  }
+  return { ...state, ...found };
+}
+
+/** Reads the object at the href; a gone one is forgotten, to be created again. */
+async function observeByHref(run: Run, state: Desired, href: string): Promise<Found> {
+  if (run.annotations[Annotation.href] && run.annotations[Annotation.href] !== run.status.href) {
+    run.event("Normal", EventReason.Adopted, `adopted ${href}`);
+  }
+  const observed =
+    run.deps.observations?.take(run.key, href) ?? (await run.kind.observe(state.client, href, state.desired));
+  if (observed === undefined) {
+    if (state.observeOnly) {
+      throw new WaitError(Reason.NotFound, `${href} does not exist in the service`, 60_000);
+    }
+    run.log.info({ href }, "external object is gone; re-creating it");
+    run.forgetExternal();
+    await run.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
+    return { href: undefined, observed: undefined, recreate: true };
+  }
+  run.status.href = href;
+  // A status with the href and no annotation (a write that failed, or an operator of an
+  // earlier version stopped between the two): the annotation, and the pending one cleared.
+  if (run.annotations[Annotation.href] !== href || run.annotations[Annotation.createPending] !== undefined) {
+    await run.patchMetadata(
+      { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
+      false,
+    );
+  }
+  return { href, observed, recreate: false };
+}
+
+/** A pending create's object, or (for a kind that adopts) one that already existed, recorded as ours. */
+async function adopt(
+  run: Run,
+  state: Desired,
+  pending: boolean,
+): Promise<{ href: string; observed: unknown } | undefined> {
+  const found = await lookupPending(run, state.client, state.desired, pending);
+  if (!found) return undefined;
+  const href = run.kind.hrefOf(found);
+  // Found without a pending create of ours: it existed before, and status says so.
+  if (!pending) run.status.adopted = true;
+  if (state.withFinalizer && !(run.meta.finalizers ?? []).includes(FINALIZER)) {
+    await run.patchMetadata({ finalizers: state.withFinalizer }, true);
+  }
+  await recordHref(run, href);
+  if (pending)
+    run.event(
+      "Normal",
+      EventReason.CreatePendingResolved,
+      `found ${href} created by an earlier attempt; adopted it`,
+    );
+  else run.event("Normal", EventReason.Adopted, `found ${href} already in the service; adopted it`);
+  return { href, observed: found };
+}
+
+/** A create was pending: find what it may have created; more than one candidate stops. */
+export async function lookupPending(
+  run: Run,
+  client: unknown,
+  desired: unknown,
+  pending = true,
+): Promise<unknown | undefined> {
+  let candidates = await run.kind.lookup(client, desired);
+  // Never adopt what another custom resource holds: that would make two owners.
+  if (pending || run.kind.adoptExisting) {
+    const identity = run.kind.adoptExisting === true;
+    const hrefOf = (c: unknown) => run.kind.hrefOf(c);
+    candidates = run.deps.owners.adoptable(run.kind.kind, run.obj, candidates, hrefOf, identity);
+  }
+  if (candidates.length > 1) {
+    const hrefs = candidates.map((c) => run.kind.hrefOf(c)).join(", ");
+    throw terminal(
+      Reason.AmbiguousCreate,
+      `${pending ? "a create was pending and " : ""}${candidates.length} service objects match: ${hrefs}; ` +
+        `set the ${Annotation.href} annotation to the right one`,
+    );
+  }
+  return candidates[0];
+}

@@ -1,0 +1,128 @@
+import { isTrue } from "../conditions.ts";
+import { ConflictError, GoneError, mergePatch, withoutNulls } from "../kube.ts";
+import { Annotation } from "../names.ts";
+import { conditionsFor, type Outcome, outcomeOf } from "../outcome.ts";
+import type { ReconcileOutcome } from "../reconciler.ts";
+import { EventReason, Reason, WaitError } from "../result.ts";
+import { recordUnrecordedHref } from "./create.ts";
+import type { Run } from "./run.ts";
+import { AccountPendingError, type Existing } from "./state.ts";
+
+/** Phase 7: whether the external object is usable (Ready), from what the service shows of it. */
+export function report(run: Run, { observed, observeOnly }: Existing): Outcome {
+  run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
+  if (observeOnly) {
+    return {
+      type: "ready",
+      reason: Reason.Available,
+      message: "observing the service object (ObserveOnly)",
+    };
+  }
+  const notReady = run.kind.notReady?.(observed);
+  if (notReady) throw new WaitError(Reason.Creating, notReady, notReadyPollMs(run));
+  run.notReadySince.delete(run.key);
+  return { type: "ready", reason: Reason.Available, message: "" };
+}
+
+/**
+ * How long to wait before looking again at an object the service shows as not ready: as long
+ * as it has been so, between 1 s and 30 s (1, 1, 2, 4, ... s), so a short pending state (a
+ * subnet) is seen over quickly and a long one costs few calls.
+ */
+function notReadyPollMs(run: Run): number {
+  const now = run.deps.clock.now();
+  const since = run.notReadySince.get(run.key) ?? now;
+  run.notReadySince.set(run.key, since);
+  return Math.min(30_000, Math.max(1_000, now - since));
+}
+
+/** What a phase's error records: its outcome; nothing for a conflict, a pending Account or a gone object. */
+export async function recordFailure(run: Run, error: unknown): Promise<ReconcileOutcome> {
+  if (error instanceof ConflictError) {
+    run.log.debug("conflict writing metadata; retrying with the latest object");
+    await recordUnrecordedHref(run);
+    return { retry: true, outcome: "error" };
+  }
+  if (error instanceof AccountPendingError) {
+    // Not a state worth recording: after an operator restart every resource would flip to
+    // Ready=False for the moment the Account takes to verify. The Account wakes it.
+    run.log.debug("waiting for the Account's first credentials check");
+    return { requeueAfterMs: run.deps.dependencyRetryMs, outcome: "waiting" };
+  }
+  if (error instanceof GoneError) return {};
+  const outcome = outcomeOf(error, run.deps.isTerminalApiError ?? (() => false));
+  if (outcome.type === "error") {
+    run.log.warn({ err: error }, "reconcile failed; will retry");
+  } else {
+    run.log.info(
+      { reason: "reason" in outcome ? outcome.reason : undefined },
+      outcome.type === "terminal" ? "stalled" : "waiting",
+    );
+  }
+  return record(run, outcome, outcome.type === "error");
+}
+
+/** Writes what the reconcile ended with, once: events, a create's href, status and conditions. */
+export async function record(run: Run, outcome: Outcome, retry: boolean): Promise<ReconcileOutcome> {
+  const requeueAfterMs = "requeueAfterMs" in outcome ? outcome.requeueAfterMs : undefined;
+  eventsForOutcome(run, outcome);
+  // A create's href: the annotation (which clears create-pending), then the status, so that
+  // Ready is never seen before the annotation. A failed annotation write does not keep the
+  // status from being written; create-pending then still stands (a lookup, not a second create).
+  let notRecorded: unknown;
+  if (run.unrecordedHref !== undefined) {
+    await run.deps.kube
+      .patchUnread(run.ref, {
+        metadata: {
+          annotations: { [Annotation.href]: run.unrecordedHref, [Annotation.createPending]: null },
+        },
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof GoneError)) notRecorded = error;
+      });
+  }
+  await writeStatus(run, outcome);
+  run.flushEvents();
+  if (notRecorded !== undefined) {
+    run.log.warn({ err: notRecorded }, "could not write the href annotation; will retry");
+    return { retry: true, outcome: outcome.type };
+  }
+  return { requeueAfterMs, retry, outcome: outcome.type };
+}
+
+function eventsForOutcome(run: Run, outcome: Outcome): void {
+  const before = run.obj.status?.conditions;
+  if (outcome.type === "terminal") {
+    const wasStalled =
+      isTrue(before, "Stalled") && before?.find((c) => c.type === "Stalled")?.message === outcome.message;
+    if (!wasStalled) {
+      run.event(
+        "Warning",
+        outcome.reason === Reason.InvalidSpec ? EventReason.InvalidSpec : EventReason.Stalled,
+        outcome.message,
+      );
+    }
+  } else if (outcome.type === "error") {
+    run.event("Warning", EventReason.ReconcileError, outcome.message);
+  } else if (outcome.type === "waiting") {
+    const ready = before?.find((c) => c.type === "Ready");
+    if (ready?.reason !== outcome.reason || ready.message !== outcome.message) {
+      run.event("Normal", outcome.reason, outcome.message);
+    }
+  }
+}
+
+async function writeStatus(run: Run, outcome: Outcome): Promise<void> {
+  const now = new Date(run.deps.clock.now());
+  run.status.observedGeneration = run.meta.generation;
+  run.status.conditions = conditionsFor(outcome, run.status.conditions ?? [], run.meta.generation, now);
+  const patch = mergePatch(run.obj.status ?? {}, run.status);
+  if (patch === undefined) return;
+  try {
+    // The run's last writes: what the apiserver answers is not read (run.obj stays as it was).
+    await run.deps.kube.patchUnread(run.ref, { status: patch as Record<string, unknown> });
+  } catch (error) {
+    if (error instanceof GoneError) return;
+    throw error;
+  }
+}

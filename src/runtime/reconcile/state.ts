@@ -1,0 +1,50 @@
+import type { Reference } from "../kind.ts";
+import type { Outcome } from "../outcome.ts";
+
+/** What a reconcile ends with: an outcome to record, or "gone" once the finalizer is released. */
+export type Ending = Outcome | "gone";
+
+/** A phase that settled the reconcile: the phases after it do not run. */
+export interface End {
+  end: Ending;
+}
+
+/** Phase 1's answer for an object that goes on: is it being deleted, does it hold our finalizer. */
+export interface Admitted {
+  deleting: boolean;
+  hasFinalizer: boolean;
+}
+
+/** The spec as validated, with what the object still needs before its first write to the service. */
+export interface Validated {
+  spec: Record<string, unknown>;
+  references: Reference[];
+  accountName: string;
+  observeOnly: boolean;
+  /** The finalizers to write before the first write to the service; undefined when none is missing. */
+  withFinalizer: string[] | undefined;
+}
+
+/** The desired state, and the client that reaches the service for it. */
+export interface Desired extends Validated {
+  client: unknown;
+  desired: unknown;
+}
+
+/** What observing found: the external object, or none (`recreate`: the one at the href is gone). */
+export interface Observed extends Desired {
+  href: string | undefined;
+  observed: unknown;
+  recreate: boolean;
+}
+
+/** The external object exists: found, adopted or just created. */
+export interface Existing extends Desired {
+  href: string;
+  observed: unknown;
+}
+
+/** The Account has not been checked by this process yet: park the reconcile, write nothing. */
+export class AccountPendingError extends Error {
+  override name = "AccountPendingError";
+}

@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import { Annotation, FINALIZER, objectKey } from "../names.ts";
+import { accountKey } from "../references.ts";
+import { InvalidSpecError } from "../result.ts";
+import { deleted } from "./delete.ts";
+import type { Run } from "./run.ts";
+import type { Admitted, End, Validated } from "./state.ts";
+
+/** Parses a spec with the kind's zod schema; a failure is InvalidSpec naming every field. */
+export function parseSpec<S>(schema: z.ZodType<S>, spec: unknown): S {
+  const result = schema.safeParse(spec ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  const first = issues[0]!;
+  const field = first.path.map(String).join(".") || "(root)";
+  const rest = issues.slice(1).map((i) => `spec.${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
+  throw new InvalidSpecError(field, [first.message, ...rest].join("; "));
+}
+
+/** Phase 1: whether to reconcile at all (a paused object is left alone, a released one is gone). */
+export async function pausedOrDeleted(run: Run): Promise<Admitted | End> {
+  const deleting = Boolean(run.meta.deletionTimestamp);
+  const hasFinalizer = (run.meta.finalizers ?? []).includes(FINALIZER);
+  if (run.annotations[Annotation.paused] === "true") {
+    if (deleting && hasFinalizer) {
+      // Paused: the external object is left alone, the custom resource may go.
+      await run.removeFinalizer();
+      return { end: "gone" };
+    }
+    return { end: { type: "paused" } };
+  }
+  if (deleting && !hasFinalizer) return { end: "gone" };
+  return { deleting, hasFinalizer };
+}
+
+/** Phase 2: whether the spec is valid and this resource may write its href; a deletion goes on from here. */
+export async function validated(run: Run, { deleting, hasFinalizer }: Admitted): Promise<Validated | End> {
+  let spec: Record<string, unknown>;
+  try {
+    spec = parseSpec(run.kind.schema, run.obj.spec) as Record<string, unknown>;
+  } catch (error) {
+    if (deleting) {
+      // An invalid spec must not keep an object from being deleted: nothing was created from it.
+      if (!run.currentHref()) {
+        await run.removeFinalizer();
+        return { end: "gone" };
+      }
+    }
+    throw error;
+  }
+  const references = run.kind.references(spec);
+  const accountName = (spec.accountRef as { name: string }).name;
+  run.deps.refs.set(run.key, [
+    accountKey(run.meta.namespace, accountName),
+    ...references.map((r) => objectKey(r.kind, run.meta.namespace, r.name)),
+  ]);
+
+  if (deleting) return { end: await deleted(run, spec, accountName) };
+
+  run.kind.validate?.(spec, run.meta);
+  const observeOnly = spec.managementPolicy === "ObserveOnly";
+  // Before the finalizer and any service call: a resource that does not own its href writes nothing.
+  if (!observeOnly) run.deps.owners.require(run.kind.kind, run.obj);
+  // The finalizer goes on before any write to the service: with the create-pending
+  // annotation in one patch when creating, on its own otherwise.
+  const withFinalizer =
+    !observeOnly && !hasFinalizer ? [...(run.meta.finalizers ?? []), FINALIZER] : undefined;
+  return { spec, references, accountName, observeOnly, withFinalizer };
+}
