@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { defineCommand, flag, UsageError } from "../cli/command.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
@@ -39,13 +39,15 @@ function waitForSignal(): Promise<void> {
   });
 }
 
-/** The kubectl lines printed at start: what a newcomer types next. */
+/** The kubectl lines printed at start: what a newcomer types next (only objects that exist). */
 export function kubectlHints(kubeconfigPath: string, samplesDir: string | undefined): string[] {
   return [
     "Use the cluster with kubectl:",
     `  export KUBECONFIG=${kubeconfigPath}`,
     `  kubectl get svccloud -n ${DEMO_NAMESPACE}`,
-    `  kubectl describe networks.cloud.svc.io main -n ${DEMO_NAMESPACE}`,
+    samplesDir
+      ? `  kubectl describe networks.cloud.svc.io main -n ${DEMO_NAMESPACE}`
+      : `  kubectl describe accounts.cloud.svc.io default -n ${DEMO_NAMESPACE}`,
     `  kubectl wait --for=condition=Ready svccloud --all -n ${DEMO_NAMESPACE} --timeout=60s`,
     `  kubectl get events -n ${DEMO_NAMESPACE}`,
     ...(samplesDir ? [`  kubectl apply -n ${DEMO_NAMESPACE} -f ${samplesDir}`] : []),
@@ -117,7 +119,8 @@ export function devCommand(
           simulatorPort: options["simulator-port"],
           regionPort: options["region-port"],
           metricsPort: options["metrics-port"],
-          stateDir: options["state-dir"],
+          // Absolute, so the printed KUBECONFIG works from any directory, not only this one.
+          stateDir: options["state-dir"] === undefined ? undefined : resolve(options["state-dir"]),
           samplesDir: options["no-samples"] ? undefined : options.samples,
           logLevel: options["log-level"],
         });

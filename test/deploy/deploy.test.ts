@@ -344,7 +344,7 @@ describe.skipIf(!kubectl)("the real kustomize (kubectl kustomize)", () => {
   const id = (m: Manifest) => `${m.kind}/${m.metadata.namespace ?? ""}/${m.metadata.name}`;
   const byId = (list: Manifest[]) => Object.fromEntries(list.map((m) => [id(m), m]));
 
-  it.each(["deploy", "deploy/operator", "deploy/monitoring", "deploy/argocd"])(
+  it.each(["deploy", "deploy/operator", "deploy/monitoring", "deploy/argocd", "deploy/overlays/example"])(
     "builds %s to exactly what the test renderer sees",
     (dir) => {
       const out = execFileSync(kubectl!, ["kustomize", join(ROOT, dir)], { encoding: "utf8" });

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands.ts";
 import { dev } from "../../src/dev/command.ts";
-import { crdSources } from "../../src/kinds/index.ts";
+import { crdSources, managedKinds } from "../../src/kinds/index.ts";
 import { CONFIG_FLAGS } from "../../src/runtime/config.ts";
 import { Reason } from "../../src/runtime/result.ts";
 import { parseYamlFile } from "./render.ts";
@@ -46,12 +46,35 @@ function anchors(markdown: string): Set<string> {
   );
 }
 
+/** The fields the generated CRD of `kind` declares immutable (CEL transition rules). */
+function celImmutable(kind: string): string[] {
+  const fields: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "x-kubernetes-validations")
+        for (const rule of value as { message?: string }[]) {
+          const m = /^(\w+) is immutable/.exec(rule.message ?? "");
+          if (m) fields.push(m[1]!);
+        }
+      else walk(value);
+    }
+  };
+  walk(parseYamlFile(join(ROOT, "crds", `${kind.toLowerCase()}.yaml`)));
+  return fields;
+}
+
 describe("documentation", () => {
   it.each(OWN_DOCS)("%s: every relative link and anchor resolves", (file) => {
     for (const [, target] of read(file).matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^[a-z]+:/.test(target!)) continue;
       const [path, anchor] = target!.split("#");
-      const resolved = join(ROOT, dirname(file), path!);
+      // `#anchor` alone points into the page itself.
+      const resolved = path ? join(ROOT, dirname(file), path) : join(ROOT, file);
       expect(existsSync(resolved), `${file} -> ${target}`).toBe(true);
       if (anchor)
         expect(anchors(readFileSync(resolved, "utf8")).has(anchor), `${file} -> ${target}`).toBe(true);
@@ -113,6 +136,19 @@ describe("documentation", () => {
   it("docs/troubleshooting.md covers every condition reason of the runtime", () => {
     const text = read("docs/troubleshooting.md");
     for (const reason of Object.values(Reason)) expect(text, reason).toContain(`\`${reason}\``);
+  });
+
+  it("docs/troubleshooting.md's immutable fields are the kinds' own and their CRDs' rules", () => {
+    const rows = new Map(table(read("docs/troubleshooting.md"), "kind").map((r) => [code(r[0]!)[0], r]));
+    expect([...rows.keys()].sort()).toEqual(managedKinds.map((k) => k.kind).sort());
+    for (const kind of managedKinds) {
+      const [, refused, replaced] = rows.get(kind.kind)!;
+      const fields = [...(kind.immutable ?? [])];
+      expect(code(refused!), `${kind.kind}: refused`).toEqual(kind.replace ? [] : fields);
+      expect(code(replaced!), `${kind.kind}: replaced`).toEqual(kind.replace ? fields : []);
+      // "refused" is the apiserver's doing: the CRD carries a rule for exactly those fields.
+      expect(celImmutable(kind.kind), `${kind.kind}: CRD rules`).toEqual(kind.replace ? [] : fields);
+    }
   });
 
   it("README's install section names the command that installs the base", () => {

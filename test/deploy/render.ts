@@ -6,7 +6,7 @@ import { parseAllDocuments } from "yaml";
  * A small stand-in for `kustomize build` (which cannot be installed here): resolves
  * `resources:` recursively, enforces kustomize's default load restrictor (a file must sit
  * inside the kustomization's own directory; other directories are allowed only as
- * kustomizations), and applies the `namespace`, `images` and `labels` transformers.
+ * kustomizations, and never one that contains the kustomization itself), and applies the `namespace`, `images` and `labels` transformers.
  */
 
 export interface Manifest {
@@ -52,8 +52,9 @@ interface Kustomization {
 }
 
 /** Renders the kustomization in `dir`, as `kustomize build dir` would (for what we use). */
-export function render(dir: string): Manifest[] {
+export function render(dir: string, visited: string[] = []): Manifest[] {
   const root = resolve(dir);
+  const roots = [...visited, root];
   const file = kustomizationFile(root);
   if (!file) throw new Error(`${root}: no kustomization file`);
   const [k] = parseYamlFile(file) as Kustomization[];
@@ -65,7 +66,12 @@ export function render(dir: string): Manifest[] {
     const target = resolve(root, entry);
     if (!existsSync(target)) throw new Error(`${file}: resource ${entry} does not exist`);
     if (statSync(target).isDirectory()) {
-      out.push(...render(target));
+      if (roots.some((r) => !relative(target, r).startsWith(".."))) {
+        throw new Error(
+          `${file}: ${entry} contains a kustomization that includes it (kustomize refuses it: "cycle detected", a base may not hold its overlay)`,
+        );
+      }
+      out.push(...render(target, roots));
       continue;
     }
     const rel = relative(root, target);
