@@ -17,6 +17,7 @@ import { networksApi } from "./resources/networks.ts";
 import { permissionsApi } from "./resources/permissions.ts";
 import { recurringVolumeAttachmentsApi } from "./resources/recurring-volume-attachments.ts";
 import { resourceGroupsApi } from "./resources/resource-groups.ts";
+import { routeTablesApi } from "./resources/route-tables.ts";
 import { routesApi } from "./resources/routes.ts";
 import { storedScriptAttachmentsApi } from "./resources/stored-script-attachments.ts";
 import { subnetsApi } from "./resources/subnets.ts";
@@ -59,6 +60,7 @@ export function serviceApi(client: ApiClient) {
     subnets: subnetsApi(client),
     networkGateways: networkGatewaysApi(client),
     routes: routesApi(client),
+    routeTables: routeTablesApi(client),
     volumes: volumesApi(client),
     recurringVolumeAttachments: recurringVolumeAttachmentsApi(client),
     ipAddresses: ipAddressesApi(client),

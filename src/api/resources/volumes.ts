@@ -12,6 +12,8 @@ export const volumeSchema = z.looseObject({
   size: z.number().nullish(),
   description: z.string().nullish(),
   status: z.string().nullish(),
+  /** Declared by the real volume media type; the seed spec does not say its JSON type. */
+  iops: z.union([z.number(), z.string()]).nullish(),
   cloud_specific_attributes: z.record(z.string(), z.unknown()).nullish(),
   links: linksSchema,
   actions: actionsSchema.optional(),

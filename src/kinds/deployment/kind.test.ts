@@ -80,6 +80,11 @@ describe("diffDeployment", () => {
       desired: desired({ inputs: { NOPE: "text:x" } }),
       want: [],
     },
+    {
+      reason: "a resource group the deployment does not show (no resource_group link) is drift",
+      desired: desired({ resourceGroupHref: "/api/resource_groups/1" }),
+      want: ["resourceGroupHref"],
+    },
   ];
   it.each(cases)("$reason", ({ desired, want }) => {
     expect(diffDeployment(desired, observed).map((d) => d.field)).toEqual(want);
@@ -94,6 +99,17 @@ describe("parameters", () => {
   it("update sends only the fields that differ", () => {
     const d = desired({ name: "web2", locked: true });
     expect(updateParams(diffDeployment(d, observed), d)).toEqual({ name: "web2" });
+  });
+
+  it("update moves the deployment to the desired resource group (the service updates it in place)", () => {
+    const d = desired({ resourceGroupHref: "/api/resource_groups/1" });
+    const o = { ...observed, resourceGroupHref: "/api/resource_groups/2" };
+    expect(diffDeployment(d, o)).toEqual([
+      { field: "resourceGroupHref", desired: "/api/resource_groups/1", observed: "/api/resource_groups/2" },
+    ]);
+    expect(updateParams(diffDeployment(d, o), d)).toEqual({ resource_group_href: "/api/resource_groups/1" });
+    expect(diffDeployment(d, { ...o, resourceGroupHref: "/api/resource_groups/1" })).toEqual([]);
+    expect(deploymentKind.atProvider(o).resourceGroupHref).toBe("/api/resource_groups/2");
   });
 
   it("create sends the create fields", () => {

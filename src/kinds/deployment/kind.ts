@@ -1,4 +1,4 @@
-import { type ServiceApi, selfHref } from "../../api/index.ts";
+import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
 import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
@@ -14,6 +14,8 @@ export interface DeploymentObserved {
   description: string | null;
   locked: boolean;
   server_tag_scope?: string | null;
+  /** The `resource_group` link; undefined when the deployment has none. */
+  resourceGroupHref?: string;
   inputs?: { name: string; value: string }[];
   links?: { rel: string; href: string }[];
   actions?: { rel: string }[];
@@ -50,6 +52,7 @@ function toObserved(d: Deployment): DeploymentObserved {
     description: d.description,
     locked: d.locked,
     server_tag_scope: d.server_tag_scope,
+    resourceGroupHref: linkHref(d, "resource_group"),
     inputs: d.inputs?.map((i) => ({ name: i.name, value: i.value })),
     links: d.links.map((l) => ({ rel: l.rel, href: l.href ?? "" })),
   };
@@ -102,9 +105,10 @@ export function desiredDeployment(spec: DeploymentSpec, meta: Pick<ObjectMeta, "
 }
 
 /**
- * Pure diff by spec field. Unset optional fields are not managed. The resource group is
- * create-only and not shown by the service, so it is never compared. Inputs are compared
- * only for names the deployment has (multi_update ignores unknown names).
+ * Pure diff by spec field. Unset optional fields are not managed. The resource group is read
+ * from the `resource_group` link (the real deployment media type declares it; update takes
+ * `resource_group_href`). Inputs are compared only for names the deployment has (multi_update
+ * ignores unknown names).
  */
 export function diffDeployment(desired: DeploymentDesired, observed: DeploymentObserved): FieldDiff[] {
   const out: FieldDiff[] = [];
@@ -118,6 +122,13 @@ export function diffDeployment(desired: DeploymentDesired, observed: DeploymentO
       field: "serverTagScope",
       desired: desired.serverTagScope,
       observed: observed.server_tag_scope,
+    });
+  }
+  if (desired.resourceGroupHref !== undefined && desired.resourceGroupHref !== observed.resourceGroupHref) {
+    out.push({
+      field: "resourceGroupHref",
+      desired: desired.resourceGroupHref,
+      observed: observed.resourceGroupHref ?? null,
     });
   }
   if (desired.locked !== observed.locked)
@@ -153,6 +164,7 @@ export function deploymentAtProvider(o: DeploymentObserved): Record<string, unkn
     locked: o.locked,
     serverTagScope: o.server_tag_scope ?? null,
   };
+  if (o.resourceGroupHref !== undefined) at.resourceGroupHref = o.resourceGroupHref;
   if (o.inputs) at.inputs = Object.fromEntries(o.inputs.map((i) => [i.name, i.value]));
   return at;
 }
@@ -165,6 +177,8 @@ export function updateParams(diff: FieldDiff[], desired: DeploymentDesired): Rec
     if (d.field === "description") params.description = desired.description ?? "";
     if (d.field === "serverTagScope" && desired.serverTagScope)
       params.server_tag_scope = desired.serverTagScope;
+    if (d.field === "resourceGroupHref" && desired.resourceGroupHref)
+      params.resource_group_href = desired.resourceGroupHref;
   }
   return params;
 }

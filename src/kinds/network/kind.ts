@@ -19,7 +19,7 @@ export interface NetworkObserved {
   resourceUid: string | null;
   cloudHref: string | undefined;
   defaultRouteTableHref: string | undefined;
-  /** The simulator links the deployment (rel `deployment`); absent means none. */
+  /** The `deployment` link (the real network media type declares it); absent means none. */
   deploymentHref: string | undefined;
 }
 

@@ -18,7 +18,6 @@ const observed: RouteObserved = toRouteObserved({
   description: null,
   destination_cidr_block: "0.0.0.0/0",
   next_hop_type: "network_gateway",
-  next_hop_href: "/api/network_gateways/3",
   next_hop_ip: null,
   next_hop_url: null,
   state: "available",
@@ -149,6 +148,39 @@ describe("diffRoute", () => {
     ]) {
       expect(routeKind.immutable).not.toContain(f);
     }
+  });
+});
+
+describe("toRouteObserved", () => {
+  it("reads the next hop from the next_hop link only, and the network only as given (from the route table)", () => {
+    // The simulator's extras (a next_hop_href attribute, a network link) are not in the real route: ignored.
+    const extra = {
+      ...observed,
+      destination_cidr_block: "0.0.0.0/0",
+      next_hop_type: "network_gateway",
+      next_hop_href: "/api/network_gateways/7",
+      links: [
+        { rel: "self", href: "/api/route_tables/1/routes/4" },
+        { rel: "route_table", href: "/api/route_tables/1" },
+        { rel: "next_hop", href: "/api/network_gateways/3" },
+        { rel: "network", href: "/api/networks/7" },
+      ],
+    };
+    expect(toRouteObserved(extra)).toMatchObject({
+      nextHopHref: "/api/network_gateways/3",
+      networkHref: undefined,
+    });
+    expect(toRouteObserved(extra, "/api/networks/1").networkHref).toBe("/api/networks/1");
+  });
+
+  it("an href-type route without a next_hop link has none (null); other types have no href hop (undefined)", () => {
+    const route = (type: string) => ({
+      destination_cidr_block: "0.0.0.0/0",
+      next_hop_type: type,
+      links: [{ rel: "self", href: "/api/routes/4" }],
+    });
+    expect(toRouteObserved(route("instance")).nextHopHref).toBeNull();
+    expect(toRouteObserved(route("ip_string")).nextHopHref).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@ import { deepEqual } from "../../runtime/kube.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
+import { LinkCache } from "../shared/link-cache.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
 import { brokenNextHopRules } from "./rules.ts";
 import { type RouteSpec, routeSpecSchema } from "./schema.ts";
@@ -13,14 +14,19 @@ export interface RouteObserved {
   href: string;
   destinationCidrBlock: string;
   nextHopType: string;
-  /** Undefined: the representation does not carry the field (the spec does not promise it). */
+  /**
+   * The `next_hop` link. Null: a route whose type names its hop by href shows none; undefined:
+   * the type has no href hop (ip_string, url).
+   */
   nextHopHref: string | null | undefined;
+  /** Undefined: the representation does not carry the attribute (the seed spec does not promise it). */
   nextHopIp: string | null | undefined;
   nextHopUrl: string | null | undefined;
   description: string | null;
   state: string | null;
   resourceUid: string | null;
   routeTableHref: string | undefined;
+  /** The route table's `network` link (a route has none of its own); undefined until known. */
   networkHref: string | undefined;
   cloudHref: string | undefined;
   instanceTags: string[] | undefined;
@@ -54,20 +60,29 @@ function member(r: Route, key: string): string | null | undefined {
   return typeof v === "string" || v === null ? v : undefined;
 }
 
-export function toRouteObserved(r: Route): RouteObserved {
+/** Next-hop types whose hop is an object, named by href on write and by the `next_hop` link on read. */
+const HREF_HOPS = new Set(["instance", "network_interface", "network_gateway"]);
+
+/**
+ * The route as the real route media type shows it: the next hop from the `next_hop` link (the
+ * real route has no `next_hop_href` attribute), the network from its route table (`networkHref`,
+ * the real route has no `network` link): see `withNetworks`.
+ */
+export function toRouteObserved(r: Route, networkHref?: string): RouteObserved {
   const attrs = r.cloud_specific_attributes ?? undefined;
+  const hop = linkHref(r, "next_hop");
   return {
     href: selfHref(r),
     destinationCidrBlock: r.destination_cidr_block,
     nextHopType: r.next_hop_type,
-    nextHopHref: member(r, "next_hop_href") ?? linkHref(r, "next_hop"),
+    nextHopHref: hop ?? (HREF_HOPS.has(r.next_hop_type) ? null : undefined),
     nextHopIp: member(r, "next_hop_ip"),
     nextHopUrl: member(r, "next_hop_url"),
     description: r.description ?? null,
     state: r.state ?? null,
     resourceUid: r.resource_uid ?? null,
     routeTableHref: linkHref(r, "route_table"),
-    networkHref: linkHref(r, "network"),
+    networkHref,
     cloudHref: linkHref(r, "cloud"),
     instanceTags: attrs?.instance_tags,
     priority: attrs?.priority,
@@ -238,52 +253,95 @@ function resolve(
   return { routeTableHref: routeTableHref!, gatewayHref: ctx.refs.nextHopGatewayRef?.href };
 }
 
-export const routeKind: ManagedKind<RouteSpec, RouteDesired, RouteObserved, NetClient> = {
-  kind: "Route",
-  plural: "routes",
-  singular: "route",
-  shortNames: ["svcroute"],
-  description:
-    "A route in a route table of the cloud-management service (a Network's default route table, or one named by href).",
-  schema: routeSpecSchema,
-  printerColumns: [
-    {
-      name: "Destination",
-      type: "string",
-      jsonPath: ".spec.destinationCidrBlock",
-      description: "Destination CIDR",
+/** A route table's network, per Account: the route media type has no `network` link of its own. */
+export type TableNetworks = LinkCache;
+
+/** Reads one route and its network (one route table show, remembered per route table). */
+export async function observeRoute(
+  client: Pick<NetClient, "routes" | "routeTables">,
+  href: string,
+  networks: TableNetworks,
+): Promise<RouteObserved | undefined> {
+  const r = await orUndefined(client.routes.show(href));
+  if (!r) return undefined;
+  const table = linkHref(r, "route_table");
+  const network =
+    table === undefined
+      ? undefined
+      : await networks.one(client, table, (h) => orUndefined(client.routeTables.show(h)));
+  return toRouteObserved(r, network);
+}
+
+/**
+ * Routes with their networks: the route tables not known yet are read with one route table
+ * index for the whole batch, so a resync of every route costs the routes index and, at most,
+ * one route table index per Account (none while the cache holds them).
+ */
+export async function withNetworks(
+  client: Pick<NetClient, "routeTables">,
+  routes: Route[],
+  networks: TableNetworks,
+): Promise<RouteObserved[]> {
+  const tables = routes.map((r) => linkHref(r, "route_table")).filter((t) => t !== undefined);
+  const byTable =
+    tables.length > 0 ? await networks.many(client, tables, () => client.routeTables.index()) : new Map();
+  return routes.map((r) => {
+    const table = linkHref(r, "route_table");
+    return toRouteObserved(r, table === undefined ? undefined : byTable.get(table));
+  });
+}
+
+export function createRouteKind(
+  options: { tableNetworks?: TableNetworks } = {},
+): ManagedKind<RouteSpec, RouteDesired, RouteObserved, NetClient> {
+  const networks = options.tableNetworks ?? new LinkCache({ rel: "network" });
+  return {
+    kind: "Route",
+    plural: "routes",
+    singular: "route",
+    shortNames: ["svcroute"],
+    description:
+      "A route in a route table of the cloud-management service (a Network's default route table, or one named by href).",
+    schema: routeSpecSchema,
+    printerColumns: [
+      {
+        name: "Destination",
+        type: "string",
+        jsonPath: ".spec.destinationCidrBlock",
+        description: "Destination CIDR",
+      },
+      { name: "Next-Hop", type: "string", jsonPath: ".spec.nextHopType", description: "Next hop type" },
+    ],
+    references: routeReferences,
+    links: (spec) => hrefLinks(spec, ["routeTableHref", "nextHopHref"]),
+    validate: validateRoute,
+    desired: (spec, ctx) => desiredRoute(spec, resolve(spec, ctx)),
+    observe: (client, href) => observeRoute(client, href, networks),
+    async lookup(client, desired) {
+      const found = await client.routes.index({
+        filter: { route_table_href: desired.routeTableHref, next_hop_type: desired.nextHopType },
+      });
+      const candidates = found.filter((r) => sameRoute(desired, toRouteObserved(r)));
+      return withNetworks(client, candidates, networks);
     },
-    { name: "Next-Hop", type: "string", jsonPath: ".spec.nextHopType", description: "Next hop type" },
-  ],
-  references: routeReferences,
-  links: (spec) => hrefLinks(spec, ["routeTableHref", "nextHopHref"]),
-  validate: validateRoute,
-  desired: (spec, ctx) => desiredRoute(spec, resolve(spec, ctx)),
-  async observe(client, href) {
-    const r = await orUndefined(client.routes.show(href));
-    return r && toRouteObserved(r);
-  },
-  async lookup(client, desired) {
-    const found = await client.routes.index({
-      filter: { route_table_href: desired.routeTableHref, next_hop_type: desired.nextHopType },
-    });
-    return found.map(toRouteObserved).filter((r) => sameRoute(desired, r));
-  },
-  hrefOf: (o) => o.href,
-  create: (client, desired) => client.routes.create(routeCreateParams(desired)),
-  async update(client, href, desired, _observed, diff) {
-    const params = routeUpdateParams(diff, desired);
-    if (Object.keys(params).length > 0) await client.routes.update(href, params);
-  },
-  delete: (client, href) => client.routes.destroy(href),
-  diff: diffRoute,
-  immutable: [...ROUTE_REPLACED_BY],
-  // Create the new route first, then delete the old one: the destination is never left
-  // without a route (the service allows several routes per destination; `priority` breaks ties).
-  replace: "createBeforeDelete",
-  atProvider: routeAtProvider,
-  index: {
-    scope: () => "",
-    list: async (client) => (await client.routes.index()).map(toRouteObserved),
-  },
-};
+    hrefOf: (o) => o.href,
+    create: (client, desired) => client.routes.create(routeCreateParams(desired)),
+    async update(client, href, desired, _observed, diff) {
+      const params = routeUpdateParams(diff, desired);
+      if (Object.keys(params).length > 0) await client.routes.update(href, params);
+    },
+    delete: (client, href) => client.routes.destroy(href),
+    diff: diffRoute,
+    immutable: [...ROUTE_REPLACED_BY],
+    // Create the new route first, then delete the old one: the destination is never left
+    // without a route (the service allows several routes per destination; `priority` breaks ties).
+    replace: "createBeforeDelete",
+    atProvider: routeAtProvider,
+    index: {
+      scope: () => "",
+      list: async (client) => withNetworks(client, await client.routes.index(), networks),
+    },
+  };
+}
+
+export const routeKind = createRouteKind();

@@ -18,3 +18,12 @@ export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined
 export function compact(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
 }
+
+/**
+ * A number the service may show as a number or as digits (the spec has clients send some as
+ * digits and does not say how they read back); null for anything else.
+ */
+export function numeric(value: unknown): number | null {
+  if (typeof value === "number") return value;
+  return typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null;
+}

@@ -29,6 +29,7 @@ const observed: VolumeObserved = {
   description: null,
   status: "available",
   resourceUid: "vol-7",
+  iops: null,
   links: {
     cloud: "/api/clouds/1",
     datacenter: "/api/clouds/1/datacenters/1",
@@ -126,10 +127,23 @@ describe("diffVolume", () => {
       want: [],
     },
     {
-      reason: "attributes compared where shown",
+      reason: "iops compared where shown (encrypted is not shown here)",
       desired: desired({ iops: 100, encrypted: true }),
-      observed: { attributes: { ...observed.attributes, iops: 50 } },
+      observed: { iops: 50 },
       want: ["iops"],
+    },
+    {
+      reason:
+        "iops in cloud_specific_attributes is not read: the real volume declares its own iops attribute",
+      desired: desired({ iops: 100 }),
+      observed: { attributes: { ...observed.attributes, iops: 50 } },
+      want: [],
+    },
+    {
+      reason: "placement group from the placement_group link",
+      desired: desired({ placementGroupHref: "/api/clouds/1/placement_groups/1" }),
+      observed: { links: { ...observed.links, placement_group: "/api/clouds/1/placement_groups/2" } },
+      want: ["placementGroupHref"],
     },
     {
       reason: "unmanaged allowed instances",

@@ -11,7 +11,7 @@ import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { compact, numeric, orUndefined } from "../shared/observe.ts";
 import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
 
 /** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
@@ -22,9 +22,17 @@ export interface VolumeObserved {
   description: string | null;
   status: string | null;
   resourceUid: string | null;
-  /** Link hrefs by rel (cloud, datacenter, deployment, volume_type, image, parent_volume_snapshot). */
+  /** The `iops` attribute; null when the volume shows none. */
+  iops: number | null;
+  /**
+   * Link hrefs by rel (cloud, datacenter, deployment, volume_type, image, parent_volume_snapshot,
+   * placement_group): every href a volume was created with is one of the real media type's links.
+   */
   links: Record<string, string>;
-  /** cloud_specific_attributes, where the service shows them. */
+  /**
+   * cloud_specific_attributes, where the service shows them: `encrypted` and
+   * `allowed_instance_hrefs`, which the real media type has no attribute or link of their own for.
+   */
   attributes: Record<string, unknown>;
 }
 
@@ -79,6 +87,7 @@ export function toVolumeObserved(v: Volume): VolumeObserved {
     description: v.description ?? null,
     status: v.status ?? null,
     resourceUid: v.resource_uid ?? null,
+    iops: numeric(v.iops),
     links,
     attributes: { ...(v.cloud_specific_attributes ?? {}) },
   };
@@ -195,6 +204,7 @@ export function diffVolume(desired: VolumeDesired, observed: VolumeObserved): Fi
   link(desired.fields.volumeType, desired.volumeTypeHref, "volume_type");
   link("imageHref", desired.imageHref, "image");
   link("parentVolumeSnapshotHref", desired.parentVolumeSnapshotHref, "parent_volume_snapshot");
+  link("placementGroupHref", desired.placementGroupHref, "placement_group");
   if (desired.size !== undefined && observed.size !== null && desired.size !== observed.size)
     push("size", desired.size, observed.size);
   if (desired.description !== undefined && desired.description !== (observed.description ?? ""))
@@ -204,8 +214,8 @@ export function diffVolume(desired: VolumeDesired, observed: VolumeObserved): Fi
     if (want !== undefined && have !== undefined && have !== null && want !== have) push(field, want, have);
   };
   attr("encrypted", desired.encrypted, "encrypted");
-  attr("iops", desired.iops, "iops");
-  attr("placementGroupHref", desired.placementGroupHref, "placement_group_href");
+  if (desired.iops !== undefined && observed.iops !== null && desired.iops !== observed.iops)
+    push("iops", desired.iops, observed.iops);
   return out;
 }
 
@@ -259,12 +269,11 @@ export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
     ["volumeTypeHref", "volume_type"],
     ["imageHref", "image"],
     ["parentVolumeSnapshotHref", "parent_volume_snapshot"],
+    ["placementGroupHref", "placement_group"],
   ];
   for (const [key, rel] of rels) if (o.links[rel] !== undefined) at[key] = o.links[rel];
   if (o.attributes.encrypted !== undefined) at.encrypted = o.attributes.encrypted;
-  if (o.attributes.iops !== undefined) at.iops = o.attributes.iops;
-  if (o.attributes.placement_group_href !== undefined)
-    at.placementGroupHref = o.attributes.placement_group_href;
+  at.iops = o.iops;
   at.allowedInstanceHrefs = observedAllowed(o);
   return compact(at);
 }
