@@ -1,12 +1,12 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { occupyPort } from "../support/ports.ts";
 import { simHook } from "../support/sim-hook.ts";
 import { devPortFlags } from "./dev-args.ts";
 
@@ -222,29 +222,37 @@ describe("svc-operator dev (as a child process)", () => {
     },
   );
 
-  it("a port in use stops it with exit code 2 naming the port flags, leaving nothing running", {
-    timeout: 60_000,
-  }, async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
-    const port = (blocker.address() as AddressInfo).port;
-    try {
-      const child = spawn(
-        process.execPath,
-        ["src/cli.ts", "dev", ...devPortFlags({ cluster: String(port) })],
-        { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-      );
-      children.push(child);
-      let stderr = "";
-      child.stderr!.on("data", (d) => {
-        stderr += String(d);
-      });
-      const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
-      expect(code).toBe(2);
-      expect(stderr).toMatch(/EADDRINUSE/);
-      expect(stderr).toContain("--cluster-port");
-    } finally {
-      blocker.close();
-    }
-  });
+  it.each([
+    ["--cluster-port", "cluster"],
+    ["--metrics-port", "metrics"],
+  ] as const)(
+    "a port in use on %s stops it with exit code 2 naming that flag, leaving nothing running",
+    {
+      timeout: 60_000,
+    },
+    async (flag, which) => {
+      const blocker = await occupyPort();
+      try {
+        const child = spawn(
+          process.execPath,
+          ["src/cli.ts", "dev", ...devPortFlags({ [which]: String(blocker.port) })],
+          { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+        );
+        children.push(child);
+        let stderr = "";
+        child.stderr!.on("data", (d) => {
+          stderr += String(d);
+        });
+        // The exit itself shows nothing was left running: an open server would keep the process alive.
+        const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+        expect(code).toBe(2);
+        expect(stderr).toContain(
+          `svc-operator dev: ${flag} ${blocker.port}: address 127.0.0.1:${blocker.port} is in use (EADDRINUSE); pick another port or 0 for a free one`,
+        );
+        expect(stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        await blocker.close();
+      }
+    },
+  );
 });
