@@ -37,6 +37,11 @@ export interface ApplyOptions {
   extraAnnotations?: Record<string, string>;
   /** Check with the server (`dryRun=All`: admission, schema, field validation), write nothing. */
   dryRun?: boolean;
+  /**
+   * Record the last-applied annotation (default true). Off for Secrets: the annotation would
+   * repeat their values in plain text, where `kubectl describe` prints them.
+   */
+  lastApplied?: boolean;
 }
 
 /** What `kubectl apply` sends: its client-side-apply field manager, unknown fields refused. */
@@ -62,7 +67,7 @@ export async function applyManifest(
   c: Collection,
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
-  const modified = withLastApplied(m);
+  const modified = options.lastApplied === false ? m : withLastApplied(m);
   const extra = options.extraAnnotations ?? {};
   const body = {
     ...modified,
@@ -74,7 +79,8 @@ export async function applyManifest(
   if (created.status !== 409) return "created";
   const path = collectionPath(m, c, m.metadata.name);
   const current = (await kube.expect("GET", path)).body as Record<string, unknown>;
-  const recorded = annotationsOf(current)[LAST_APPLIED];
+  // Without our own record, what someone else's apply recorded must not drive deletions.
+  const recorded = options.lastApplied === false ? undefined : annotationsOf(current)[LAST_APPLIED];
   let original: Record<string, unknown> | undefined;
   try {
     original = recorded ? JSON.parse(recorded) : undefined;

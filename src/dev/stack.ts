@@ -127,6 +127,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
         stringData: { refreshToken: SEED_CREDENTIALS.refreshToken },
       },
       { plural: "secrets", namespaced: true },
+      { lastApplied: false },
     );
     // The Account points at this run's simulator before the operator reads it.
     await applyManifest(kube, accountManifest(sim.url), collections.get("Account")!);

@@ -147,6 +147,20 @@ describe("dev applies CRDs and samples as kubectl apply does", () => {
     expect(body.metadata.labels).toEqual({ team: "a" });
   });
 
+  it("a Secret is applied without the annotation, which would repeat its values in plain text", async () => {
+    const secret: Manifest = {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "creds", namespace: "demo" },
+      stringData: { token: "s3cret-value" },
+    };
+    const c = { plural: "secrets", namespaced: true };
+    expect(await applyManifest(kube, secret, c, { lastApplied: false })).toBe("created");
+    await applyManifest(kube, secret, c, { lastApplied: false }); // and when it exists
+    const stored = (await kube.expect("GET", "/api/v1/namespaces/demo/secrets/creds")).body as Manifest;
+    expect(JSON.stringify(stored.metadata)).not.toContain("s3cret-value");
+  });
+
   it("a document the schema refuses: named by file, document and field; the check writes nothing", async () => {
     await namespace("bad");
     const bad = join(dir, "bad-samples");
