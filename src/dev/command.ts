@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { defineCommand, flag, UsageError } from "../cli/command.ts";
+import { listenError } from "../cli/listen-error.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import type { DevSession } from "./stack.ts";
 import { LiveTable } from "./table.ts";
@@ -125,11 +126,12 @@ export function devCommand(
           logLevel: options["log-level"],
         });
       } catch (error) {
-        const e = error as NodeJS.ErrnoException;
-        if (e.code === "EADDRINUSE" || e.code === "EACCES")
-          throw new UsageError(
-            `${e.message} (choose other ports with --cluster-port, --simulator-port, --region-port, --metrics-port, or 0 for free ones)`,
-          );
+        const ports = (["cluster-port", "simulator-port", "region-port", "metrics-port"] as const).map(
+          (name) => ({ flag: `--${name} ${options[name]}`, host: options.host, port: options[name] }),
+        );
+        const usage = listenError(error, ports, `--host ${options.host}`);
+        if (usage) throw usage;
+        const e = error as Error;
         if (e.name === "SampleError" || e.name === "SeedError" || e.name === "HookTokenError")
           throw new UsageError(e.message);
         throw error;

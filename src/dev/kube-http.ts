@@ -5,6 +5,18 @@ export interface KubeResponse {
   body: unknown;
 }
 
+/** A call the server refused: its status and its body (a Status with `details.causes` for a 422). */
+export class KubeError extends Error {
+  override name = "KubeError";
+  readonly status: number;
+  readonly body: unknown;
+  constructor(message: string, status: number, body: unknown) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
 /**
  * Raw JSON calls to the devcluster. The dev loop applies CRDs and samples as plain JSON:
  * client-node's typed serializer drops the x-kubernetes-* keys of CRD schemas.
@@ -56,7 +68,7 @@ export class KubeHttp {
     const res = await this.call(method, path, body, options.contentType);
     if ((res.status >= 200 && res.status < 300) || options.allowed?.includes(res.status)) return res;
     const message = (res.body as { message?: string } | undefined)?.message ?? JSON.stringify(res.body);
-    throw new Error(`${method} ${path}: ${res.status} ${message}`);
+    throw new KubeError(`${method} ${path}: ${res.status} ${message}`, res.status, res.body);
   }
 
   close(): Promise<void> {

@@ -19,7 +19,7 @@ import { createSimulator, type Simulator } from "../simulator/server.ts";
 import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply.ts";
 import { KubeHttp } from "./kube-http.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
-import { loadSamples } from "./samples.ts";
+import { applySamples, checkSamples, loadSampleDocuments } from "./samples.ts";
 import { loadSimulatorState, saveSimulatorState, seedOf, writeOwnerOnly } from "./state.ts";
 import { type Row, rowOf } from "./table.ts";
 
@@ -78,6 +78,17 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     for (const s of started.reverse()) await s.close().catch(() => {});
   };
   try {
+    const sources = crdSources();
+    const collections = new Map<string, Collection>(
+      sources.map((s) => [s.kind, { plural: s.plural, namespaced: true }]),
+    );
+    // Read first: a file that is not YAML, or not one of our kinds, stops before anything starts.
+    const documents = options.samplesDir
+      ? (await loadSampleDocuments(options.samplesDir, new Set(collections.keys()), GROUP)).map((s) => ({
+          ...s,
+          manifest: { ...s.manifest, metadata: { ...s.manifest.metadata, namespace: DEMO_NAMESPACE } },
+        }))
+      : [];
     const seed = options.stateDir ? await loadSimulatorState(simStateFile, resources) : undefined;
     const sim = await createSimulator({
       host: options.host,
@@ -100,11 +111,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     const kube = new KubeHttp({ url: cluster.url, token: cluster.token, caCert: cluster.caCert });
     started.push(kube);
 
-    const sources = crdSources();
     for (const source of sources) await applyCrd(kube, buildCrd(source) as Manifest);
-    const collections = new Map<string, Collection>(
-      sources.map((s) => [s.kind, { plural: s.plural, namespaced: true }]),
-    );
 
     await applyManifest(
       kube,
@@ -120,9 +127,12 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
         stringData: { refreshToken: SEED_CREDENTIALS.refreshToken },
       },
       { plural: "secrets", namespaced: true },
+      { lastApplied: false },
     );
     // The Account points at this run's simulator before the operator reads it.
     await applyManifest(kube, accountManifest(sim.url), collections.get("Account")!);
+    // A sample the CRDs refuse stops here, before the operator starts and before any is written.
+    await checkSamples(kube, documents, collections);
 
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.kubeconfig);
@@ -139,17 +149,12 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     await operator.start();
 
     const requestedAt = new Date().toISOString();
-    const samples = options.samplesDir
-      ? (await loadSamples(options.samplesDir, new Set(collections.keys()), GROUP)).map((m) => ({
-          ...m,
-          metadata: {
-            ...m.metadata,
-            namespace: DEMO_NAMESPACE,
-            annotations: { ...m.metadata.annotations, [Annotation.reconcileRequestedAt]: requestedAt },
-          },
-        }))
-      : [];
-    for (const sample of samples) await applyManifest(kube, sample, collections.get(sample.kind)!);
+    // A fresh reconcile-requested-at, but not in the applied configuration: it is dev's nudge
+    // (as a `kubectl annotate` would be), which a later `kubectl apply -f` of the file keeps.
+    await applySamples(kube, documents, collections, {
+      extraAnnotations: { [Annotation.reconcileRequestedAt]: requestedAt },
+    });
+    const samples = documents.map((s) => s.manifest);
 
     // The simulator has no change hook: save its store when it changed, and at stop.
     let saved = "";
@@ -201,6 +206,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     };
   } catch (error) {
     await closeAll();
+    if (!options.stateDir) await rm(workDir, { recursive: true, force: true }).catch(() => {});
     throw error;
   }
 }

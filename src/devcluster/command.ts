@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineCommand, flag } from "../cli/command.ts";
+import { listenError } from "../cli/listen-error.ts";
 import type { createDevCluster, DevClusterOptions } from "./index.ts";
 
 const schema = z
@@ -68,6 +69,12 @@ export function devclusterCommand(stop: StopSignal = waitForSignal) {
       try {
         cluster = await createDevCluster(config);
       } catch (error) {
+        const usage = listenError(
+          error,
+          [{ flag: `--port ${options.port}`, host: options.host, port: options.port }],
+          `--host ${options.host}`,
+        );
+        if (usage) throw usage;
         io.err(`svc-operator devcluster: ${(error as Error).message}`);
         return 1;
       }

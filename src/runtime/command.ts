@@ -4,6 +4,7 @@ import { Registry } from "prom-client";
 import { z } from "zod";
 import { type ApiClientOptions, isApiError, TokenBucket } from "../api/index.ts";
 import { defineCommand, UsageError } from "../cli/command.ts";
+import { listenError } from "../cli/listen-error.ts";
 import { accountKind } from "../kinds/account/kind.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { AccountController, type AccountKind } from "./accounts.ts";
@@ -142,7 +143,17 @@ export const runCommand = defineCommand({
     const log = operatorLogger(config.logLevel);
     const kubeConfig = loadKubeConfig(config);
     const operator = createOperator({ config, kubeConfig, log });
-    await operator.start();
+    try {
+      await operator.start();
+    } catch (error) {
+      const { host, port } = config.metricsAddress;
+      const flag = `--metrics-address (${CONFIG_FLAGS["metrics-address"].env})`;
+      const usage = listenError(error, [{ flag, host, port }], flag);
+      if (!usage) throw error;
+      // Nothing may keep the process alive past the message (the operator's clients, timers).
+      await operator.stop(0).catch(() => {});
+      throw usage;
+    }
     const address = operator.healthAddress;
     log.info(
       { metrics: address ? `http://${address.host}:${address.port}/metrics` : undefined },

@@ -1,18 +1,29 @@
 import { pino } from "pino";
 import { z } from "zod";
 import { type CommandIo, defineCommand, flag, UsageError } from "../cli/command.ts";
+import { listenError } from "../cli/listen-error.ts";
 import type { Simulator } from "./server.ts";
 
 const schema = z
   .object({
     host: flag.host(),
     port: flag.port(9292),
-    "region-port": flag.port(9293),
+    // Undefined until resolved below: it follows --port unless given.
+    "region-port": flag.port(0).removeDefault().optional(),
     "latency-ms": flag.nonNegativeInt(0).refine((n) => n <= 600_000, "must be at most 600000"),
     seed: z.string().min(1, "must name a YAML file").optional(),
     "log-level": flag.logLevel(),
   })
-  .strict();
+  .strict()
+  .transform((o) => ({ ...o, "region-port": o["region-port"] ?? defaultRegionPort(o.port) }));
+
+/**
+ * The wrong-region host sits next to the account's host: --port + 1 (9293 beside 9292), and a free
+ * port when --port is 0, so `--port 0` alone never collides with a running simulator or playground.
+ */
+export function defaultRegionPort(port: number): number {
+  return port === 0 || port === 65535 ? 0 : port + 1;
+}
 
 export type SimulatorCommandOptions = z.output<typeof schema>;
 
@@ -74,11 +85,20 @@ export async function startFromOptions(options: SimulatorCommandOptions, io: Com
       hookToken: hook.token,
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" || code === "EADDRNOTAVAIL" || code === "EACCES") {
-      throw new UsageError(`cannot listen on ${options.host}: ${(error as Error).message}`);
-    }
-    throw error;
+    throw (
+      listenError(
+        error,
+        [
+          { flag: `--port ${options.port}`, host: options.host, port: options.port },
+          {
+            flag: `--region-port ${options["region-port"]}`,
+            host: options.host,
+            port: options["region-port"],
+          },
+        ],
+        `--host ${options.host}`,
+      ) ?? error
+    );
   }
   io.out(`svc-operator simulator: service API 1.5 at ${sim.url}`);
   io.out(`  wrong-region host (answers 302 to the account's host): ${sim.regionUrl}`);
@@ -109,7 +129,7 @@ export const simulatorCommand = defineCommand({
     "region-port": {
       type: "string",
       description: "port of the wrong-region host that answers 302 (0 = any free port)",
-      default: "9293",
+      default: "--port + 1, or any free port with --port 0",
     },
     "latency-ms": { type: "string", description: "latency added to every API call, in ms", default: "0" },
     seed: { type: "string", description: "YAML seed file replacing the default seed" },

@@ -1,12 +1,21 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { occupyPort } from "../support/ports.ts";
 import { simHook } from "../support/sim-hook.ts";
 import { devPortFlags } from "./dev-args.ts";
 
@@ -19,6 +28,7 @@ const kubectl = (process.env.PATH ?? "")
   .map((d) => join(d, "kubectl"))
   .find((p) => existsSync(p));
 let kubectlOutput = "";
+let kubectlReapply = { stdout: "", stderr: "" };
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
@@ -118,6 +128,11 @@ describe("svc-operator dev (as a child process)", () => {
         env: { ...process.env, KUBECONFIG: kubeconfig },
       });
       kubectlOutput = stdout;
+      // Re-applying the samples as the banner suggests: silent, nothing to change.
+      const reapplied = await exec(kubectl, ["apply", "-n", "demo", "-f", join(ROOT, "deploy", "samples")], {
+        env: { ...process.env, KUBECONFIG: kubeconfig },
+      });
+      kubectlReapply = reapplied;
       await exec(
         kubectl,
         ["wait", "--for=condition=Ready", "svccloud", "--all", "-n", "demo", "--timeout=10s"],
@@ -146,6 +161,10 @@ describe("svc-operator dev (as a child process)", () => {
       // one line per sample plus the Account (all in category svccloud)
       expect(kubectlOutput.trim().split("\n")).toHaveLength(samples.length + 1);
       expect(kubectlOutput).toContain("deployment.cloud.svc.io/web");
+      expect(kubectlReapply.stderr).toBe("");
+      const lines = kubectlReapply.stdout.trim().split("\n");
+      expect(lines).toHaveLength(samples.length);
+      for (const line of lines) expect(line).toMatch(/ unchanged$/);
     }
   });
 
@@ -222,18 +241,21 @@ describe("svc-operator dev (as a child process)", () => {
     },
   );
 
-  it("a port in use stops it with exit code 2 naming the port flags, leaving nothing running", {
+  it("a sample the schema refuses stops it with exit code 2 naming file, document and field, no stack trace", {
     timeout: 60_000,
   }, async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
-    const port = (blocker.address() as AddressInfo).port;
+    const samples = mkdtempSync(join(tmpdir(), "svc-operator-dev-bad-samples-"));
     try {
-      const child = spawn(
-        process.execPath,
-        ["src/cli.ts", "dev", ...devPortFlags({ cluster: String(port) })],
-        { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      cpSync(join(ROOT, "deploy", "samples"), samples, { recursive: true });
+      const file = join(samples, "10-network.yaml");
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace("cidrBlock: 10.10.2.0/24", "cidrBlock: not-a-cidr"),
       );
+      const child = spawn(process.execPath, ["src/cli.ts", "dev", ...devPortFlags(), "--samples", samples], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       children.push(child);
       let stderr = "";
       child.stderr!.on("data", (d) => {
@@ -241,10 +263,47 @@ describe("svc-operator dev (as a child process)", () => {
       });
       const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
       expect(code).toBe(2);
-      expect(stderr).toMatch(/EADDRINUSE/);
-      expect(stderr).toContain("--cluster-port");
+      expect(stderr).toMatch(/svc-operator dev: the cluster refused 1 of \d+ samples, so none was applied/);
+      expect(stderr).toContain(
+        `${file} (document 3, Subnet/main-b): spec.cidrBlock: Invalid value: "not-a-cidr"`,
+      );
+      expect(stderr).not.toMatch(/\n\s+at /);
     } finally {
-      blocker.close();
+      rmSync(samples, { recursive: true, force: true });
     }
   });
+
+  it.each([
+    ["--cluster-port", "cluster"],
+    ["--metrics-port", "metrics"],
+  ] as const)(
+    "a port in use on %s stops it with exit code 2 naming that flag, leaving nothing running",
+    {
+      timeout: 60_000,
+    },
+    async (flag, which) => {
+      const blocker = await occupyPort();
+      try {
+        const child = spawn(
+          process.execPath,
+          ["src/cli.ts", "dev", ...devPortFlags({ [which]: String(blocker.port) })],
+          { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+        );
+        children.push(child);
+        let stderr = "";
+        child.stderr!.on("data", (d) => {
+          stderr += String(d);
+        });
+        // The exit itself shows nothing was left running: an open server would keep the process alive.
+        const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+        expect(code).toBe(2);
+        expect(stderr).toContain(
+          `svc-operator dev: ${flag} ${blocker.port}: address 127.0.0.1:${blocker.port} is in use (EADDRINUSE); pick another port or 0 for a free one`,
+        );
+        expect(stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        await blocker.close();
+      }
+    },
+  );
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { occupyPort } from "../support/ports.ts";
 import { type Stack, startStack } from "./harness.ts";
 
 const CLI = join(import.meta.dirname, "..", "..", "src", "cli.ts");
@@ -70,6 +71,23 @@ describe("svc-operator run", () => {
     const run = runCli(args);
     expect(await run.exited).toBe(2);
     expect(run.stderr.join("")).toContain(message);
+  });
+
+  it("a metrics address in use exits 2 naming --metrics-address and its variable, no stack trace", async () => {
+    const kubeconfig = join(dir, "kubeconfig-metrics");
+    await writeFile(kubeconfig, stack.cluster.kubeconfig);
+    const blocker = await occupyPort();
+    try {
+      const run = runCli(["--kubeconfig", kubeconfig, "--metrics-address", `127.0.0.1:${blocker.port}`]);
+      expect(await run.exited).toBe(2);
+      const stderr = run.stderr.join("");
+      expect(stderr).toContain(
+        `svc-operator run: --metrics-address (SVC_OPERATOR_METRICS_ADDRESS): address 127.0.0.1:${blocker.port} is in use (EADDRINUSE); pick another port or 0 for a free one`,
+      );
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await blocker.close();
+    }
   });
 
   it("a kubeconfig that is missing or not YAML exits 2 naming the flag and the file, no stack trace", async () => {

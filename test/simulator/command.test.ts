@@ -4,8 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseFlags } from "../../src/cli/command.ts";
 import { main } from "../../src/cli.ts";
-import { startFromOptions } from "../../src/simulator/command.ts";
+import {
+  type SimulatorCommandOptions,
+  simulatorCommand,
+  startFromOptions,
+} from "../../src/simulator/command.ts";
+import { occupyPort } from "../support/ports.ts";
 import { simHook } from "../support/sim-hook.ts";
 import { login } from "./harness.ts";
 
@@ -133,22 +139,17 @@ describe("--seed FILE", () => {
   });
 });
 
-describe("running", () => {
-  const started: Array<() => Promise<void>> = [];
-  afterAll(async () => {
-    for (const stop of started) await stop();
-  });
-
-  it("refuses a port in use with exit 2", async () => {
-    const c = capture();
-    const first = await startFromOptions(defaults, c.io);
-    started.push(() => first.close());
-    const port = Number(new URL(first.url).port);
-    const c2 = capture();
-    expect(
-      await main(["simulator", "--port", String(port), "--region-port", "0", "--log-level", "silent"], c2.io),
-    ).toBe(2);
-    expect(c2.err.join("\n")).toContain("cannot listen on 127.0.0.1");
+describe("--region-port follows --port unless given", () => {
+  it.each([
+    [[], 9293],
+    [["--port", "9300"], 9301],
+    [["--port", "0"], 0],
+    [["--port", "65535"], 0],
+    [["--port", "0", "--region-port", "9400"], 9400],
+    [["--region-port", "0"], 0],
+  ] as const)("%j -> region port %d", (argv, region) => {
+    const options = parseFlags(simulatorCommand, [...argv]) as SimulatorCommandOptions;
+    expect(options["region-port"]).toBe(region);
   });
 });
 
@@ -168,8 +169,13 @@ describe("the CLI process", () => {
     return spawnCliWith(process.env, ...args);
   }
 
+  /** Both ports free (0) unless the test passes its own. */
   function spawnCliWith(env: NodeJS.ProcessEnv, ...args: string[]) {
-    const child = spawn(process.execPath, [CLI, "simulator", "--port", "0", "--region-port", "0", ...args], {
+    return spawnCliRaw(env, "--port", "0", "--region-port", "0", ...args);
+  }
+
+  function spawnCliRaw(env: NodeJS.ProcessEnv, ...args: string[]) {
+    const child = spawn(process.execPath, [CLI, "simulator", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env,
     });
@@ -254,6 +260,27 @@ describe("the CLI process", () => {
       const short = spawnCliWith({ ...process.env, SVC_SIMULATOR_TOKEN: "short" });
       expect(await short.exited).toBe(2);
       expect(short.err()).toContain("SVC_SIMULATOR_TOKEN: must be 16 to 256 visible ASCII characters");
+    },
+    SPAWN_TIMEOUT_MS,
+  );
+
+  it.each([
+    ["--port", (p: number) => ["--port", String(p), "--region-port", "0"]],
+    ["--region-port", (p: number) => ["--port", "0", "--region-port", String(p)]],
+  ] as const)(
+    "a port in use on %s exits 2 naming the flag and what to do, no stack trace",
+    async (flag, argv) => {
+      const blocker = await occupyPort();
+      try {
+        const cli = spawnCliRaw(process.env, ...argv(blocker.port));
+        expect(await cli.exited).toBe(2);
+        expect(cli.err()).toContain(
+          `svc-operator simulator: ${flag} ${blocker.port}: address 127.0.0.1:${blocker.port} is in use (EADDRINUSE); pick another port or 0 for a free one`,
+        );
+        expect(cli.err()).not.toMatch(/\n\s+at /);
+      } finally {
+        await blocker.close();
+      }
     },
     SPAWN_TIMEOUT_MS,
   );
