@@ -27,6 +27,10 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   } catch (error) {
     if (run.deps.isOutcomeUnknown?.(error)) {
       run.log.warn({ err: error }, "create outcome unknown; the next attempt looks the object up first");
+    } else if (run.deps.isTerminalApiError?.(error)) {
+      // Refused for good (a 422 such as a duplicate name): nothing was created. Left pending, the
+      // next reconcile would look the object up and take the one that holds the name for its own.
+      await run.patchMetadata({ annotations: { [Annotation.createPending]: null } }, false);
     }
     throw error;
   }
