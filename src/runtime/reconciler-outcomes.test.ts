@@ -203,6 +203,18 @@ describe("a create's own href, read back from a cache that has not caught up", (
     expect(service.calls).toEqual(["create g"]);
   });
 
+  it("a new object of the same name is not the one that created it", async () => {
+    apply({});
+    await reconciler.reconcile(NS, "g");
+    // Deleted with deletionPolicy Orphan and created again before its old key was reconciled away.
+    kube.objects.delete(`Gadget/${NS}/g`);
+    kube.put("Gadget", { metadata: { name: "g", namespace: NS, uid: "another-uid" }, spec: {} });
+    events.length = 0;
+    await reconciler.reconcile(NS, "g");
+    expect(obj().status?.href).toBe("/api/gadgets/2");
+    expect(events.map((e) => e.reason)).toEqual(["Created"]);
+  });
+
   it("an href set by hand that status does not know is still an adoption", async () => {
     service.objects.set("/api/gadgets/7", { href: "/api/gadgets/7", name: "g", options: [] });
     kube.put("Gadget", {

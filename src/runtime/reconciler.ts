@@ -113,14 +113,14 @@ export class ManagedReconciler {
     return result;
   }
 
-  /** An own href the cache now shows in both places needs remembering no longer. */
+  /** An own href the cache now shows in both places, or one of an earlier object of that name, is forgotten. */
   private forgetCaughtUp(object: ManagedObject): void {
     const key = objectKey(this.kind.kind, object.metadata.namespace, object.metadata.name);
     const own = this.memory.ownHrefs.get(key);
     if (own === undefined) return;
     const href = object.status?.href;
-    if (href !== undefined && href === object.metadata.annotations?.[Annotation.href])
-      this.memory.ownHrefs.delete(key);
+    const caughtUp = href !== undefined && href === object.metadata.annotations?.[Annotation.href];
+    if (caughtUp || own.uid !== object.metadata.uid) this.memory.ownHrefs.delete(key);
   }
 
   private remember(uid: string): void {

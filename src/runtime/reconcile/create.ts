@@ -42,7 +42,7 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   // of its own. Until then the create-pending annotation makes a crash look the object up, not
   // create it again.
   run.unrecordedHref = href;
-  run.memory.ownHrefs.set(run.key, href);
+  run.rememberOwnHref(href);
   run.event(
     state.recreate ? EventReason.Recreated : EventReason.Created,
     `${state.recreate ? "re-created" : "created"} ${href}`,
@@ -55,7 +55,7 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
 
 export async function recordHref(run: Run, href: string): Promise<void> {
   run.status.href = href;
-  run.memory.ownHrefs.set(run.key, href);
+  run.rememberOwnHref(href);
   // Status first: the annotation write that follows then reads as ours, not as a hand adoption.
   // What only the reconcile knows about the new object is recorded with its href, so a crash cannot lose it.
   const known = { applied: run.status.applied, adopted: run.status.adopted };

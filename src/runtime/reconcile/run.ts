@@ -123,7 +123,13 @@ export class Run {
 
   /** The href this process recorded for this object's create, while the cache may not show it yet. */
   ownHref(): string | undefined {
-    return this.memory.ownHrefs.get(this.key);
+    const own = this.memory.ownHrefs.get(this.key);
+    return own !== undefined && own.uid === this.meta.uid ? own.href : undefined;
+  }
+
+  /** Remembers the href this run's create or adoption recorded (see RunMemory.ownHrefs). */
+  rememberOwnHref(href: string): void {
+    this.memory.ownHrefs.set(this.key, { uid: this.meta.uid, href });
   }
 
   /** The status no longer speaks of an external object (it is gone, or being replaced). */

@@ -52,8 +52,9 @@ export interface RunMemory {
    * The href each object's create recorded in this process, until the informer cache shows it in
    * both the annotation and the status: a run that reads the cache between those two writes knows
    * the object as its own (no Adopted event, no lookup of a create that is no longer pending).
+   * Kept with the object's uid: a new object of the same name is not the one that created it.
    */
-  ownHrefs: Map<string, string>;
+  ownHrefs: Map<string, { uid: string | undefined; href: string }>;
 }
 
 /** The Account has not been checked by this process yet: park the reconcile, write nothing. */
