@@ -2,7 +2,7 @@ import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ACCOUNT_DELETING, cannotDelete, noCredentialsRetryMs } from "./account-use.ts";
-import { AccountController, type AccountKind } from "./accounts.ts";
+import { AccountController, type AccountKind, secretProblem } from "./accounts.ts";
 import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
@@ -11,7 +11,7 @@ import { objectKey } from "./names.ts";
 import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
-import { Reason, WaitError } from "./result.ts";
+import { BlockedError, Reason } from "./result.ts";
 import { managedSpec, ref } from "./spec.ts";
 
 describe("cannotDelete", () => {
@@ -44,7 +44,7 @@ describe("cannotDelete", () => {
     },
   ])("$reason", ({ found, want }) => {
     const error = cannotDelete("default", found, "/api/things/1");
-    expect(error).toBeInstanceOf(WaitError);
+    expect(error).toBeInstanceOf(BlockedError);
     expect({ reason: error.reason, message: error.message }).toEqual(want);
   });
 
@@ -86,8 +86,7 @@ function cloudAccount(cloud: Cloud): AccountKind<{ secretRef: { name: string } }
     schema: z.object({ secretRef: z.object({ name: z.string() }) }),
     async credentials(spec, readSecret) {
       const data = await readSecret(spec.secretRef.name);
-      if (!data?.token)
-        throw new WaitError(Reason.SecretNotFound, `Secret ${spec.secretRef.name} not found`, 30_000);
+      if (!data?.token) throw secretProblem(Reason.SecretNotFound, `Secret ${spec.secretRef.name} not found`);
       return data.token;
     },
     connect: () => ({ cloud }),
@@ -309,10 +308,15 @@ describe("deleting an Account and the resources using it together", () => {
     await settle(random(3));
     // Bounded: no hot loop, no backoff growing without end.
     const again = await reconciler.reconcile(NS, "main-a");
-    expect(again).toMatchObject({ outcome: "progressing", retry: false });
+    // Blocked on the Account, not an error of this resource: Synced=False, retried without backoff growth.
+    expect(again).toMatchObject({ outcome: "waiting", retry: false });
     expect(again.requeueAfterMs).toBeGreaterThanOrEqual(2_000);
     expect(again.requeueAfterMs).toBeLessThanOrEqual(60_000);
     const leaf = kube.get("Thing", NS, "main-a")!;
+    expect(getCondition(leaf.status?.conditions, "Synced")).toMatchObject({
+      status: "False",
+      reason: "SecretNotFound",
+    });
     expect(getCondition(leaf.status?.conditions, "Ready")).toMatchObject({
       reason: "SecretNotFound",
       message: expect.stringMatching(

@@ -1,4 +1,4 @@
-import { Reason, WaitError } from "./result.ts";
+import { BlockedError, Reason } from "./result.ts";
 
 /**
  * What a resource asks its Account's client for. `write`: observe, create and update a resource
@@ -34,7 +34,7 @@ export function noCredentialsRetryMs(failingForMs: number | undefined): number {
  * Secret was deleted, so no credentials were kept): it cannot delete its service object. Retried
  * with a bounded backoff; the message says what is missing and how to let the resource go.
  */
-export function cannotDelete(account: string, found: NoClient, href: string | undefined): WaitError {
+export function cannotDelete(account: string, found: NoClient, href: string | undefined): BlockedError {
   const object = href ?? "its service object";
   const release =
     `; restore the Account's credentials, or set spec.deletionPolicy: Orphan to release this ` +
@@ -51,7 +51,7 @@ export function cannotDelete(account: string, found: NoClient, href: string | un
       : found.notReady.startsWith("Account ")
         ? found.notReady
         : `Account ${account}: ${found.notReady}`;
-  return new WaitError(
+  return new BlockedError(
     reason,
     `cannot delete ${object}: ${why}${release}`,
     noCredentialsRetryMs(found.failingForMs),

@@ -2,11 +2,11 @@ import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ACCOUNT_DELETING } from "./account-use.ts";
-import { AccountController, type AccountKind } from "./accounts.ts";
+import { AccountController, type AccountKind, credentialsRefused, secretProblem } from "./accounts.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import { ReferenceIndex } from "./references.ts";
-import { Reason, WaitError } from "./result.ts";
+import { Reason } from "./result.ts";
 
 const NS = "team-a";
 
@@ -26,16 +26,14 @@ function accountKind(
     schema: z.object({ secretRef: z.object({ name: z.string() }) }),
     async credentials(spec, readSecret) {
       const data = await readSecret(spec.secretRef.name);
-      if (!data?.token)
-        throw new WaitError(Reason.SecretNotFound, `Secret ${spec.secretRef.name} not found`, 30_000);
+      if (!data?.token) throw secretProblem(Reason.SecretNotFound, `Secret ${spec.secretRef.name} not found`);
       return data.token;
     },
     connect: (_spec, token) => ({ token }),
     async verify(client) {
       service.checks++;
       await service.gate;
-      if (service.refused.has(client.token))
-        throw new WaitError(Reason.CredentialsInvalid, "the token was refused", 30_000);
+      if (service.refused.has(client.token)) throw credentialsRefused("the token was refused");
       return { host: "us-3.example" };
     },
     async close() {

@@ -15,22 +15,22 @@ import {
   type ObjectStore,
 } from "./kube.ts";
 import { Annotation, FINALIZER, objectKey, parseKey } from "./names.ts";
-import { conditionsFor, type Outcome, outcomeOf } from "./outcome.ts";
+import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "./outcome.ts";
 import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
 import type { ReferenceIndex } from "./references.ts";
-import { DeletionBlockedError, EventReason, Reason, WaitError } from "./result.ts";
+import { BlockedError, DeletionBlockedError, EventReason, EventTypes, Reason } from "./result.ts";
 
 /** What the Account kind provides: reading credentials, connecting, a cheap authenticated check. */
 export interface AccountKind<S, Auth, C> {
   schema: z.ZodType<S>;
-  /** Reads the Secrets the spec names; throws WaitError (SecretNotFound, SecretKeyMissing) naming what is missing. */
+  /** Reads the Secrets the spec names; throws `secretProblem` (SecretNotFound, SecretKeyMissing) naming what is missing. */
   credentials(
     spec: S,
     readSecret: (name: string) => Promise<Record<string, string> | undefined>,
   ): Promise<Auth>;
   connect(spec: S, auth: Auth, account: { namespace: string; name: string }): C;
-  /** A cheap authenticated call; resolves with the host that answered. Throws WaitError when credentials are refused. */
+  /** A cheap authenticated call; resolves with the host that answered. Throws `credentialsRefused` when they are refused. */
   verify(client: C): Promise<{ host: string }>;
   close(client: C): Promise<void>;
 }
@@ -232,13 +232,8 @@ export class AccountController implements AccountClients {
       if (outcome.type === "error") retry = true;
       // Dependents parked while the check ran now record why they cannot proceed.
       if (this.parked.delete(key)) this.deps.onVerified?.(key);
-      const before = obj.status?.conditions?.find((c) => c.type === "Ready");
-      if ("message" in outcome && before?.message !== outcome.message) {
-        if (outcome.reason === Reason.DeletionBlocked)
-          this.deps.events.emit(obj, "Account", "Normal", EventReason.DeletionBlocked, outcome.message);
-        else
-          this.deps.events.emit(obj, "Account", "Warning", EventReason.CredentialsInvalid, outcome.message);
-      }
+      const event = outcomeEvent(outcome, obj.status?.conditions);
+      if (event) this.event(obj, event.reason, event.message);
       // Waiting for dependents to go is the normal course of a deletion, not a problem.
       log[outcome.type === "waiting" ? "info" : "warn"](
         { reason: "reason" in outcome ? outcome.reason : undefined },
@@ -273,6 +268,10 @@ export class AccountController implements AccountClients {
     return { retry, requeueAfterMs, outcome: outcome.type };
   }
 
+  private event(obj: ManagedObject, reason: EventReason, message: string): void {
+    this.deps.events.emit(obj, "Account", EventTypes[reason], reason, message);
+  }
+
   /**
    * Reads the Secret, connects (a new client when the spec or the Secret changed) and makes the
    * cheap authenticated call; the entry records the result, which `get` answers from. Resolves
@@ -302,13 +301,7 @@ export class AccountController implements AccountClients {
         // Ready may already be True from an earlier run (no status flip, no watch event):
         // dependents are told directly.
         this.deps.onVerified?.(key);
-        this.deps.events.emit(
-          obj,
-          "Account",
-          "Normal",
-          EventReason.CredentialsValid,
-          `credentials work; host ${checked.host}`,
-        );
+        this.event(obj, EventReason.CredentialsValid, `credentials work; host ${checked.host}`);
       }
       return checked.host;
     } catch (error) {
@@ -373,12 +366,23 @@ function accountBlockedMessage(blockers: readonly Blocker[], problem: string | u
   );
 }
 
-/** A missing Secret or key: waits (re-checked), with a message saying which. */
+/**
+ * A missing Secret or key: the Account cannot authenticate until the Secret changes (Synced=False,
+ * re-checked), with a message saying which.
+ */
 export function secretProblem(
   reason: typeof Reason.SecretNotFound | typeof Reason.SecretKeyMissing,
   message: string,
-): WaitError {
-  return new WaitError(reason, message, SECRET_RECHECK_MS);
+): BlockedError {
+  return new BlockedError(reason, message, SECRET_RECHECK_MS);
+}
+
+/** How often refused credentials are tried again (Secrets are not watched). */
+const CREDENTIALS_RECHECK_MS = 60_000;
+
+/** The service refused the credentials: Synced=False until the Secret holds working ones. */
+export function credentialsRefused(message: string): BlockedError {
+  return new BlockedError(Reason.CredentialsInvalid, message, CREDENTIALS_RECHECK_MS);
 }
 
 export type { ManagedObject };

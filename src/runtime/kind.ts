@@ -79,6 +79,13 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
   /** Pure: undefined when the external object is usable, else a message saying what it waits for. */
   notReady?(observed: O): string | undefined;
   /**
+   * Pure: parts of the spec the service accepted but ignores, so that they never take effect (a
+   * deployment's inputs of names it does not have), each a message naming the field and saying
+   * what to do. The runtime keeps the resource Ready (nothing it retries would change the service's
+   * answer) with reason FieldsIgnored and the messages, and emits a Warning event when they change.
+   */
+  warnings?(desired: D, observed: O): string[];
+  /**
    * Drift detection through the collection index: objects are grouped by `scope` (e.g.
    * the cloud href for per-cloud collections; "" for account-wide ones) and each group
    * is read with one `list` call per resync. `scope` returns undefined when it cannot

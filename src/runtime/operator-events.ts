@@ -1,12 +1,14 @@
 import type { AccountController } from "./accounts.ts";
 import { deletingTargets } from "./blockers.ts";
-import { isTrue } from "./conditions.ts";
+import { getCondition, isTrue } from "./conditions.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
-import { Annotation, objectKey } from "./names.ts";
+import { Annotation, objectKey, parseKey } from "./names.ts";
 import type { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
+import { blockedState } from "./reference-state.ts";
 import { accountKey, type ReferenceIndex } from "./references.ts";
+import { Reason } from "./result.ts";
 import type { SiblingIndex } from "./siblings.ts";
 
 export interface InformerEventsOptions {
@@ -67,6 +69,27 @@ export class InformerEvents {
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of refs.dependents(key)) this.enqueue(dependent);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
+    } else this.tellWaitingDependents(kind, key, old, obj);
+  }
+
+  /**
+   * A resource that turned Stalled, or waits for something else now: the dependents waiting for it
+   * say so at once (their message quotes its state), not at their next retry. Only those already
+   * waiting: a Ready dependent keeps its state until its own next reconcile, as before.
+   */
+  private tellWaitingDependents(
+    kind: string,
+    key: string,
+    old: ManagedObject | undefined,
+    obj: ManagedObject,
+  ) {
+    const { name } = obj.metadata;
+    const now = blockedState(kind, name, obj);
+    if (now === undefined || now === blockedState(kind, name, old)) return;
+    for (const dependent of this.o.refs.dependents(key)) {
+      const d = parseKey(dependent);
+      const ready = getCondition(this.o.store.get(d.kind, d.namespace, d.name)?.status?.conditions, "Ready");
+      if (ready?.status === "False" && ready.reason === Reason.DependencyNotReady) this.enqueue(dependent);
     }
   }
 

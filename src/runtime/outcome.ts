@@ -1,30 +1,38 @@
 import { type Condition, type ConditionInput, getCondition, setCondition } from "./conditions.ts";
 import {
-  DeletionBlockedError,
-  DependencyNotReadyError,
+  BlockedError,
+  type ErrorReason,
+  EventReason,
+  type ProgressingReason,
+  type ReadyReason,
   Reason,
-  ReconcileError,
   TerminalError,
+  type TerminalReason,
   WaitError,
+  type WaitingReason,
 } from "./result.ts";
 
 /**
- * The one place where reconcile results and errors become conditions and requeues
- * (controller-runtime's contract, Crossplane's condition set).
+ * The one place where reconcile results and errors become conditions, events and requeues
+ * (controller-runtime's contract, Crossplane's condition set). Each outcome carries only its
+ * own reasons (result.ts), so the conditions and events below are all there can be.
  */
 export type Outcome =
-  | { type: "ready"; reason: string; message: string }
-  | { type: "progressing"; reason: string; message: string; requeueAfterMs: number }
+  | { type: "ready"; reason: ReadyReason; message: string }
+  | { type: "progressing"; reason: ProgressingReason; message: string; requeueAfterMs: number }
   | { type: "paused" }
-  | { type: "terminal"; reason: string; message: string }
-  | { type: "waiting"; reason: string; message: string; requeueAfterMs: number }
-  | { type: "error"; reason: string; message: string };
+  | { type: "terminal"; reason: TerminalReason; message: string }
+  | { type: "waiting"; reason: WaitingReason; message: string; requeueAfterMs: number }
+  | { type: "error"; reason: ErrorReason; message: string };
 
-/** Maps a thrown error to an outcome; `classify` recognizes the service client's terminal errors. */
+/** The Synced message of a paused object. */
+export const PAUSED_MESSAGE = "reconciliation is paused by the cloud.svc.io/paused annotation";
+
+/** Maps a thrown error to an outcome; `isTerminalApiError` recognizes the service client's terminal errors. */
 export function outcomeOf(error: unknown, isTerminalApiError: (e: unknown) => boolean): Outcome {
   if (error instanceof TerminalError)
     return { type: "terminal", reason: error.reason, message: error.message };
-  if (error instanceof DependencyNotReadyError || error instanceof DeletionBlockedError) {
+  if (error instanceof BlockedError) {
     return {
       type: "waiting",
       reason: error.reason,
@@ -40,13 +48,17 @@ export function outcomeOf(error: unknown, isTerminalApiError: (e: unknown) => bo
       requeueAfterMs: error.retryAfterMs,
     };
   }
-  if (error instanceof ReconcileError) return { type: "error", reason: error.reason, message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   if (isTerminalApiError(error)) return { type: "terminal", reason: Reason.ApiError, message };
   return { type: "error", reason: Reason.ApiError, message };
 }
 
-/** Conditions after an outcome; Ready keeps its value on a transient error (Crossplane does the same). */
+/**
+ * Conditions after an outcome. Ready keeps its value on a transient error (Crossplane does the
+ * same). Reconciling and Stalled are kstatus's abnormal-true conditions: when False they carry
+ * `Idle` whatever the outcome, and the reason of what is going on is on the True one (Stalled
+ * for a terminal outcome, Synced for a paused one).
+ */
 export function conditionsFor(
   outcome: Outcome,
   current: readonly Condition[],
@@ -81,17 +93,14 @@ export function conditionsFor(
       c = set(c, f("Stalled", Reason.Idle));
       return c;
     case "paused":
-      c = set(
-        c,
-        f("Synced", Reason.Paused, "reconciliation is paused by the cloud.svc.io/paused annotation"),
-      );
-      c = set(c, f("Reconciling", Reason.Paused));
+      c = set(c, f("Synced", Reason.Paused, PAUSED_MESSAGE));
+      c = set(c, f("Reconciling", Reason.Idle));
       c = set(c, f("Stalled", Reason.Idle));
       return c;
     case "terminal":
       c = set(c, f("Ready", outcome.reason, outcome.message));
       c = set(c, f("Synced", outcome.reason, outcome.message));
-      c = set(c, f("Reconciling", outcome.reason));
+      c = set(c, f("Reconciling", Reason.Idle));
       c = set(c, t("Stalled", outcome.reason, outcome.message));
       return c;
     case "waiting":
@@ -108,5 +117,47 @@ export function conditionsFor(
       c = set(c, f("Stalled", Reason.Idle));
       return c;
     }
+  }
+}
+
+/** An event to emit: its type comes with the reason (EventTypes). */
+export interface OutcomeEvent {
+  reason: EventReason;
+  message: string;
+}
+
+/**
+ * The event an outcome makes, given the conditions before it: one per change of state (a
+ * stall, a wait, a warning that is new or says something new), one per failed attempt (the
+ * recorder counts repeats on one Event). Progressing and plain Ready outcomes make none here:
+ * the phases emit what they did (Created, Updated, ...).
+ */
+export function outcomeEvent(
+  outcome: Outcome,
+  before: readonly Condition[] | undefined,
+): OutcomeEvent | undefined {
+  const ready = getCondition(before, "Ready");
+  const message = "message" in outcome ? outcome.message : "";
+  const changed = (status: string, reason: string) =>
+    ready?.status !== status || ready.reason !== reason || ready.message !== message;
+  switch (outcome.type) {
+    case "terminal": {
+      const stalled = getCondition(before, "Stalled");
+      if (stalled?.status === "True" && stalled.message === message) return undefined;
+      return {
+        reason: outcome.reason === Reason.InvalidSpec ? EventReason.InvalidSpec : EventReason.Stalled,
+        message,
+      };
+    }
+    case "error":
+      return { reason: EventReason.ReconcileError, message };
+    case "waiting":
+      return changed("False", outcome.reason) ? { reason: outcome.reason, message } : undefined;
+    case "ready":
+      return outcome.reason === Reason.FieldsIgnored && changed("True", outcome.reason)
+        ? { reason: EventReason.FieldsIgnored, message }
+        : undefined;
+    default:
+      return undefined;
   }
 }

@@ -2,14 +2,15 @@ import type { Logger } from "pino";
 import type { AccountUse, NoClient } from "./account-use.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
-import type { AnyManagedKind } from "./kind.ts";
+import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { LinkCheck } from "./links.ts";
 import type { NameLookup } from "./lookup.ts";
-import { objectKey } from "./names.ts";
+import { Annotation, objectKey } from "./names.ts";
 import type { Outcome } from "./outcome.ts";
 import type { OwnerIndex } from "./owners.ts";
 import { Run } from "./reconcile/run.ts";
+import type { RunMemory } from "./reconcile/state.ts";
 import type { ReferenceIndex } from "./references.ts";
 import type { Result } from "./result.ts";
 
@@ -81,8 +82,7 @@ export class ManagedReconciler {
    * (and call the service about) an object that is already gone.
    */
   private readonly released = new Map<string, number>();
-  /** When each object the service still shows as not ready (e.g. a pending subnet) was first seen so. */
-  private readonly notReadySince = new Map<string, number>();
+  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map() };
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
@@ -95,12 +95,14 @@ export class ManagedReconciler {
     if (!object) {
       const key = objectKey(this.kind.kind, namespace, name);
       this.deps.refs.remove(key);
-      this.notReadySince.delete(key);
+      this.memory.notReadySince.delete(key);
+      this.memory.ownHrefs.delete(key);
       return {};
     }
     const uid = object.metadata.uid;
     if (uid !== undefined && object.metadata.deletionTimestamp && this.released.has(uid)) return {};
-    const run = new Run(this.kind, object, this.deps, this.notReadySince);
+    this.forgetCaughtUp(object);
+    const run = new Run(this.kind, object, this.deps, this.memory);
     const result = await run.execute();
     if (run.released && uid !== undefined) this.remember(uid);
     this.deps.metrics?.reconciled(
@@ -109,6 +111,16 @@ export class ManagedReconciler {
       (this.deps.clock.now() - started) / 1000,
     );
     return result;
+  }
+
+  /** An own href the cache now shows in both places, or one of an earlier object of that name, is forgotten. */
+  private forgetCaughtUp(object: ManagedObject): void {
+    const key = objectKey(this.kind.kind, object.metadata.namespace, object.metadata.name);
+    const own = this.memory.ownHrefs.get(key);
+    if (own === undefined) return;
+    const href = object.status?.href;
+    const caughtUp = href !== undefined && href === object.metadata.annotations?.[Annotation.href];
+    if (caughtUp || own.uid !== object.metadata.uid) this.memory.ownHrefs.delete(key);
   }
 
   private remember(uid: string): void {

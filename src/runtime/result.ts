@@ -8,10 +8,11 @@
 /** Condition reasons (the `reason` field of Ready/Synced/Reconciling/Stalled). */
 export const Reason = {
   Available: "Available",
+  /** Ready, but the service ignores part of the spec (ManagedKind.warnings); the message names it. */
+  FieldsIgnored: "FieldsIgnored",
   Creating: "Creating",
   Updating: "Updating",
   Deleting: "Deleting",
-  Observed: "Observed",
   Paused: "Paused",
   DependencyNotReady: "DependencyNotReady",
   DeletionBlocked: "DeletionBlocked",
@@ -24,7 +25,6 @@ export const Reason = {
   NotFound: "NotFound",
   ReconcileSuccess: "ReconcileSuccess",
   ReconcileError: "ReconcileError",
-  Progressing: "Progressing",
   Idle: "Idle",
   CredentialsInvalid: "CredentialsInvalid",
   SecretNotFound: "SecretNotFound",
@@ -32,7 +32,44 @@ export const Reason = {
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
-/** Kubernetes Event reasons the operator emits. */
+/**
+ * The reasons each kind of outcome carries (see outcome.ts): the error classes below take only
+ * these, so the conditions a reconcile can end with are exactly what these lists and
+ * `conditionsFor` make of them (test/deploy/condition-tables.test.ts holds the docs to that).
+ */
+export const ReadyReasons = [Reason.Available, Reason.FieldsIgnored] as const;
+/** Work under way in the service or a state that settles by itself: Reconciling=True, Synced=True. */
+export const ProgressingReasons = [
+  Reason.Creating,
+  Reason.Updating,
+  Reason.Deleting,
+  Reason.NotFound,
+] as const;
+/** Something outside this resource has to change first: Reconciling=True, Synced=False. */
+export const WaitingReasons = [
+  Reason.DependencyNotReady,
+  Reason.DeletionBlocked,
+  Reason.SecretNotFound,
+  Reason.SecretKeyMissing,
+  Reason.CredentialsInvalid,
+] as const;
+/** Only a spec change helps: Stalled=True. */
+export const TerminalReasons = [
+  Reason.InvalidSpec,
+  Reason.ImmutableField,
+  Reason.AmbiguousCreate,
+  Reason.AlreadyManaged,
+  Reason.ApiError,
+] as const;
+/** A failed attempt that is retried (Synced=False ReconcileError). */
+export const ErrorReasons = [Reason.ApiError] as const;
+export type ReadyReason = (typeof ReadyReasons)[number];
+export type ProgressingReason = (typeof ProgressingReasons)[number];
+export type WaitingReason = (typeof WaitingReasons)[number];
+export type TerminalReason = (typeof TerminalReasons)[number];
+export type ErrorReason = (typeof ErrorReasons)[number];
+
+/** Kubernetes Event reasons the operator emits, each with its one type (EventTypes). */
 export const EventReason = {
   Created: "Created",
   Updated: "Updated",
@@ -43,6 +80,7 @@ export const EventReason = {
   DriftCorrected: "DriftCorrected",
   Replaced: "Replaced",
   CreatePendingResolved: "CreatePendingResolved",
+  FieldsIgnored: "FieldsIgnored",
   ReconcileError: "ReconcileError",
   InvalidSpec: "InvalidSpec",
   Stalled: "Stalled",
@@ -50,16 +88,44 @@ export const EventReason = {
   DeletionBlocked: "DeletionBlocked",
   CredentialsValid: "CredentialsValid",
   CredentialsInvalid: "CredentialsInvalid",
+  SecretNotFound: "SecretNotFound",
+  SecretKeyMissing: "SecretKeyMissing",
 } as const;
 export type EventReason = (typeof EventReason)[keyof typeof EventReason];
+
+/** Whether an event says all is well (Normal) or someone should look (Warning): one type per reason. */
+export const EventTypes = {
+  Created: "Normal",
+  Updated: "Normal",
+  Deleted: "Normal",
+  Orphaned: "Normal",
+  Adopted: "Normal",
+  Recreated: "Normal",
+  DriftCorrected: "Normal",
+  Replaced: "Normal",
+  CreatePendingResolved: "Normal",
+  FieldsIgnored: "Warning",
+  ReconcileError: "Warning",
+  InvalidSpec: "Warning",
+  Stalled: "Warning",
+  DependencyNotReady: "Normal",
+  DeletionBlocked: "Normal",
+  CredentialsValid: "Normal",
+  CredentialsInvalid: "Warning",
+  SecretNotFound: "Warning",
+  SecretKeyMissing: "Warning",
+} as const satisfies Record<EventReason, "Normal" | "Warning">;
 
 export interface Result {
   /** Reconcile the object again after this many milliseconds (0 or absent: not before the next event). */
   requeueAfterMs?: number;
 }
 
-/** Base of every typed reconcile error: a stable `code`, a condition reason and `cause` chaining. */
-export class ReconcileError extends Error {
+/**
+ * Base of every typed reconcile error: a stable `code`, a condition reason and `cause` chaining.
+ * Abstract: each subclass is one kind of outcome, and takes only that outcome's reasons.
+ */
+export abstract class ReconcileError extends Error {
   override name = "ReconcileError";
   readonly code: string = "RECONCILE_ERROR";
   readonly reason: Reason;
@@ -73,6 +139,10 @@ export class ReconcileError extends Error {
 export class TerminalError extends ReconcileError {
   override name = "TerminalError";
   override readonly code: string = "TERMINAL";
+  declare readonly reason: TerminalReason;
+  constructor(reason: TerminalReason, message: string, options?: { cause?: unknown }) {
+    super(reason, message, options);
+  }
 }
 
 /** The spec breaks a rule the CRD schema could not express. Stalled, reason InvalidSpec. */
@@ -86,26 +156,38 @@ export class InvalidSpecError extends TerminalError {
   }
 }
 
-/** Something this object needs is not Ready yet; re-queued by the reference index when it is. */
-export class DependencyNotReadyError extends ReconcileError {
-  override name = "DependencyNotReadyError";
-  override readonly code = "DEPENDENCY_NOT_READY";
-  /** Safety net in case the dependency never emits an event (e.g. it lives outside the cluster). */
+/**
+ * Something outside this resource has to change first (a reference, a dependent, the Account's
+ * Secret or credentials): not an error of this reconcile, nor one only a spec change can fix.
+ * Synced=False and Reconciling=True with the reason; looked at again after `retryAfterMs`.
+ */
+export class BlockedError extends ReconcileError {
+  override name = "BlockedError";
+  override readonly code: string = "BLOCKED";
+  declare readonly reason: WaitingReason;
+  /** Safety net in case what it waits for never emits an event (e.g. it lives outside the cluster). */
   readonly retryAfterMs: number;
-  constructor(message: string, retryAfterMs = 60_000) {
-    super(Reason.DependencyNotReady, message);
+  constructor(reason: WaitingReason, message: string, retryAfterMs = 60_000) {
+    super(reason, message);
     this.retryAfterMs = retryAfterMs;
   }
 }
 
+/** Something this object needs is not Ready yet; re-queued by the reference index when it is. */
+export class DependencyNotReadyError extends BlockedError {
+  override name = "DependencyNotReadyError";
+  override readonly code = "DEPENDENCY_NOT_READY";
+  constructor(message: string, retryAfterMs = 60_000) {
+    super(Reason.DependencyNotReady, message, retryAfterMs);
+  }
+}
+
 /** Deletion must wait for dependents; re-queued when they disappear. */
-export class DeletionBlockedError extends ReconcileError {
+export class DeletionBlockedError extends BlockedError {
   override name = "DeletionBlockedError";
   override readonly code = "DELETION_BLOCKED";
-  readonly retryAfterMs: number;
   constructor(message: string, retryAfterMs = 60_000) {
-    super(Reason.DeletionBlocked, message);
-    this.retryAfterMs = retryAfterMs;
+    super(Reason.DeletionBlocked, message, retryAfterMs);
   }
 }
 
@@ -113,14 +195,15 @@ export class DeletionBlockedError extends ReconcileError {
 export class WaitError extends ReconcileError {
   override name = "WaitError";
   override readonly code = "WAIT";
+  declare readonly reason: ProgressingReason;
   readonly retryAfterMs: number;
-  constructor(reason: Reason, message: string, retryAfterMs = 5_000) {
+  constructor(reason: ProgressingReason, message: string, retryAfterMs = 5_000) {
     super(reason, message);
     this.retryAfterMs = retryAfterMs;
   }
 }
 
-export function terminal(reason: Reason, message: string, cause?: unknown): TerminalError {
+export function terminal(reason: TerminalReason, message: string, cause?: unknown): TerminalError {
   return new TerminalError(reason, message, { cause });
 }
 

@@ -80,36 +80,51 @@ describe("Account", () => {
     expect(fixed.status?.host).toBe(stack.sim.url);
   });
 
-  it("a missing Secret and refused credentials say which", async () => {
-    const missing = await namespaceWithAccount(stack, {
-      account: { oauth: { refreshTokenSecretRef: { name: "nope", key: "refreshToken" } } },
-    });
-    const a = await waitForCondition(
-      stack,
-      missing,
-      "Account",
-      "default",
-      "Ready",
-      "False",
-      "SecretNotFound",
-    );
-    expect(condition(a, "Ready")?.message).toContain(
-      "Secret nope (spec.oauth.refreshTokenSecretRef) not found",
-    );
-
-    const refused = await namespaceWithAccount(stack, { secretData: { refreshToken: "wrong-token" } });
-    const b = await waitForCondition(
-      stack,
-      refused,
-      "Account",
-      "default",
-      "Ready",
-      "False",
-      "CredentialsInvalid",
-    );
-    expect(condition(b, "Ready")?.message).toContain("the service refused the credentials");
-    expect(JSON.stringify(b)).not.toContain("wrong-token");
-    expect(stack.logs.join("\n")).not.toContain("wrong-token");
-    expect(stack.logs.join("\n")).not.toContain("dev-refresh-token");
-  });
+  const cannotAuthenticate: {
+    reason: string;
+    options: Parameters<typeof namespaceWithAccount>[1];
+    want: string;
+    message: string;
+  }[] = [
+    {
+      reason: "the Secret is missing",
+      options: { account: { oauth: { refreshTokenSecretRef: { name: "nope", key: "refreshToken" } } } },
+      want: "SecretNotFound",
+      message: "Secret nope (spec.oauth.refreshTokenSecretRef) not found",
+    },
+    {
+      reason: "the Secret lacks the key",
+      options: { secretData: { token: "dev-refresh-token" } },
+      want: "SecretKeyMissing",
+      message: "Secret svc-credentials has no key refreshToken (spec.oauth.refreshTokenSecretRef.key)",
+    },
+    {
+      reason: "the service refuses the credentials",
+      options: { secretData: { refreshToken: "wrong-token" } },
+      want: "CredentialsInvalid",
+      message: "the service refused the credentials",
+    },
+  ];
+  it.each(cannotAuthenticate)(
+    "$reason: Ready and Synced False with the one reason, in progress, one Warning event with that reason",
+    async ({ options, want, message }) => {
+      const ns = await namespaceWithAccount(stack, options);
+      const a = await waitForCondition(stack, ns, "Account", "default", "Ready", "False", want);
+      expect(condition(a, "Ready")?.message).toContain(message);
+      // It cannot authenticate: not synced, whatever the cause; re-checked, so in progress, not stalled.
+      expect(condition(a, "Synced")).toMatchObject({ status: "False", reason: want });
+      expect(condition(a, "Reconciling")).toMatchObject({ status: "True", reason: want });
+      expect(condition(a, "Stalled")).toMatchObject({ status: "False", reason: "Idle" });
+      const events = await waitFor("the Account's event", async () => {
+        const list = await stack.core.listNamespacedEvent({ namespace: ns });
+        const mine = list.items.filter((e) => e.involvedObject.kind === "Account");
+        return mine.length > 0 ? mine : undefined;
+      });
+      expect(events.map((e) => [e.type, e.reason])).toEqual([["Warning", want]]);
+      expect(events[0]?.message).toContain(message);
+      expect(JSON.stringify(a)).not.toContain("wrong-token");
+      expect(stack.logs.join("\n")).not.toContain("wrong-token");
+      expect(stack.logs.join("\n")).not.toContain("dev-refresh-token");
+    },
+  );
 });

@@ -7,8 +7,8 @@ import {
   type ServiceApi,
 } from "../../api/index.ts";
 import type { TokenBucket } from "../../api/rate-limiter.ts";
-import { type AccountKind, secretProblem } from "../../runtime/accounts.ts";
-import { Reason, WaitError } from "../../runtime/result.ts";
+import { type AccountKind, credentialsRefused, secretProblem } from "../../runtime/accounts.ts";
+import { Reason } from "../../runtime/result.ts";
 import { type AccountSpec, accountSpecSchema } from "./schema.ts";
 
 type ReadSecret = (name: string) => Promise<Record<string, string> | undefined>;
@@ -82,11 +82,7 @@ export function accountKind(
         await api.deployments.index({ filter: { name: "svc-operator-credentials-check" } });
       } catch (error) {
         if (isApiError(error) && error.kind === "unauthorized") {
-          throw new WaitError(
-            Reason.CredentialsInvalid,
-            `the service refused the credentials: ${error.message}`,
-            60_000,
-          );
+          throw credentialsRefused(`the service refused the credentials: ${error.message}`);
         }
         throw error;
       }

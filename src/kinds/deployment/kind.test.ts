@@ -5,6 +5,7 @@ import {
   type DeploymentDesired,
   type DeploymentObserved,
   deploymentKind,
+  deploymentWarnings,
   desiredDeployment,
   diffDeployment,
   normalizeInput,
@@ -135,5 +136,59 @@ describe("parameters", () => {
       serverTagScope: "deployment",
       inputs: { APP_ENV: "text:production", EMPTY: "blank", SKIP: "ignore" },
     });
+  });
+});
+
+describe("deploymentWarnings: inputs the service ignores", () => {
+  const cases: {
+    reason: string;
+    desired: DeploymentDesired;
+    observed?: DeploymentObserved;
+    want: string[];
+  }[] = [
+    { reason: "no inputs in the spec", desired: desired(), want: [] },
+    {
+      reason: "every name is one the deployment has, whatever the value",
+      desired: desired({ inputs: { APP_ENV: "text:staging", EMPTY: "text:" } }),
+      want: [],
+    },
+    {
+      reason: "names the deployment lacks, sorted, in one message saying what to do",
+      desired: desired({ inputs: { ZED: "text:z", APP_ENV: "text:staging", DB_PASSWORD: "cred:DB" } }),
+      want: [
+        "spec.inputs: the deployment has no input named DB_PASSWORD, ZED, and the service ignores " +
+          "inputs a deployment does not have; check the names, or remove them from spec.inputs",
+      ],
+    },
+    {
+      reason: "a deployment with no inputs at all (a new one): every name",
+      desired: desired({ inputs: { APP_ENV: "text:production" } }),
+      observed: { ...observed, inputs: [] },
+      want: [expect.stringContaining("no input named APP_ENV,") as unknown as string],
+    },
+    {
+      reason: "the inputs were not shown (another view): nothing can be said",
+      desired: desired({ inputs: { APP_ENV: "text:production" } }),
+      observed: { ...observed, inputs: undefined },
+      want: [],
+    },
+    {
+      reason: "a long list is cut after ten names",
+      desired: desired({
+        inputs: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`N${i + 10}`, "text:x"])),
+      }),
+      want: [
+        expect.stringContaining(
+          "N10, N11, N12, N13, N14, N15, N16, N17, N18, N19 and 2 more,",
+        ) as unknown as string,
+      ],
+    },
+  ];
+  it.each(cases)("$reason", ({ desired: d, observed: o, want }) => {
+    expect(deploymentWarnings(d, o ?? observed)).toEqual(want);
+  });
+
+  it("is the kind's warnings hook", () => {
+    expect(deploymentKind.warnings).toBe(deploymentWarnings);
   });
 });

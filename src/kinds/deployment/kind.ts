@@ -157,6 +157,35 @@ export function inputChanges(
   return changed;
 }
 
+/** Most input names a warning lists. */
+const NAMES_LISTED = 10;
+
+export const Message = {
+  inputsIgnored: (names: string[]) =>
+    `spec.inputs: the deployment has no input named ${
+      names.length <= NAMES_LISTED
+        ? names.join(", ")
+        : `${names.slice(0, NAMES_LISTED).join(", ")} and ${names.length - NAMES_LISTED} more`
+    }, and the service ignores inputs a deployment does not have; check the names, or remove them from spec.inputs`,
+} as const;
+
+/**
+ * Pure: the spec's input names the deployment does not have, which multi_update ignores (spec
+ * 4.13): they never take effect, and the user must hear it (ManagedKind.warnings).
+ */
+export function ignoredInputs(desired: DeploymentDesired, observed: DeploymentObserved): string[] {
+  if (!desired.inputs || !observed.inputs) return [];
+  const have = new Set(observed.inputs.map((i) => i.name));
+  return Object.keys(desired.inputs)
+    .filter((name) => !have.has(name))
+    .sort();
+}
+
+export function deploymentWarnings(desired: DeploymentDesired, observed: DeploymentObserved): string[] {
+  const names = ignoredInputs(desired, observed);
+  return names.length === 0 ? [] : [Message.inputsIgnored(names)];
+}
+
 export function deploymentAtProvider(o: DeploymentObserved): Record<string, unknown> {
   const at: Record<string, unknown> = {
     name: o.name,
@@ -249,6 +278,7 @@ export const deploymentKind: ManagedKind<
     await calls(client).destroy(href);
   },
   diff: diffDeployment,
+  warnings: deploymentWarnings,
   atProvider: deploymentAtProvider,
   index: {
     scope: () => "",

@@ -30,7 +30,6 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   run.status.applied = run.writeOnlyValues(desired);
   const fields = diff.map((d) => d.field).join(", ");
   run.event(
-    "Normal",
     drift ? EventReason.DriftCorrected : EventReason.Updated,
     `${drift ? "put back" : "updated"} ${fields}`,
   );
@@ -65,11 +64,7 @@ async function deleteBeforeCreate(run: Run, state: Existing, fields: string): Pr
   await run.kind.delete(state.client, href, state.observed);
   await run.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
   run.forgetExternal();
-  run.event(
-    "Normal",
-    EventReason.Replaced,
-    `deleted ${href} to replace it: ${fields} cannot be updated in place`,
-  );
+  run.event(EventReason.Replaced, `deleted ${href} to replace it: ${fields} cannot be updated in place`);
   return {
     type: "progressing",
     reason: Reason.Updating,
@@ -87,7 +82,6 @@ async function startReplacement(run: Run, href: string, fields: string): Promise
   await run.patchMetadata({ annotations: { [Annotation.replaces]: href, [Annotation.href]: null } }, true);
   run.forgetExternal();
   run.event(
-    "Normal",
     EventReason.Replaced,
     `replacing ${href}: ${fields} cannot be updated in place; creating the new object before deleting it`,
   );
@@ -107,7 +101,7 @@ async function finishReplacement(run: Run, { client, href, desired, observed }: 
     if (run.kind.notReady?.(observed)) return;
     const current = await run.kind.observe(client, old, desired);
     if (current !== undefined) await run.kind.delete(client, old, current);
-    run.event("Normal", EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
+    run.event(EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
   }
   await run.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);
 }

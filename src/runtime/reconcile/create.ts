@@ -27,6 +27,10 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   } catch (error) {
     if (run.deps.isOutcomeUnknown?.(error)) {
       run.log.warn({ err: error }, "create outcome unknown; the next attempt looks the object up first");
+    } else if (run.deps.isTerminalApiError?.(error)) {
+      // Refused for good (a 422 such as a duplicate name): nothing was created. Left pending, the
+      // next reconcile would look the object up and take the one that holds the name for its own.
+      await run.patchMetadata({ annotations: { [Annotation.createPending]: null } }, false);
     }
     throw error;
   }
@@ -38,8 +42,8 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   // of its own. Until then the create-pending annotation makes a crash look the object up, not
   // create it again.
   run.unrecordedHref = href;
+  run.rememberOwnHref(href);
   run.event(
-    "Normal",
     state.recreate ? EventReason.Recreated : EventReason.Created,
     `${state.recreate ? "re-created" : "created"} ${href}`,
   );
@@ -51,6 +55,7 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
 
 export async function recordHref(run: Run, href: string): Promise<void> {
   run.status.href = href;
+  run.rememberOwnHref(href);
   // Status first: the annotation write that follows then reads as ours, not as a hand adoption.
   // What only the reconcile knows about the new object is recorded with its href, so a crash cannot lose it.
   const known = { applied: run.status.applied, adopted: run.status.adopted };

@@ -18,7 +18,6 @@ export async function deleted(run: Run, spec: Record<string, unknown>, accountNa
   if (spec.managementPolicy === "ObserveOnly" || spec.deletionPolicy === "Orphan") {
     if (href)
       run.event(
-        "Normal",
         EventReason.Orphaned,
         `left ${href} in the service (${spec.deletionPolicy === "Orphan" ? "deletionPolicy Orphan" : "ObserveOnly"})`,
       );
@@ -28,7 +27,7 @@ export async function deleted(run: Run, spec: Record<string, unknown>, accountNa
     ? (run.deps.owners.retainReason(run.kind.kind, run.obj, href) ?? run.kind.retain?.(spec, run.status))
     : undefined;
   if (retained) {
-    run.event("Normal", EventReason.Orphaned, `left ${href} in the service: ${retained}`);
+    run.event(EventReason.Orphaned, `left ${href} in the service: ${retained}`);
     return release(run);
   }
   await deleteSuperseded(run, accountName, href);
@@ -45,7 +44,7 @@ async function deleteSuperseded(run: Run, accountName: string, href: string | un
   const current = await run.kind.observe(client, replaced, undefined);
   if (current !== undefined) {
     await run.kind.delete(client, replaced, current);
-    run.event("Normal", EventReason.Deleted, `deleted ${replaced} (superseded by a replacement)`);
+    run.event(EventReason.Deleted, `deleted ${replaced} (superseded by a replacement)`);
   }
 }
 
@@ -76,7 +75,7 @@ async function deleteExternal(
   }
   if (href && observed !== undefined) {
     await run.kind.delete(client, href, observed);
-    run.event("Normal", EventReason.Deleted, `deleted ${href}`);
+    run.event(EventReason.Deleted, `deleted ${href}`);
   }
 }
 

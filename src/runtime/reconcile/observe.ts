@@ -28,8 +28,11 @@ export async function observeOrAdopt(run: Run, state: Desired): Promise<Observed
 
 /** Reads the object at the href; a gone one is forgotten, to be created again. */
 async function observeByHref(run: Run, state: Desired, href: string): Promise<Found> {
-  if (run.annotations[Annotation.href] && run.annotations[Annotation.href] !== run.status.href) {
-    run.event("Normal", EventReason.Adopted, `adopted ${href}`);
+  // An href annotation status does not know was set by hand: an adoption. Not one this process's
+  // create recorded (the cache may show that annotation before the status written after it).
+  const annotated = run.annotations[Annotation.href];
+  if (annotated && annotated !== run.status.href && annotated !== run.ownHref()) {
+    run.event(EventReason.Adopted, `adopted ${href}`);
   }
   const observed =
     run.deps.observations?.take(run.key, href) ?? (await run.kind.observe(state.client, href, state.desired));
@@ -70,12 +73,8 @@ async function adopt(
   }
   await recordHref(run, href);
   if (pending)
-    run.event(
-      "Normal",
-      EventReason.CreatePendingResolved,
-      `found ${href} created by an earlier attempt; adopted it`,
-    );
-  else run.event("Normal", EventReason.Adopted, `found ${href} already in the service; adopted it`);
+    run.event(EventReason.CreatePendingResolved, `found ${href} created by an earlier attempt; adopted it`);
+  else run.event(EventReason.Adopted, `found ${href} already in the service; adopted it`);
   return { href, observed: found };
 }
 

@@ -1,15 +1,18 @@
-import { isTrue } from "../conditions.ts";
 import { ConflictError, GoneError, mergePatch, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
-import { conditionsFor, type Outcome, outcomeOf } from "../outcome.ts";
+import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "../outcome.ts";
 import type { ReconcileOutcome } from "../reconciler.ts";
-import { EventReason, Reason, WaitError } from "../result.ts";
+import { Reason, WaitError } from "../result.ts";
 import { recordUnrecordedHref } from "./create.ts";
 import type { Run } from "./run.ts";
 import { AccountPendingError, type Existing } from "./state.ts";
 
-/** Phase 7: whether the external object is usable (Ready), from what the service shows of it. */
-export function report(run: Run, { observed, observeOnly }: Existing): Outcome {
+/**
+ * Phase 7: whether the external object is usable (Ready), from what the service shows of it, and
+ * what of the spec the service ignores (the kind's warnings: Ready stays True, reason
+ * FieldsIgnored, the message naming them; a Warning event when they change).
+ */
+export function report(run: Run, { observed, observeOnly, desired }: Existing): Outcome {
   run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
   if (observeOnly) {
     return {
@@ -20,7 +23,10 @@ export function report(run: Run, { observed, observeOnly }: Existing): Outcome {
   }
   const notReady = run.kind.notReady?.(observed);
   if (notReady) throw new WaitError(Reason.Creating, notReady, notReadyPollMs(run));
-  run.notReadySince.delete(run.key);
+  run.memory.notReadySince.delete(run.key);
+  const warnings = run.kind.warnings?.(desired, observed) ?? [];
+  if (warnings.length > 0)
+    return { type: "ready", reason: Reason.FieldsIgnored, message: warnings.join("; ") };
   return { type: "ready", reason: Reason.Available, message: "" };
 }
 
@@ -31,8 +37,8 @@ export function report(run: Run, { observed, observeOnly }: Existing): Outcome {
  */
 function notReadyPollMs(run: Run): number {
   const now = run.deps.clock.now();
-  const since = run.notReadySince.get(run.key) ?? now;
-  run.notReadySince.set(run.key, since);
+  const since = run.memory.notReadySince.get(run.key) ?? now;
+  run.memory.notReadySince.set(run.key, since);
   return Math.min(30_000, Math.max(1_000, now - since));
 }
 
@@ -70,11 +76,12 @@ export async function record(run: Run, outcome: Outcome, retry: boolean): Promis
   // Ready is never seen before the annotation. A failed annotation write does not keep the
   // status from being written; create-pending then still stands (a lookup, not a second create).
   let notRecorded: unknown;
-  if (run.unrecordedHref !== undefined) {
+  const href = run.unrecordedHref;
+  if (href !== undefined) {
     await run.deps.kube
       .patchUnread(run.ref, {
         metadata: {
-          annotations: { [Annotation.href]: run.unrecordedHref, [Annotation.createPending]: null },
+          annotations: { [Annotation.href]: href, [Annotation.createPending]: null },
         },
       })
       .catch((error: unknown) => {
@@ -91,25 +98,8 @@ export async function record(run: Run, outcome: Outcome, retry: boolean): Promis
 }
 
 function eventsForOutcome(run: Run, outcome: Outcome): void {
-  const before = run.obj.status?.conditions;
-  if (outcome.type === "terminal") {
-    const wasStalled =
-      isTrue(before, "Stalled") && before?.find((c) => c.type === "Stalled")?.message === outcome.message;
-    if (!wasStalled) {
-      run.event(
-        "Warning",
-        outcome.reason === Reason.InvalidSpec ? EventReason.InvalidSpec : EventReason.Stalled,
-        outcome.message,
-      );
-    }
-  } else if (outcome.type === "error") {
-    run.event("Warning", EventReason.ReconcileError, outcome.message);
-  } else if (outcome.type === "waiting") {
-    const ready = before?.find((c) => c.type === "Ready");
-    if (ready?.reason !== outcome.reason || ready.message !== outcome.message) {
-      run.event("Normal", outcome.reason, outcome.message);
-    }
-  }
+  const event = outcomeEvent(outcome, run.obj.status?.conditions);
+  if (event) run.event(event.reason, event.message);
 }
 
 async function writeStatus(run: Run, outcome: Outcome): Promise<void> {

@@ -1,5 +1,5 @@
-import { isTrue } from "../conditions.ts";
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
+import { referenceProblem } from "../reference-state.ts";
 import { DependencyNotReadyError } from "../result.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
@@ -12,20 +12,19 @@ export async function references(run: Run, valid: Validated): Promise<Desired> {
   return { ...valid, client, desired };
 }
 
+/** The references by field, or DependencyNotReady saying of each that is not usable why (reference-state.ts). */
 function resolve(run: Run, references: Reference[]): Record<string, ResolvedReference> {
   const out: Record<string, ResolvedReference> = {};
   const waiting: string[] = [];
   for (const r of references) {
     const target = run.deps.store.get(r.kind, run.meta.namespace, r.name);
-    if (!target) waiting.push(`spec.${r.field}: ${r.kind} ${r.name} (not found)`);
-    else if (target.metadata.deletionTimestamp)
-      waiting.push(`spec.${r.field}: ${r.kind} ${r.name} (being deleted)`);
-    else if (!isTrue(target.status?.conditions, "Ready") || !target.status?.href)
-      waiting.push(`spec.${r.field}: ${r.kind} ${r.name} (not Ready)`);
-    else out[r.field] = resolved(r, target, target.status.href);
+    const problem = referenceProblem(r.kind, r.name, target);
+    const href = target?.status?.href;
+    if (problem === undefined && target && href) out[r.field] = resolved(r, target, href);
+    else waiting.push(`spec.${r.field}: ${problem ?? `${r.kind} ${r.name} (not Ready)`}`);
   }
   if (waiting.length > 0) {
-    throw new DependencyNotReadyError(`waiting for ${waiting.join(", ")}`, run.deps.dependencyRetryMs);
+    throw new DependencyNotReadyError(`waiting for ${waiting.join("; ")}`, run.deps.dependencyRetryMs);
   }
   return out;
 }

@@ -1,20 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { type AccountUse, cannotDelete } from "../account-use.ts";
-import type { EventType } from "../events.ts";
 import type { AnyManagedKind, ManagedObject, ManagedStatus, ObjectMeta, ResolvedReference } from "../kind.ts";
 import type { ObjectRef } from "../kube.ts";
 import { lazyChild } from "../logging.ts";
 import { NameLookup } from "../lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
 import type { ReconcileOutcome, ReconcilerDeps } from "../reconciler.ts";
-import { DependencyNotReadyError } from "../result.ts";
+import { DependencyNotReadyError, type EventReason, EventTypes } from "../result.ts";
 import { converge } from "./converge.ts";
 import { createIfMissing } from "./create.ts";
 import { observeOrAdopt } from "./observe.ts";
 import { record, recordFailure, report } from "./report.ts";
 import { references } from "./resolve.ts";
-import { AccountPendingError, type Ending } from "./state.ts";
+import { AccountPendingError, type Ending, type RunMemory } from "./state.ts";
 import { pausedOrDeleted, validated } from "./validate.ts";
 
 /**
@@ -31,20 +30,15 @@ export class Run {
   readonly key: string;
   readonly log: Logger;
   readonly status: ManagedStatus;
-  readonly notReadySince: Map<string, number>;
+  readonly memory: RunMemory;
   /** The href of this run's create, until the annotation and status writes at its end record it. */
   unrecordedHref: string | undefined;
-  private readonly emitted: { type: EventType; reason: string; message: string }[] = [];
+  private readonly emitted: { reason: EventReason; message: string }[] = [];
   private readonly fallbackNames = new NameLookup();
 
-  constructor(
-    kind: AnyManagedKind,
-    obj: ManagedObject,
-    deps: ReconcilerDeps,
-    notReadySince: Map<string, number>,
-  ) {
+  constructor(kind: AnyManagedKind, obj: ManagedObject, deps: ReconcilerDeps, memory: RunMemory) {
     this.kind = kind;
-    this.notReadySince = notReadySince;
+    this.memory = memory;
     this.obj = obj;
     this.deps = deps;
     const { namespace, name } = obj.metadata;
@@ -102,11 +96,12 @@ export class Run {
 
   flushEvents(): void {
     for (const e of this.emitted.splice(0))
-      this.deps.events.emit(this.obj, this.kind.kind, e.type, e.reason, e.message);
+      this.deps.events.emit(this.obj, this.kind.kind, EventTypes[e.reason], e.reason, e.message);
   }
 
-  event(type: EventType, reason: string, message: string): void {
-    this.emitted.push({ type, reason, message });
+  /** Records an event, emitted when the run's status is written; its type comes with the reason. */
+  event(reason: EventReason, message: string): void {
+    this.emitted.push({ reason, message });
     this.log.info({ event: reason }, message);
   }
 
@@ -121,12 +116,25 @@ export class Run {
     );
   }
 
+  /** The href this resource stands for: its annotation, its status, or what its create recorded here. */
   currentHref(): string | undefined {
-    return this.annotations[Annotation.href] || this.status.href || undefined;
+    return this.annotations[Annotation.href] || this.status.href || this.ownHref() || undefined;
+  }
+
+  /** The href this process recorded for this object's create, while the cache may not show it yet. */
+  ownHref(): string | undefined {
+    const own = this.memory.ownHrefs.get(this.key);
+    return own !== undefined && own.uid === this.meta.uid ? own.href : undefined;
+  }
+
+  /** Remembers the href this run's create or adoption recorded (see RunMemory.ownHrefs). */
+  rememberOwnHref(href: string): void {
+    this.memory.ownHrefs.set(this.key, { uid: this.meta.uid, href });
   }
 
   /** The status no longer speaks of an external object (it is gone, or being replaced). */
   forgetExternal(): void {
+    this.memory.ownHrefs.delete(this.key);
     this.status.href = undefined;
     this.status.atProvider = undefined;
     this.status.applied = undefined;

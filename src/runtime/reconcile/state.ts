@@ -44,6 +44,19 @@ export interface Existing extends Desired {
   observed: unknown;
 }
 
+/** What the reconciler of one kind remembers between runs, by queue key. */
+export interface RunMemory {
+  /** When each object the service still shows as not ready (e.g. a pending subnet) was first seen so. */
+  notReadySince: Map<string, number>;
+  /**
+   * The href each object's create recorded in this process, until the informer cache shows it in
+   * both the annotation and the status: a run that reads the cache between those two writes knows
+   * the object as its own (no Adopted event, no lookup of a create that is no longer pending).
+   * Kept with the object's uid: a new object of the same name is not the one that created it.
+   */
+  ownHrefs: Map<string, { uid: string | undefined; href: string }>;
+}
+
 /** The Account has not been checked by this process yet: park the reconcile, write nothing. */
 export class AccountPendingError extends Error {
   override name = "AccountPendingError";

@@ -1,0 +1,58 @@
+import { getCondition, isTrue } from "./conditions.ts";
+import type { ManagedObject } from "./kind.ts";
+import { type Reason, WaitingReasons } from "./result.ts";
+
+/**
+ * How much of a referenced resource's own message a dependent quotes: enough for the service's
+ * answer, and a chain of dependents (each quoting the one before) stays a few hundred characters.
+ */
+export const QUOTED_CHARS = 200;
+
+const WAITING = new Set<string>(WaitingReasons);
+
+/**
+ * Why a referenced resource cannot be used, as its dependents' DependencyNotReady message says it
+ * (after `spec.<field>: `); undefined when it is usable (Ready, with an href). A stalled or waiting
+ * one is described with its own reason and message, so that the dependent says what to fix
+ * instead of only that it waits.
+ */
+export function referenceProblem(
+  kind: string,
+  name: string,
+  target: ManagedObject | undefined,
+): string | undefined {
+  if (!target) return `${kind} ${name} (not found)`;
+  if (target.metadata.deletionTimestamp) return `${kind} ${name} (being deleted)`;
+  if (isTrue(target.status?.conditions, "Ready") && target.status?.href) return undefined;
+  return blockedState(kind, name, target) ?? `${kind} ${name} (not Ready)`;
+}
+
+/**
+ * A referenced resource that will not become Ready by itself, in words: Stalled (only a change of
+ * its spec helps) or waiting for something in turn. Undefined otherwise, and for conditions
+ * computed for an older generation (its new spec may have fixed it).
+ */
+export function blockedState(
+  kind: string,
+  name: string,
+  target: ManagedObject | undefined,
+): string | undefined {
+  if (!target || target.metadata.deletionTimestamp) return undefined;
+  const { generation } = target.metadata;
+  if (generation !== undefined && target.status?.observedGeneration !== generation) return undefined;
+  const conditions = target.status?.conditions;
+  const stalled = getCondition(conditions, "Stalled");
+  if (stalled?.status === "True")
+    return `${kind} ${name} is Stalled (${stalled.reason}: ${clip(stalled.message)}): fix ${kind} ${name} first`;
+  const ready = getCondition(conditions, "Ready");
+  if (ready?.status !== "False" || !WAITING.has(ready.reason as Reason)) return undefined;
+  // Its message usually starts the way a dependent's does: one "waiting for", not two.
+  const message = clip(ready.message);
+  return message.startsWith("waiting for ")
+    ? `${kind} ${name} is ${message}`
+    : `${kind} ${name} is waiting (${ready.reason}: ${message})`;
+}
+
+function clip(text: string): string {
+  return text.length <= QUOTED_CHARS ? text : `${text.slice(0, QUOTED_CHARS - 3)}...`;
+}
