@@ -94,6 +94,15 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
     }
     if (!known) continue; // beyond the reference: only its links are followed
 
+    // A route without a detailed media type answers bytes (text, a health check): no views.
+    if (expected === null) continue;
+    if (!resource) {
+      const contentType = plain.headers.get("content-type") ?? "";
+      if (splitMediaType(contentType).type !== expected.type) {
+        say(null, `content type ${contentType}, the reference says ${expected.type}`);
+      }
+      continue;
+    }
     const accepted = known.facts.views.length > 0 ? known.facts.views : ["default"];
     const answers: Array<[view: string, answer: typeof plain]> = [["default", plain]];
     for (const view of accepted) {
@@ -110,7 +119,6 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
       }
     }
 
-    if (expected === null) continue;
     for (const [view, answer] of answers) {
       const contentType = answer.headers.get("content-type") ?? "";
       const actual = splitMediaType(contentType);
@@ -118,7 +126,6 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
         say(view, `content type ${contentType}, the reference says ${known.facts.media_type}`);
         continue;
       }
-      if (!resource) continue; // a media type the reference does not detail (plain text)
       const body = answer.json();
       const objects = expected.collection ? (Array.isArray(body) ? body : [null]) : [body];
       for (const object of objects) {
