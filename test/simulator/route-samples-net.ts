@@ -26,6 +26,15 @@ async function networkStack(h: Harness): Promise<void> {
 }
 const network = { setup: (h: Harness) => create(h, "/api/networks", { network: NETWORK }) };
 const stack = { setup: networkStack };
+/** Network 1 and route table 2, which nothing uses. */
+const spareTable = {
+  setup: async (h: Harness) => {
+    await network.setup(h);
+    await create(h, "/api/route_tables", {
+      route_table: { cloud_href: "/api/clouds/1", network_href: "/api/networks/1", name: "spare" },
+    });
+  },
+};
 const volume2 = {
   setup: (h: Harness) =>
     create(h, "/api/clouds/1/volumes", {
@@ -70,6 +79,23 @@ export const NET_SAMPLES: Sample[] = [
   ["DELETE", "/api/networks/:id", "/api/networks/1", 204, {}, network],
   ["GET", "/api/route_tables", "/api/route_tables", 200, {}, network],
   ["GET", "/api/route_tables/:id", "/api/route_tables/1", 200, {}, network],
+  [
+    "POST",
+    "/api/route_tables",
+    "/api/route_tables",
+    201,
+    { form: { route_table: { cloud_href: "/api/clouds/1", network_href: "/api/networks/1", name: "t" } } },
+    network,
+  ],
+  [
+    "PUT",
+    "/api/route_tables/:id",
+    "/api/route_tables/1",
+    204,
+    { form: { route_table: { name: "t" } } },
+    network,
+  ],
+  ["DELETE", "/api/route_tables/:id", "/api/route_tables/2", 204, {}, spareTable],
   ...(["/api/clouds/:cloud_id", "/api/clouds/:cloud_id/instances/:instance_id"] as const).flatMap(
     (template, i): Sample[] => {
       const prefix = ["/api/clouds/1", "/api/clouds/1/instances/1"][i]!;
@@ -262,5 +288,19 @@ export const NET_SAMPLES: Sample[] = [
   ["GET", "/api/clouds/:cloud_id/network_interfaces", "/api/clouds/1/network_interfaces", 200],
   ["GET", "/api/clouds/:cloud_id/network_interfaces/:id", "/api/clouds/1/network_interfaces/eni-1", 200],
   ["GET", "/api/deployments/:id/alerts", "/api/deployments/1/alerts", 200],
-  ["GET", "/api/accounts/:id", "/api/accounts/1", 200],
+  ["GET", "/api/servers/:id/alerts", "/api/servers/1/alerts", 200],
+  ["GET", "/api/server_arrays/:id/alerts", "/api/server_arrays/1/alerts", 200],
+  ["GET", "/api/clouds/:cloud_id/instances/:instance_id/alerts", "/api/clouds/1/instances/1/alerts", 200],
+  [
+    "GET",
+    "/api/clouds/:cloud_id/instances/:instance_id/volume_attachments",
+    "/api/clouds/1/instances/1/volume_attachments",
+    200,
+  ],
+  [
+    "GET",
+    "/api/clouds/:cloud_id/volumes/:volume_id/volume_snapshots/:id",
+    "/api/clouds/1/volumes/1/volume_snapshots/1",
+    200,
+  ],
 ];

@@ -18,7 +18,7 @@ export type Sample = [
   extra?: Extra,
 ];
 const login = { form: { email: "admin@example.com", password: "password", account_href: "/api/accounts/1" } };
-/** The routes of the SIM-CORE modules (accounts, permissions, deployments, clouds, linked, inputs). */
+/** The routes of the SIM-CORE modules (accounts, sessions, permissions, deployments, clouds, linked, inputs). */
 export const SAMPLES: Sample[] = [
   ["POST", "/api/session", "/api/session", 204, login],
   ["POST", "/api/sessions", "/api/sessions", 204, login],
@@ -29,8 +29,15 @@ export const SAMPLES: Sample[] = [
     200,
     { form: { grant_type: "refresh_token", refresh_token: "dev-refresh-token" } },
   ],
+
+  ["GET", "/api/session", "/api/session", 200],
+  ["GET", "/api/sessions", "/api/sessions", 200],
+  ["GET", "/api/session/accounts", "/api/session/accounts", 200],
+  ["GET", "/api/sessions/accounts", "/api/sessions/accounts", 200],
+  ["GET", "/api/health-check", "/api/health-check/", 200, {}, { raw: true }],
   ["GET", "/api/users", "/api/users", 200],
   ["GET", "/api/users/:id", "/api/users/2", 200],
+  ["GET", "/api/accounts/:id", "/api/accounts/1", 200],
   ["GET", "/api/permissions", "/api/permissions", 200],
   ["GET", "/api/permissions/:id", "/api/permissions/1-admin", 200],
   [
@@ -72,6 +79,7 @@ export const SAMPLES: Sample[] = [
   ["GET", "/api/server_arrays/:id/current_instances", "/api/server_arrays/1/current_instances", 200],
   ["GET", "/api/stored_scripts", "/api/stored_scripts", 200],
   ["GET", "/api/stored_scripts/:id", "/api/stored_scripts/1", 200],
+  ["GET", "/api/stored_scripts/:id/source", "/api/stored_scripts/1/source", 200, {}, { raw: true }],
   ["GET", "/api/deployments/:id/servers", "/api/deployments/1/servers", 200],
   ["GET", "/api/deployments/:id/server_arrays", "/api/deployments/1/server_arrays", 200],
   ["GET", "/api/deployments/:deployment_id/inputs", "/api/deployments/1/inputs", 200],

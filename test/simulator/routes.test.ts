@@ -6,6 +6,7 @@ import { resources } from "../../src/simulator/resources/index.ts";
 import { inputsResource } from "../../src/simulator/resources/inputs.ts";
 import { linkedResource } from "../../src/simulator/resources/linked.ts";
 import { permissionsResource } from "../../src/simulator/resources/permissions.ts";
+import { sessionsResource } from "../../src/simulator/resources/sessions.ts";
 import { SimClient, startSimulator } from "./harness.ts";
 import { OTHER_SAMPLES, SAMPLES, type Sample, templatesOf } from "./route-samples.ts";
 
@@ -22,6 +23,7 @@ describe("SIM-CORE routes", () => {
   it("the sample table covers every route the SIM-CORE modules register", () => {
     const registered = templatesOf([
       accountsResource,
+      sessionsResource,
       permissionsResource,
       deploymentsResource,
       cloudsResource,
@@ -46,7 +48,9 @@ describe("routes of every other resource module", () => {
 
 async function run(...[method, _t, pathOf, status, options, extra]: Sample): Promise<void> {
   const client =
-    typeof pathOf === "string" && /^\/api\/(session|oauth2)/.test(pathOf) ? new SimClient(h.url) : h.admin;
+    method === "POST" && typeof pathOf === "string" && /^\/api\/(session|oauth2)/.test(pathOf)
+      ? new SimClient(h.url)
+      : h.admin;
   // Signed download and graph URLs end in their signature: a suffix would be part of it.
   for (const suffix of extra?.raw ? [""] : ["", ".json", ".xml"]) {
     await h.hook("reset");

@@ -39,17 +39,21 @@ describe("volumes", () => {
       size: 100,
       description: "",
       status: "available",
+      iops: 3000,
       cloud_specific_attributes: { encrypted: true, iops: 3000 },
       links: [
         { rel: "self", href: "/api/clouds/1/volumes/2" },
         { rel: "cloud", href: "/api/clouds/1" },
         { rel: "datacenter", href: "/api/clouds/1/datacenters/1" },
-        { rel: "volume_snapshots", href: "/api/clouds/1/volumes/2/volume_snapshots" },
-        { rel: "recurring_volume_attachments", href: "/api/clouds/1/volumes/2/recurring_volume_attachments" },
         { rel: "deployment", href: "/api/deployments/1" },
         { rel: "volume_type", href: "/api/clouds/1/volume_types/2" },
+        { rel: "volume_snapshots", href: "/api/clouds/1/volumes/2/volume_snapshots" },
+        { rel: "recurring_volume_attachments", href: "/api/clouds/1/volumes/2/recurring_volume_attachments" },
       ],
       actions: [],
+      // The volume type embedded, as the real media type's `volume_type` attribute.
+      volume_type: (await show(h, "/api/clouds/1/volume_types/2")) as unknown,
+      placement_group: null,
     });
     const extended = await h.admin.get("/api/clouds/1/volumes/2", { query: { view: "extended" } });
     expect(extended.json()).toEqual(volume);
@@ -155,13 +159,35 @@ describe("volumes", () => {
     expect((await index(h, "/api/clouds/2/volumes")).length).toBe(0);
   });
 
+  it("sends every link it has in the reference's order, the placement group as given", async () => {
+    await create(h, V, {
+      volume: {
+        ...VOLUME,
+        image_href: "/api/clouds/1/images/2",
+        placement_group_href: "/api/placement_groups/7",
+      },
+    });
+    const volume = await show(h, `${V}/2`);
+    expect(volume.links.map((l) => l.rel)).toEqual([
+      "self",
+      "cloud",
+      "datacenter",
+      "volume_snapshots",
+      "image",
+      "recurring_volume_attachments",
+      "placement_group",
+    ]);
+    expect(rel(volume, "placement_group")).toBe("/api/placement_groups/7");
+    expect(volume.placement_group).toEqual({ links: [{ rel: "self", href: "/api/placement_groups/7" }] });
+    expect(volume).toMatchObject({ iops: null, volume_type: null });
+  });
+
   it("answers XML with an integer size and empty elements for nulls", async () => {
     await create(h, V, { volume: { ...VOLUME, size: "5" } });
     const xml = await h.admin.get(`${V}/2.xml`);
     expect(xml.headers.get("content-type")).toBe("application/vnd.svc.volume+xml;charset=utf-8");
-    expect(xml.text).toContain(
-      "<size>5</size><description/><status>available</status><cloud_specific_attributes/>",
-    );
+    expect(xml.text).toContain("<size>5</size><description/><status>available</status><iops/>");
+    expect(xml.text).toContain("<volume_type/><placement_group/><cloud_specific_attributes/></volume>");
   });
 
   it("destroys; refuses while recurring attachments reference the volume", async () => {
