@@ -159,29 +159,6 @@ describe("volumes", () => {
     expect((await index(h, "/api/clouds/2/volumes")).length).toBe(0);
   });
 
-  it("sends every link it has in the reference's order, the placement group as given", async () => {
-    await create(h, V, {
-      volume: {
-        ...VOLUME,
-        image_href: "/api/clouds/1/images/2",
-        placement_group_href: "/api/placement_groups/7",
-      },
-    });
-    const volume = await show(h, `${V}/2`);
-    expect(volume.links.map((l) => l.rel)).toEqual([
-      "self",
-      "cloud",
-      "datacenter",
-      "volume_snapshots",
-      "image",
-      "recurring_volume_attachments",
-      "placement_group",
-    ]);
-    expect(rel(volume, "placement_group")).toBe("/api/placement_groups/7");
-    expect(volume.placement_group).toEqual({ links: [{ rel: "self", href: "/api/placement_groups/7" }] });
-    expect(volume).toMatchObject({ iops: null, volume_type: null });
-  });
-
   it("answers XML with an integer size and empty elements for nulls", async () => {
     await create(h, V, { volume: { ...VOLUME, size: "5" } });
     const xml = await h.admin.get(`${V}/2.xml`);
