@@ -92,13 +92,13 @@ export function instanceRepresentation(
     rs_provisioned: true,
   };
   if (view === "default") return rep;
+  // Security groups are not assigned per instance: an instance is in its cloud's first group.
   const group = store
     .collection<{ id: string; cloud_id: string; [field: string]: unknown }>("security_groups")
-    .get(i.cloud_id);
-  rep.security_groups =
-    group && group.cloud_id === i.cloud_id
-      ? [embedded(group, `${cloudHref(i.cloud_id)}/security_groups/${group.id}`)]
-      : [];
+    .find((g) => g.cloud_id === i.cloud_id);
+  rep.security_groups = group
+    ? [embedded(group, `${cloudHref(i.cloud_id)}/security_groups/${group.id}`)]
+    : [];
   const self = hrefs.instance(i.cloud_id, i.id);
   rep.subnets = store
     .collection<{ id: string; cloud_id: string; instance_href: string | null; [field: string]: unknown }>(

@@ -21,6 +21,7 @@ const INSTANCE_FULL_ONLY = [
 ];
 const INSTANCE_EXTENDED_ONLY = ["security_groups", "subnets"];
 const INSTANCE_TINY = ["name", "resource_uid", "state", "links"];
+/** The instance media type's attributes (the reference's list), to derive the tiny view. */
 const INSTANCE_ATTRIBUTES = [
   "name",
   "description",
@@ -161,6 +162,3 @@ export const RULES: Rules = {
   Accounts: { views: { default: ALL, extended: ALL }, unservedLinks: { cluster: notModelled } },
   Users: { views: { default: ALL }, unservedLinks: { identity_provider: notModelled } },
 };
-
-/** Every declared attribute of the instance media type (kept here to derive the view table). */
-export const INSTANCE_ATTRIBUTE_NAMES: readonly string[] = INSTANCE_ATTRIBUTES;
