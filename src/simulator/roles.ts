@@ -18,6 +18,13 @@ export interface UserRecord {
   refresh_token: string | null;
   /** Settings in force for this user's calls (the seed gives user 1 both). */
   settings: string[];
+  // Shown in the user's representation; optional so tests may insert bare users.
+  login_name?: string | null;
+  phone?: string;
+  timezone_name?: string;
+  principal_uid?: string | null;
+  created_at?: number;
+  updated_at?: number;
 }
 
 export interface PermissionRecord {

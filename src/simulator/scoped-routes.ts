@@ -18,6 +18,8 @@ export interface ScopedCollection<T extends StoredObject, S> {
   type: string;
   plural: string;
   filters: FilterSpec<T>;
+  /** The views index and show accept (default: `default` only); `render` reads `ctx.view`. */
+  views?: readonly string[];
   /** Checks the path's parents (404/422) before `view` is read, as the real service does. */
   scope(ctx: RequestContext): S;
   /** An object outside the path's scope answers ResourceNotFound, as an unknown id does. */
@@ -43,8 +45,8 @@ export function findInScope<T extends StoredObject, S>(
 type Handler = RouteDef["handler"];
 
 /**
- * Registers the routes of `def` at `base` and `${base}/:id`: index and show (view `default`
- * only), the module's own `create` and `update` when given, and its own `destroy` or else
+ * Registers the routes of `def` at `base` and `${base}/:id`: index and show (the views of
+ * `def.views`, else `default` only), the module's own `create` and `update` when given, and its own `destroy` or else
  * one that deletes the object and nothing else. Registered in that order, which is the order
  * `Allow` lists them.
  */
@@ -60,7 +62,7 @@ export function scopedRoutes<T extends StoredObject, S>(
     access: routes.read,
     handler(ctx) {
       const scope = def.scope(ctx);
-      ctx.view(["default"]);
+      ctx.view(def.views ?? ["default"]);
       const list = ctx.filter(
         def.collection(ctx.store).filter((o) => def.inScope(o, scope)),
         def.filters,
@@ -78,7 +80,7 @@ export function scopedRoutes<T extends StoredObject, S>(
     access: routes.read,
     handler(ctx) {
       const scope = def.scope(ctx);
-      ctx.view(["default"]);
+      ctx.view(def.views ?? ["default"]);
       return ctx.one(def.type, def.render(ctx, findInScope(ctx, def, scope)));
     },
   });

@@ -58,6 +58,7 @@ export const seedDeployments = () => ({
       description: "Seeded deployment with servers and inputs",
       server_tag_scope: "deployment",
       locked: false,
+      lock_user_id: null,
       resource_group_href: null,
       inputs: [
         { name: "APP_ENV", value: "text:production" },
@@ -75,6 +76,7 @@ export const seedDeployments = () => ({
       description: null,
       server_tag_scope: "account",
       locked: true,
+      lock_user_id: "1",
       resource_group_href: null,
       inputs: [],
       created_at: SEED_TIME_MS,
@@ -306,6 +308,7 @@ export const seedLinked = () => ({
       description: "",
       state: "available",
       size: 50,
+      deployment_id: "1",
     },
     {
       id: "3",
@@ -318,8 +321,19 @@ export const seedLinked = () => ({
     },
   ],
   stored_scripts: [
-    { id: "1", name: "deploy.sh", description: "Deploys the application" },
-    { id: "2", name: "backup.sh", description: "Backs up the database" },
+    {
+      id: "1",
+      name: "deploy.sh",
+      description: "Deploys the application",
+      source: '#!/bin/sh\necho "deploying $APP_ENV"\n',
+      inputs: [{ name: "APP_ENV", value: "text:production" }],
+    },
+    {
+      id: "2",
+      name: "backup.sh",
+      description: "Backs up the database",
+      source: "#!/bin/sh\npg_dump > /var/backups/db.sql\n",
+    },
   ],
 });
 
@@ -349,6 +363,10 @@ function instance(
     server_template_id: links.server_template_id ?? null,
     deployment_id: links.deployment_id === undefined ? (cloudId === "1" ? "1" : null) : links.deployment_id,
     datacenter_id: links.datacenter_id ?? null,
+    // The cloud's first image and instance type, and its one SSH key.
+    image_id: cloudId === "1" ? "1" : "3",
+    instance_type_id: cloudId === "1" ? "1" : "4",
+    ssh_key_id: cloudId,
     inputs:
       state === "operational"
         ? [

@@ -29,7 +29,9 @@ describe("clouds", () => {
       "volume_attachments",
       "recurring_volume_attachments",
       "volume_snapshots",
+      "volume_types",
       "volumes",
+      "subnets",
     ]);
     const one = (await h.admin.get("/api/clouds/2", { query: { view: "extended" } })).json<Rep>();
     expect(one).toMatchObject({ name: "OpenStack Lab", cloud_type: "open_stack_v3" });

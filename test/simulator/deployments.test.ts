@@ -28,14 +28,15 @@ describe("deployments: index and show", () => {
     );
     const list = res.json<DeploymentRep[]>();
     expect(names(list)).toEqual(["Production", "Staging"]);
+    // The reference's order: inputs (and lock_user, when locked) before self.
     expect(list[0]!.links.map((l) => l.rel)).toEqual([
-      "self",
       "inputs",
+      "self",
       "servers",
       "server_arrays",
       "alerts",
     ]);
-    expect(list[0]!.links[0]).toEqual({ rel: "self", href: "/api/deployments/1" });
+    expect(list[0]!.links[1]).toEqual({ rel: "self", href: "/api/deployments/1" });
     expect(list[0]).not.toHaveProperty("inputs");
   });
 

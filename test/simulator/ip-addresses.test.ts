@@ -27,9 +27,8 @@ describe("IP addresses", () => {
       domain: "ec2_classic",
       links: [
         { rel: "self", href: `${IPS}/1` },
-        { rel: "ip_address_bindings", href: `${IPS}/1/ip_address_bindings` },
-        { rel: "cloud", href: "/api/clouds/1" },
         { rel: "deployment", href: "/api/deployments/1" },
+        { rel: "ip_address_bindings", href: `${IPS}/1/ip_address_bindings` },
       ],
     });
     await create(h, IPS, { ip_address: { name: "vpc-ip", domain: "vpc" } });

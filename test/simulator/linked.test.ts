@@ -103,3 +103,107 @@ describe("servers and server arrays of a deployment (linked from it)", () => {
     expect((await h.admin.get("/api/deployments/9/servers")).status).toBe(422);
   });
 });
+
+describe("views of the real routes (issue 20)", () => {
+  it("servers and arrays: default leaves the instances out, instance_detail embeds them", async () => {
+    const plain = (await h.admin.get("/api/servers/1")).json<Rep>();
+    expect(plain).toMatchObject({ state: "operational", optimized: false, actions: [] });
+    expect(plain).not.toHaveProperty("current_instance");
+    const detail = (await h.admin.get("/api/servers/1", { query: { view: "instance_detail" } })).json<Rep>();
+    expect(detail.current_instance).toEqual((await h.admin.get("/api/clouds/1/instances/1")).json());
+    expect((detail.next_instance as Rep).name).toBe("app-1 (next)");
+    const stopped = (await h.admin.get("/api/servers/2?view=instance_detail")).json<Rep>();
+    expect(stopped).toMatchObject({ state: "inactive", current_instance: null });
+    const array = (await h.admin.get("/api/server_arrays?view=instance_detail")).json<Rep[]>()[0]!;
+    expect((array.current_instances as Rep[]).map((i) => i.name)).toEqual(["workers #1", "workers #2"]);
+    expect(array).toMatchObject({
+      state: "enabled",
+      array_type: "alert",
+      instances_count: 2,
+      datacenter_policy: [],
+    });
+    expect((await h.admin.get("/api/servers", { query: { view: "extended" } })).status).toBe(400);
+    expect(
+      (await h.admin.get("/api/deployments/1/servers", { query: { view: "instance_detail" } })).status,
+    ).toBe(200);
+  });
+
+  it("instances: tiny names them, default adds addresses, extended groups, full inputs, sensitive the password", async () => {
+    const view = async (v: string) =>
+      (await h.admin.get("/api/clouds/1/instances/1", { query: { view: v } })).json<Rep>();
+    expect(Object.keys(await view("tiny"))).toEqual(["name", "resource_uid", "state", "links"]);
+    const plain = await view("default");
+    expect(plain).toMatchObject({ public_ip_addresses: ["203.0.113.1"], private_ip_addresses: ["10.1.0.1"] });
+    expect(plain).not.toHaveProperty("security_groups");
+    expect((await view("extended")).security_groups).toEqual([
+      {
+        name: "default",
+        resource_uid: "sg-0001",
+        links: [{ rel: "self", href: "/api/clouds/1/security_groups/1" }],
+      },
+    ]);
+    const full = await view("full");
+    expect(full.inputs).toEqual([
+      { name: "APP_ENV", value: "text:production" },
+      { name: "INSTANCE_ROLE", value: "text:" },
+    ]);
+    expect(full).not.toHaveProperty("admin_password");
+    expect((await view("full_inputs_2_0")).inputs).toEqual([
+      { name: "APP_ENV", value: "text:production" },
+      { name: "INSTANCE_ROLE", value: "blank" },
+    ]);
+    expect(await view("sensitive")).toHaveProperty("admin_password", null);
+    const next = await view("default");
+    expect(next.links.map((l) => l.rel)).toEqual([
+      "self",
+      "cloud",
+      "server_template",
+      "deployment",
+      "parent",
+      "inputs",
+      "image",
+      "instance_type",
+      "ssh_key",
+      "datacenter",
+      "monitoring_metrics",
+      "volume_attachments",
+      "alerts",
+      "alert_specs",
+    ]);
+    const tiny = await h.admin.get("/api/server_arrays/1/current_instances", { query: { view: "tiny" } });
+    expect(tiny.json<Rep[]>().map((i) => Object.keys(i).length)).toEqual([4, 4]);
+    expect(
+      (await h.admin.get("/api/clouds/1/instances", { query: { view: "instance_detail" } })).status,
+    ).toBe(400);
+  });
+
+  it("stored scripts: show also in inputs_2_0, the index only default; the source link answers the text", async () => {
+    const script = (
+      await h.admin.get("/api/stored_scripts/1", { query: { view: "inputs_2_0" } })
+    ).json<Rep>();
+    expect(script).toMatchObject({ id: "1", revision: 0, packages: null });
+    expect((await h.admin.get("/api/stored_scripts", { query: { view: "inputs_2_0" } })).status).toBe(400);
+    const source = await h.admin.get(rel(script, "source")!);
+    expect([source.status, source.headers.get("content-type")]).toEqual([200, "text/plain; charset=utf-8"]);
+    expect(source.text).toBe(script.source);
+  });
+
+  it("server templates show their inputs only in the inputs views", async () => {
+    expect((await h.admin.get("/api/server_templates/2")).json()).not.toHaveProperty("inputs");
+    const t = (await h.admin.get("/api/server_templates/2", { query: { view: "inputs" } })).json<Rep>();
+    expect(t.inputs).toEqual([{ name: "APP_PORT", value: "text:8080" }]);
+  });
+
+  it("snapshots link their parent volume, deployment and recurring attachments", async () => {
+    const one = (await h.admin.get("/api/clouds/1/volume_snapshots/1")).json<Rep>();
+    expect(rel(one, "parent_volume")).toBe("/api/clouds/1/volumes/1");
+    expect(one).toMatchObject({ progress: 100, visibility: "private", cloud_specific_attributes: null });
+    const two = (await h.admin.get("/api/clouds/1/volume_snapshots/2")).json<Rep>();
+    expect(rel(two, "deployment")).toBe("/api/deployments/1");
+    expect(rel(two, "recurring_volume_attachments")).toBe(
+      "/api/clouds/1/volume_snapshots/2/recurring_volume_attachments",
+    );
+    expect((await h.admin.get("/api/clouds/1/volumes/1/volume_snapshots/1")).json()).toEqual(one);
+    expect((await h.admin.get("/api/clouds/1/volumes/1/volume_snapshots/2")).status).toBe(422);
+  });
+});

@@ -15,6 +15,7 @@ interface Link {
 }
 
 const ENTRY_POINTS = [
+  "/api/session",
   "/api/deployments",
   "/api/clouds",
   "/api/servers",
@@ -162,7 +163,7 @@ describe("links", () => {
       "recurring_volume_attachments",
       "detail",
       "data",
-      "attachments",
+      "source",
       "subject",
       "auditee",
       "storage",
@@ -255,6 +256,9 @@ describe("link targets beyond the spec", () => {
     expect(alerts.json()).toEqual([]);
     expect((await h.admin.get("/api/deployments/99/alerts")).status).toBe(422);
     const account = (await h.admin.get("/api/accounts/1")).json<{ name: string; links: Link[] }>();
-    expect(account.links).toEqual([{ rel: "self", href: "/api/accounts/1" }]);
+    expect(account.links).toEqual([
+      { rel: "self", href: "/api/accounts/1" },
+      { rel: "owner", href: "/api/users/1" },
+    ]);
   });
 });

@@ -40,9 +40,10 @@ describe("networks", () => {
         { rel: "default_route_table", href: "/api/route_tables/1" },
         { rel: "deployment", href: "/api/deployments/1" },
       ],
+      actions: [],
     });
     const table = await show(h, "/api/route_tables/1");
-    expect(table).toMatchObject({ is_default: true, resource_uid: "rtb-00000001" });
+    expect(table).toMatchObject({ name: "default", resource_uid: "rtb-00000001" });
     expect(rel(table, "network")).toBe("/api/networks/1");
     expect(rel(table, "routes")).toBe("/api/route_tables/1/routes");
   });

@@ -40,8 +40,10 @@ describe("permissions", () => {
     expect(res.headers.get("location")).toBe("/api/permissions/2-observer");
     const shown = (await h.admin.get("/api/permissions/2-observer")).json<Rep>();
     expect(shown).toEqual({
+      id: "2-observer",
       role_title: "observer",
       created_at: "2026/01/01 00:00:00 +0000",
+      deleted_at: null,
       links: [
         { rel: "self", href: "/api/permissions/2-observer" },
         { rel: "account", href: "/api/accounts/1" },
@@ -50,7 +52,7 @@ describe("permissions", () => {
       actions: [],
     });
     const xml = await h.admin.get("/api/permissions/2-observer.xml");
-    expect(xml.text).toContain("<permission><role_title>observer</role_title>");
+    expect(xml.text).toContain("<permission><id>2-observer</id><role_title>observer</role_title>");
     expect(xml.text).toContain("<actions/>");
   });
 

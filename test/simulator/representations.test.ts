@@ -4,7 +4,8 @@ import { startSimulator } from "./harness.ts";
 import { create } from "./net-helpers.ts";
 
 // Spec 2.2, resource by resource: the key set of a representation (the table's fields plus
-// the documented extras of docs/service-api-notes.md, nothing else), the JSON type of each
+// the attributes the real media type adds, nothing else; conformance.test.ts holds every
+// resource to the reference data), the JSON type of each
 // field, the rels of `links`, the media type, and the XML root elements (2.1.1).
 const h = await startSimulator();
 afterAll(() => h.close());
@@ -34,7 +35,7 @@ interface Row {
   type: string;
   plural: string;
   fields: Record<string, FieldType>;
-  /** Fields the simulator adds beyond the table (documented in docs/service-api-notes.md). */
+  /** Fields beyond the table that the real media type declares (fixtures/real-media-types.json). */
   extras?: Record<string, FieldType>;
   rels: string[];
   /** Fields of the object (under `path`) whose value is null: rendered as an empty XML element. */
@@ -100,7 +101,7 @@ const ROWS: Row[] = [
       links: "list",
       cloud_specific_attributes: "hash?",
     },
-    extras: { next_hop_href: "string?", next_hop_ip: "string?", next_hop_url: "string?" },
+    extras: { next_hop_ip: "string?", next_hop_url: "string?" },
     rels: ["self", "route_table", "cloud", "next_hop"],
     nullField: "next_hop_ip",
   },
@@ -122,10 +123,13 @@ const ROWS: Row[] = [
       links: "list",
       actions: "list",
     },
+    extras: { iops: "number?", volume_type: "hash?", placement_group: "hash?" },
     rels: [
       "self",
       "cloud",
       "datacenter",
+      "deployment",
+      "volume_type",
       "volume_snapshots",
       "current_volume_attachment",
       "recurring_volume_attachments",
@@ -168,7 +172,8 @@ const ROWS: Row[] = [
       is_default: "boolean",
       links: "list",
     },
-    rels: ["self", "cloud"],
+    extras: { actions: "list" },
+    rels: ["self", "cloud", "default_route_table"],
     nullField: "description",
   },
   {
@@ -303,6 +308,7 @@ const ROWS: Row[] = [
     type: "permission",
     plural: "permissions",
     fields: { role_title: "string", created_at: "timestamp?", links: "list", actions: "list" },
+    extras: { id: "string", deleted_at: "timestamp?" },
     rels: ["self", "account", "user"],
   },
   {
@@ -313,7 +319,7 @@ const ROWS: Row[] = [
     plural: "resource_groups",
     // "not shown beyond these names": the writable fields and the filtered `state`
     fields: { name: "string", description: "string?", state: "string", links: "list" },
-    extras: { resource_uid: "string", created_at: "timestamp", updated_at: "timestamp" },
+    extras: { resource_uid: "string", created_at: "timestamp", updated_at: "timestamp", actions: "list" },
     rels: ["self", "cloud", "deployment"],
     nullField: "description",
   },
@@ -352,7 +358,9 @@ const ROWS: Row[] = [
       "volume_attachments",
       "recurring_volume_attachments",
       "volume_snapshots",
+      "volume_types",
       "volumes",
+      "subnets",
     ],
   },
   {

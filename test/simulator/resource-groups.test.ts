@@ -30,6 +30,7 @@ describe("resource groups", () => {
         { rel: "cloud", href: "/api/clouds/1" },
         { rel: "deployment", href: "/api/deployments/1" },
       ],
+      actions: [],
     });
     const xml = await h.admin.get(`${RG}.xml`);
     expect(xml.text).toContain("<resource_groups><resource_group><name>web-rg</name><description/>");

@@ -40,8 +40,8 @@ describe("subnets", () => {
       links: [
         { rel: "self", href: "/api/clouds/1/subnets/1" },
         { rel: "datacenter", href: "/api/clouds/1/datacenters/1" },
-        { rel: "effective_route_table", href: "/api/route_tables/1" },
         { rel: "network", href: "/api/networks/1" },
+        { rel: "effective_route_table", href: "/api/route_tables/1" },
       ],
     });
     await h.hook("clock", { advanceSeconds: 1 });

@@ -39,17 +39,21 @@ describe("volumes", () => {
       size: 100,
       description: "",
       status: "available",
+      iops: 3000,
       cloud_specific_attributes: { encrypted: true, iops: 3000 },
       links: [
         { rel: "self", href: "/api/clouds/1/volumes/2" },
         { rel: "cloud", href: "/api/clouds/1" },
         { rel: "datacenter", href: "/api/clouds/1/datacenters/1" },
-        { rel: "volume_snapshots", href: "/api/clouds/1/volumes/2/volume_snapshots" },
-        { rel: "recurring_volume_attachments", href: "/api/clouds/1/volumes/2/recurring_volume_attachments" },
         { rel: "deployment", href: "/api/deployments/1" },
         { rel: "volume_type", href: "/api/clouds/1/volume_types/2" },
+        { rel: "volume_snapshots", href: "/api/clouds/1/volumes/2/volume_snapshots" },
+        { rel: "recurring_volume_attachments", href: "/api/clouds/1/volumes/2/recurring_volume_attachments" },
       ],
       actions: [],
+      // The volume type embedded, as the real media type's `volume_type` attribute.
+      volume_type: (await show(h, "/api/clouds/1/volume_types/2")) as unknown,
+      placement_group: null,
     });
     const extended = await h.admin.get("/api/clouds/1/volumes/2", { query: { view: "extended" } });
     expect(extended.json()).toEqual(volume);
@@ -159,9 +163,8 @@ describe("volumes", () => {
     await create(h, V, { volume: { ...VOLUME, size: "5" } });
     const xml = await h.admin.get(`${V}/2.xml`);
     expect(xml.headers.get("content-type")).toBe("application/vnd.svc.volume+xml;charset=utf-8");
-    expect(xml.text).toContain(
-      "<size>5</size><description/><status>available</status><cloud_specific_attributes/>",
-    );
+    expect(xml.text).toContain("<size>5</size><description/><status>available</status><iops/>");
+    expect(xml.text).toContain("<volume_type/><placement_group/><cloud_specific_attributes/></volume>");
   });
 
   it("destroys; refuses while recurring attachments reference the volume", async () => {

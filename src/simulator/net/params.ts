@@ -94,6 +94,19 @@ export const networkGatewayRules = {
   }),
 };
 
+export const routeTableRules = {
+  create: wrapper({
+    cloud_href: req(),
+    network_href: req(),
+    name: req(),
+    description: blankable(),
+  }),
+  update: wrapper({
+    name: str(),
+    description: blankable(),
+  }),
+};
+
 export const routeRules = {
   create: wrapper({
     destination_cidr_block: req({ format: cidrFormat }),

@@ -31,15 +31,12 @@ describe("representation builders", () => {
     const ip = routeRepresentation(base);
     expect(ip).toMatchObject({
       next_hop_ip: "10.0.0.1",
-      next_hop_href: null,
+      next_hop_url: null,
       cloud_specific_attributes: null,
     });
-    expect((ip.links as Array<{ rel: string }>).map((l) => l.rel)).toEqual([
-      "self",
-      "route_table",
-      "cloud",
-      "network",
-    ]);
+    // The real route has no next_hop_href attribute and no network link (the record keeps both).
+    expect(ip).not.toHaveProperty("next_hop_href");
+    expect((ip.links as Array<{ rel: string }>).map((l) => l.rel)).toEqual(["self", "route_table", "cloud"]);
     const tagged = routeRepresentation({
       ...base,
       next_hop_type: "network_gateway",
@@ -48,6 +45,12 @@ describe("representation builders", () => {
       priority: 0,
     });
     expect(tagged.cloud_specific_attributes).toEqual({ priority: 0 });
+    expect((tagged.links as Array<{ rel: string }>).map((l) => l.rel)).toEqual([
+      "self",
+      "route_table",
+      "next_hop",
+      "cloud",
+    ]);
     expect(tagged.links).toContainEqual({ rel: "next_hop", href: "/api/network_gateways/1" });
     expect(tagged.created_at).toBe("2026/01/01 00:00:00 +0000");
   });

@@ -1,19 +1,30 @@
 import { z } from "zod";
 import { SimError } from "../errors.ts";
 import { matchHref } from "../hrefs.ts";
-import { link, type Representation } from "../representation.ts";
+import { formatTimestamp, link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
-import { access, type UserRecord } from "../roles.ts";
-import { seedId } from "../seed.ts";
+import { access, type PermissionRecord, type UserRecord } from "../roles.ts";
+import { SEED_TIME_MS, seedId, seedTimestamp } from "../seed.ts";
 import { seedAccounts, seedUsers } from "../seed-data.ts";
+import type { Store } from "../store.ts";
 import { formats } from "../validate.ts";
 
 /**
- * Accounts, users, login (`/api/session`, `/api/sessions`) and the OAuth 2.0 refresh-token
- * grant (`/api/oauth2`). Users are read-only (`/api/users`), beyond the spec.
+ * Accounts and users (their records and representations), login (`POST /api/session`,
+ * `/api/sessions`) and the OAuth 2.0 refresh-token grant (`/api/oauth2`). What a logged-in
+ * client reads about them (the session, its accounts, users) is in sessions.ts.
  */
 
-export const accountSchema = z.object({ id: seedId, name: z.string().min(1) }).strict();
+export const accountSchema = z
+  .object({
+    id: seedId,
+    name: z.string().min(1),
+    /** The user who owns the account (its `owner` link). */
+    owner_id: seedId.default("1"),
+    created_at: seedTimestamp.default(SEED_TIME_MS),
+    updated_at: seedTimestamp.default(SEED_TIME_MS),
+  })
+  .strict();
 export type AccountRecord = z.output<typeof accountSchema>;
 
 export const userSchema = z
@@ -24,29 +35,66 @@ export const userSchema = z
     first_name: z.string().default(""),
     last_name: z.string().default(""),
     company: z.string().default(""),
+    login_name: z.string().nullable().default(null),
+    phone: z.string().default(""),
+    timezone_name: z.string().default("UTC"),
+    principal_uid: z.string().nullable().default(null),
     refresh_token: z.string().min(1).nullable().default(null),
     settings: z.array(z.enum(["premium_deployments", "monitoring_api"])).default([]),
+    created_at: seedTimestamp.default(SEED_TIME_MS),
+    updated_at: seedTimestamp.default(SEED_TIME_MS),
   })
   .strict();
 
 export const userHref = (id: string) => `/api/users/${id}`;
 export const accountHref = (id: string) => `/api/accounts/${id}`;
 
+/**
+ * A user as the real media type declares it. Records inserted by tests may lack the newer
+ * fields; they read as their defaults. No `identity_provider` link: single sign-on is not
+ * modelled.
+ */
 export function userRepresentation(user: UserRecord): Representation {
   return {
     email: user.email,
     first_name: user.first_name,
     last_name: user.last_name,
+    login_name: user.login_name ?? null,
     company: user.company,
+    phone: user.phone ?? "",
+    timezone_name: user.timezone_name ?? "UTC",
+    principal_uid: user.principal_uid ?? null,
+    created_at: formatTimestamp(user.created_at ?? SEED_TIME_MS),
+    updated_at: formatTimestamp(user.updated_at ?? SEED_TIME_MS),
     links: [link("self", userHref(user.id))],
+    actions: [],
   };
 }
 
-function badCredentials(message: string): SimError {
+/**
+ * An account: `products` names what the account runs (the simulator serves one product),
+ * `permissions` the role titles `userId` holds in it. No `cluster` link: clusters are not
+ * modelled (the wrong-region host stands for the other one).
+ */
+export function accountRepresentation(store: Store, account: AccountRecord, userId: string): Representation {
+  return {
+    name: account.name,
+    created_at: formatTimestamp(account.created_at),
+    updated_at: formatTimestamp(account.updated_at),
+    products: ["Cloud Management"],
+    permissions: store
+      .collection<PermissionRecord>("permissions")
+      .filter((p) => p.user_id === userId)
+      .map((p) => p.role_title),
+    links: [link("self", accountHref(account.id)), link("owner", userHref(account.owner_id))],
+  };
+}
+
+export function badCredentials(message: string): SimError {
   return new SimError(401, "AuthenticationError", message);
 }
 
-function stringParam(value: unknown, name: string, required: boolean): string | undefined {
+export function stringParam(value: unknown, name: string, required: boolean): string | undefined {
   if (value === undefined || value === null) {
     if (required) throw new SimError(400, "ParameterError", `${name} is required`);
     return undefined;
@@ -152,31 +200,6 @@ export const accountsResource = defineResource({
           JSON.stringify({ access_token: issued.token, expires_in: issued.expiresIn, token_type: "bearer" }),
           noCache,
         );
-      },
-    });
-
-    const read = access.anyOf("observer");
-    sim.route({
-      method: "GET",
-      path: "/api/users",
-      access: read,
-      handler(ctx) {
-        const list = ctx.filter(users().values(), {
-          email: { partial: true, get: (u) => u.email },
-          first_name: { partial: true, get: (u) => u.first_name },
-          last_name: { partial: true, get: (u) => u.last_name },
-        });
-        ctx.view(["default"]);
-        return ctx.many("user", "users", list.map(userRepresentation));
-      },
-    });
-    sim.route({
-      method: "GET",
-      path: "/api/users/:id",
-      access: read,
-      handler(ctx) {
-        ctx.view(["default"]);
-        return ctx.one("user", userRepresentation(users().require(ctx.param("id"), "User")));
       },
     });
   },

@@ -79,6 +79,7 @@ export type VolumeTypeRecord = z.output<typeof volumeTypeSchema>;
 
 export const cloudHref = (id: string) => `/api/clouds/${id}`;
 
+/** A cloud's collections, in the reference's order (that of a recorded real response). */
 const CLOUD_LINK_RELS = [
   "datacenters",
   "instance_types",
@@ -91,7 +92,9 @@ const CLOUD_LINK_RELS = [
   "volume_attachments",
   "recurring_volume_attachments",
   "volume_snapshots",
+  "volume_types",
   "volumes",
+  "subnets",
 ];
 
 export function cloudRepresentation(c: CloudRecord, view: "default" | "extended"): Representation {

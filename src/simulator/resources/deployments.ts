@@ -23,6 +23,8 @@ export const deploymentSchema = z
     description: z.string().nullable().default(null),
     server_tag_scope: z.enum(["deployment", "account"]).default("deployment"),
     locked: z.boolean().default(false),
+    /** The user who locked it (its `lock_user` link); null when unlocked or unknown. */
+    lock_user_id: seedId.nullable().default(null),
     resource_group_href: z.string().nullable().default(null),
     inputs: z.array(storedInputSchema).default([]),
     created_at: seedTimestamp.default(SEED_TIME_MS),
@@ -54,13 +56,15 @@ export function renderInputs(inputs: StoredInput[], view: "default" | "inputs" |
 
 export function deploymentRepresentation(d: DeploymentRecord, view: DeploymentView): Representation {
   const href = deploymentHref(d.id);
-  const links = [
+  // In the reference's order: inputs and lock_user come before self.
+  const links = [link("inputs", `${href}/inputs`)];
+  if (d.locked && d.lock_user_id) links.push(link("lock_user", `/api/users/${d.lock_user_id}`));
+  links.push(
     link("self", href),
-    link("inputs", `${href}/inputs`),
     link("servers", `${href}/servers`),
     link("server_arrays", `${href}/server_arrays`),
     link("alerts", `${href}/alerts`),
-  ];
+  );
   if (d.resource_group_href) links.push(link("resource_group", d.resource_group_href));
   const rep: Representation = {
     name: d.name,
@@ -207,6 +211,7 @@ export const deploymentsResource = defineResource({
           description: fields.description ?? null,
           server_tag_scope: fields.server_tag_scope || "deployment",
           locked: false,
+          lock_user_id: null,
           resource_group_href: fields.resource_group_href ?? null,
           inputs: [],
           created_at: now,
@@ -275,6 +280,7 @@ export const deploymentsResource = defineResource({
           description: fields.description ?? source.description,
           server_tag_scope: fields.server_tag_scope || source.server_tag_scope,
           locked: false,
+          lock_user_id: null,
           resource_group_href: source.resource_group_href,
           inputs: structuredClone(source.inputs),
           created_at: now,
@@ -296,6 +302,7 @@ export const deploymentsResource = defineResource({
           const d = load(ctx);
           if (d.locked !== locked) {
             d.locked = locked;
+            d.lock_user_id = locked ? ctx.userId : null;
             d.updated_at = ctx.clock.now();
           }
           return ctx.noContent();

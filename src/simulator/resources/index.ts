@@ -52,12 +52,14 @@ import { recurringVolumeAttachmentsResource } from "./recurring-volume-attachmen
 import { resourceGroupsResource } from "./resource-groups.ts";
 import { routeTablesResource } from "./route-tables.ts";
 import { routesResource } from "./routes.ts";
+import { sessionsResource } from "./sessions.ts";
 import { storedScriptAttachments } from "./stored-script-attachments.ts";
 import { subnetsResource } from "./subnets.ts";
 import { volumesResource } from "./volumes.ts";
 
 export const resources: ResourceModule[] = [
   accountsResource,
+  sessionsResource,
   permissionsResource,
   deploymentsResource,
   cloudsResource,

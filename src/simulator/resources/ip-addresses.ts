@@ -41,13 +41,11 @@ export function allocateAddress(id: string): string {
 
 export function ipAddressRepresentation(a: IpAddressRecord): Representation {
   const href = ipAddressHref(a);
-  const links = [
-    link("self", href),
-    link("ip_address_bindings", `${href}/ip_address_bindings`),
-    link("cloud", hrefOf("cloud", a.cloud_id)),
-  ];
-  if (a.deployment_href !== null) links.push(link("deployment", a.deployment_href));
+  // No `cloud` link: the real media type has none (the href names the cloud).
+  const links = [link("self", href)];
   if (a.network_href !== null) links.push(link("network", a.network_href));
+  if (a.deployment_href !== null) links.push(link("deployment", a.deployment_href));
+  links.push(link("ip_address_bindings", `${href}/ip_address_bindings`));
   return {
     created_at: formatTimestamp(a.created_at),
     updated_at: formatTimestamp(a.updated_at),

@@ -7,10 +7,10 @@ import { link, type Representation } from "../representation.ts";
 import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import { seedId } from "../seed.ts";
-import type { Store, StoredObject } from "../store.ts";
-import type { AccountRecord } from "./accounts.ts";
+import type { Store } from "../store.ts";
 import { type CloudRecord, cloudHref } from "./clouds.ts";
-import { hrefs, type InstanceRecord, type VolumeSnapshotRecord } from "./linked.ts";
+import { volumeSnapshotRepresentation } from "./linked.ts";
+import { hrefs, type InstanceRecord, type VolumeSnapshotRecord } from "./linked-records.ts";
 
 /**
  * Beyond the spec: read-only targets of links the spec names but does not detail, so every
@@ -18,11 +18,12 @@ import { hrefs, type InstanceRecord, type VolumeSnapshotRecord } from "./linked.
  * - cloud rels `security_groups` and `ssh_keys` (index, show; seeded one of each per cloud),
  * - cloud rel `volume_attachments` and volume rel `current_volume_attachment`: one attachment
  *   per volume attached to a running instance, with the volume's id (index, show),
- * - volume rel `volume_snapshots`: the cloud's snapshots taken of that volume (index),
+ * - volume rel `volume_snapshots`: the cloud's snapshots taken of that volume (index, show),
+ * - instance rel `volume_attachments`: the current attachments of the instance's volumes,
  * - route rel `next_hop` of a `network_interface` hop: each instance has one network interface,
  *   `eni-<instance id>` (index, show; not stored, it follows the instances),
- * - deployment rel `alerts`: the simulator raises no alerts, so the collection is empty,
- * - permission rel `account`: `/api/accounts/:id` (show).
+ * - rel `alerts` of deployments, servers, server arrays and instances: the simulator raises no
+ *   alerts, so each collection is empty.
  */
 
 const cloudObjectSchema = z
@@ -155,33 +156,59 @@ export const linkTargetsResource = defineResource({
       },
     });
 
+    // A volume's snapshots (its `volume_snapshots` link), the reference's nested routes.
+    const snapshotsOf = (ctx: RequestContext) => {
+      const cloud = cloudOf(ctx);
+      const volume = ctx.store.collection<VolumeRecord>(COLLECTIONS.volumes).get(ctx.param("volume_id"));
+      if (!volume || volume.cloud_id !== cloud.id) throw resourceNotFound("Volume", ctx.param("volume_id"));
+      return ctx.store
+        .collection<VolumeSnapshotRecord>("volume_snapshots")
+        .filter((s) => s.cloud_id === cloud.id && s.parent_volume_id === volume.id);
+    };
     sim.route({
       method: "GET",
       path: "/api/clouds/:cloud_id/volumes/:volume_id/volume_snapshots",
       access: observerOrInstance,
       handler(ctx) {
+        const list = snapshotsOf(ctx);
+        ctx.view(["default"]);
+        const found = ctx.filter(list, {
+          name: { partial: true, get: (s: VolumeSnapshotRecord) => s.name },
+          resource_uid: { partial: false, get: (s: VolumeSnapshotRecord) => s.resource_uid },
+          state: { partial: false, get: (s: VolumeSnapshotRecord) => s.state },
+        });
+        return ctx.many("volume_snapshot", "volume_snapshots", found.map(volumeSnapshotRepresentation));
+      },
+    });
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/volumes/:volume_id/volume_snapshots/:id",
+      access: observerOrInstance,
+      handler(ctx) {
+        const found = snapshotsOf(ctx).find((s) => s.id === ctx.param("id"));
+        ctx.view(["default"]);
+        if (!found) throw resourceNotFound("VolumeSnapshot", ctx.param("id"));
+        return ctx.one("volume_snapshot", volumeSnapshotRepresentation(found));
+      },
+    });
+
+    // An instance's volume attachments (its `volume_attachments` link).
+    sim.route({
+      method: "GET",
+      path: "/api/clouds/:cloud_id/instances/:instance_id/volume_attachments",
+      access: observerOrInstance,
+      handler(ctx) {
         ctx.view(["default"]);
         const cloud = cloudOf(ctx);
-        const volume = ctx.store.collection<VolumeRecord>(COLLECTIONS.volumes).get(ctx.param("volume_id"));
-        if (!volume || volume.cloud_id !== cloud.id) throw resourceNotFound("Volume", ctx.param("volume_id"));
+        const instance = ctx.store.collection<InstanceRecord>("instances").get(ctx.param("instance_id"));
+        if (!instance || instance.cloud_id !== cloud.id)
+          throw resourceNotFound("Instance", ctx.param("instance_id"));
+        const href = hrefs.instance(cloud.id, instance.id);
         const list = ctx.filter(
-          ctx.store
-            .collection<VolumeSnapshotRecord>("volume_snapshots")
-            .filter((s) => s.cloud_id === cloud.id && s.parent_volume_id === volume.id),
-          { name: { partial: true, get: (s: VolumeSnapshotRecord) => s.name } },
+          attached(ctx, cloud).filter((v) => v.current_instance_href === href),
+          {},
         );
-        return ctx.many(
-          "volume_snapshot",
-          "volume_snapshots",
-          list.map((s) => ({
-            name: s.name,
-            state: s.state,
-            links: [
-              link("self", hrefs.volumeSnapshot(s.cloud_id, s.id)),
-              link("cloud", cloudHref(s.cloud_id)),
-            ],
-          })),
-        );
+        return ctx.many("volume_attachment", "volume_attachments", list.map(attachmentOf));
       },
     });
 
@@ -212,28 +239,42 @@ export const linkTargetsResource = defineResource({
       },
     });
 
-    sim.route({
-      method: "GET",
-      path: "/api/deployments/:id/alerts",
-      access: observer,
-      handler(ctx) {
-        ctx.view(["default"]);
-        ctx.store.collection<StoredObject>("deployments").require(ctx.param("id"), "Deployment");
-        return ctx.many("alert", "alerts", ctx.filter([], {}));
-      },
-    });
-
-    sim.route({
-      method: "GET",
-      path: "/api/accounts/:id",
-      access: observer,
-      handler(ctx) {
-        const account = ctx.store.collection<AccountRecord>("accounts").require(ctx.param("id"), "Account");
-        return ctx.one("account", {
-          name: account.name,
-          links: [link("self", `/api/accounts/${account.id}`)],
-        });
-      },
-    });
+    // The `alerts` of deployments, servers, server arrays and instances: the simulator raises
+    // no alerts, so each is an empty collection (an unknown owner is a 422).
+    const alertOwners: Array<[path: string, owner: (ctx: RequestContext) => unknown]> = [
+      [
+        "/api/deployments/:id/alerts",
+        (ctx) => ctx.store.collection("deployments").require(ctx.param("id"), "Deployment"),
+      ],
+      [
+        "/api/servers/:id/alerts",
+        (ctx) => ctx.store.collection("servers").require(ctx.param("id"), "Server"),
+      ],
+      [
+        "/api/server_arrays/:id/alerts",
+        (ctx) => ctx.store.collection("server_arrays").require(ctx.param("id"), "ServerArray"),
+      ],
+      [
+        "/api/clouds/:cloud_id/instances/:instance_id/alerts",
+        (ctx) => {
+          const cloud = cloudOf(ctx);
+          const instance = ctx.store.collection<InstanceRecord>("instances").get(ctx.param("instance_id"));
+          if (!instance || instance.cloud_id !== cloud.id)
+            throw resourceNotFound("Instance", ctx.param("instance_id"));
+        },
+      ],
+    ];
+    for (const [path, owner] of alertOwners) {
+      sim.route({
+        method: "GET",
+        path,
+        access: observer,
+        handler(ctx) {
+          ctx.view(["default"]);
+          owner(ctx);
+          return ctx.many("alert", "alerts", ctx.filter([], {}));
+        },
+      });
+    }
   },
 });

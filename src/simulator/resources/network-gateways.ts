@@ -27,8 +27,9 @@ export const networkGateways = (store: Store) =>
   store.collection<NetworkGatewayRecord>(COLLECTIONS.networkGateways);
 
 export function networkGatewayRepresentation(g: NetworkGatewayRecord): Representation {
-  const links = [link("self", hrefOf("networkGateway", g.id)), link("cloud", hrefOf("cloud", g.cloud_id))];
+  const links = [link("self", hrefOf("networkGateway", g.id))];
   if (g.network_id !== null) links.push(link("network", hrefOf("network", g.network_id)));
+  links.push(link("cloud", hrefOf("cloud", g.cloud_id)));
   return {
     name: g.name,
     description: g.description,

@@ -43,6 +43,7 @@ export function networkRepresentation(n: NetworkRecord, defaultTable: string | n
     cidr_block: n.cidr_block,
     is_default: n.is_default,
     links,
+    actions: [],
   };
 }
 

@@ -39,8 +39,11 @@ export const permissionHref = (id: string) => `/api/permissions/${id}`;
 
 export function permissionRepresentation(p: PermissionRecord, accountId: string): Representation {
   return {
+    id: p.id,
     role_title: p.role_title,
     created_at: formatTimestamp(p.created_at),
+    // A destroyed grant is gone from the store, so no permission shown is deleted.
+    deleted_at: null,
     links: [
       link("self", permissionHref(p.id)),
       link("account", accountHref(accountId)),

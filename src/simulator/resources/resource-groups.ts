@@ -32,6 +32,7 @@ export function resourceGroupRepresentation(g: ResourceGroupRecord): Representat
     created_at: formatTimestamp(g.created_at),
     updated_at: formatTimestamp(g.updated_at),
     links,
+    actions: [],
   };
 }
 

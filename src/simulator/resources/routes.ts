@@ -25,21 +25,25 @@ import { access } from "../roles.ts";
 import { findInScope, type ScopedCollection, scopedRoutes } from "../scoped-routes.ts";
 import type { Store } from "../store.ts";
 import { networkInterfaceOwner } from "./link-targets.ts";
-import { routeTableHref, routeTables } from "./route-tables.ts";
 
 export const routes = (store: Store) => store.collection<RouteRecord>(COLLECTIONS.routes);
+
+// Route tables are read here without importing their module (which renders routes itself).
+const routeTables = (store: Store) => store.collection<RouteTableRecord>(COLLECTIONS.routeTables);
+const routeTableHref = (id: string) => hrefOf("routeTable", id);
 
 export const routeHref = (r: Pick<RouteRecord, "id" | "route_table_id">) =>
   `${routeTableHref(r.route_table_id)}/routes/${r.id}`;
 
+/**
+ * The real route's shape: the next hop's href is only its `next_hop` link, and the route's
+ * network is its route table's (the record keeps `next_hop_href` and `network_id` for the
+ * filters and the network's destroy rule, but they are not sent).
+ */
 export function routeRepresentation(r: RouteRecord): Representation {
-  const links = [
-    link("self", routeHref(r)),
-    link("route_table", routeTableHref(r.route_table_id)),
-    link("cloud", hrefOf("cloud", r.cloud_id)),
-  ];
+  const links = [link("self", routeHref(r)), link("route_table", routeTableHref(r.route_table_id))];
   if (r.next_hop_href !== null) links.push(link("next_hop", r.next_hop_href));
-  links.push(link("network", hrefOf("network", r.network_id)));
+  links.push(link("cloud", hrefOf("cloud", r.cloud_id)));
   const attributes: Record<string, unknown> = {};
   if (r.instance_tags !== null) attributes.instance_tags = r.instance_tags;
   if (r.priority !== null) attributes.priority = r.priority;
@@ -47,7 +51,6 @@ export function routeRepresentation(r: RouteRecord): Representation {
     description: r.description,
     destination_cidr_block: r.destination_cidr_block,
     next_hop_type: r.next_hop_type,
-    next_hop_href: r.next_hop_href,
     next_hop_ip: r.next_hop_ip,
     next_hop_url: r.next_hop_url,
     state: r.state,

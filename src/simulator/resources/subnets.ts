@@ -49,10 +49,10 @@ export function subnetRepresentation(
 ): Representation {
   const links = [link("self", subnetHref(s))];
   if (s.datacenter_href !== null) links.push(link("datacenter", s.datacenter_href));
+  links.push(link("network", hrefOf("network", s.network_id)));
   if (s.route_table_id !== null) links.push(link("route_table", routeTableHref(s.route_table_id)));
   const effective = s.route_table_id ?? defaultTable;
   if (effective !== null) links.push(link("effective_route_table", routeTableHref(effective)));
-  links.push(link("network", hrefOf("network", s.network_id)));
   return {
     visibility: s.visibility,
     resource_uid: s.resource_uid,

@@ -6,7 +6,7 @@
 import type { RequestContext } from "../context.ts";
 import { actionNotAllowed, resourceNotFound } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
-import { hrefOf } from "../net/hrefs.ts";
+import { hrefOf, parseHref } from "../net/hrefs.ts";
 import { isAwsLike, isOpenStackLike, requireCloud, snapshotSize, volumeTypeSize } from "../net/linked.ts";
 import { listIds } from "../net/messages.ts";
 import { checkAllowedInstances, checkVolumeCreate, type Members, text, volumeRules } from "../net/params.ts";
@@ -23,26 +23,39 @@ import { defineResource } from "../resource.ts";
 import { access } from "../roles.ts";
 import { SEED_TIME_MS } from "../seed.ts";
 import type { Store } from "../store.ts";
-import type { VolumeSnapshotRecord } from "./linked.ts";
+import { type VolumeTypeRecord, volumeTypeRepresentation } from "./clouds.ts";
+import type { VolumeSnapshotRecord } from "./linked-records.ts";
 
 export const volumes = (store: Store) => store.collection<VolumeRecord>(COLLECTIONS.volumes);
 
 export const volumeHref = (v: Pick<VolumeRecord, "id" | "cloud_id">) => hrefOf("volume", v.cloud_id, v.id);
 
-export function volumeRepresentation(v: VolumeRecord): Representation {
+/**
+ * `volumeType`: the record the volume's `volume_type_href` names, embedded as the
+ * `volume_type` attribute (null when the volume has none). Links in the reference's order;
+ * optional ones only when set. `iops` and the placement group are also kept in
+ * `cloud_specific_attributes`, where clients of the simulator read them before issue 20.
+ */
+export function volumeRepresentation(
+  v: VolumeRecord,
+  volumeType: VolumeTypeRecord | null = null,
+): Representation {
   const href = volumeHref(v);
   const links = [link("self", href), link("cloud", hrefOf("cloud", v.cloud_id))];
-  if (v.datacenter_href !== null) links.push(link("datacenter", v.datacenter_href));
+  const optional = (rel: string, target: string | null) => {
+    if (target !== null) links.push(link(rel, target));
+  };
+  optional("datacenter", v.datacenter_href);
+  optional("deployment", v.deployment_href);
+  optional("volume_type", v.volume_type_href);
   links.push(link("volume_snapshots", `${href}/volume_snapshots`));
+  optional("image", v.image_href);
+  optional("parent_volume_snapshot", v.parent_volume_snapshot_href);
   if (v.current_instance_href !== null) {
     links.push(link("current_volume_attachment", `/api/clouds/${v.cloud_id}/volume_attachments/${v.id}`));
   }
   links.push(link("recurring_volume_attachments", `${href}/recurring_volume_attachments`));
-  if (v.deployment_href !== null) links.push(link("deployment", v.deployment_href));
-  if (v.volume_type_href !== null) links.push(link("volume_type", v.volume_type_href));
-  if (v.parent_volume_snapshot_href !== null)
-    links.push(link("parent_volume_snapshot", v.parent_volume_snapshot_href));
-  if (v.image_href !== null) links.push(link("image", v.image_href));
+  optional("placement_group", v.placement_group_href);
   const attributes: Record<string, unknown> = {};
   if (v.allowed_instance_hrefs.length) attributes.allowed_instance_hrefs = v.allowed_instance_hrefs;
   if (v.encrypted !== null) attributes.encrypted = v.encrypted;
@@ -56,10 +69,22 @@ export function volumeRepresentation(v: VolumeRecord): Representation {
     size: v.size,
     description: v.description,
     status: v.status,
-    cloud_specific_attributes: Object.keys(attributes).length ? attributes : null,
+    iops: v.iops,
     links,
     actions: actions(),
+    volume_type: volumeType === null ? null : volumeTypeRepresentation(volumeType),
+    // Placement groups are not modelled: the group is known only by the href the client gave.
+    placement_group:
+      v.placement_group_href === null ? null : { links: [link("self", v.placement_group_href)] },
+    cloud_specific_attributes: Object.keys(attributes).length ? attributes : null,
   };
+}
+
+/** The volume with its volume type looked up in the store. */
+export function renderVolume(store: Store, v: VolumeRecord): Representation {
+  const id = v.volume_type_href === null ? undefined : parseHref(v.volume_type_href, "volumeType")?.id;
+  const type = id === undefined ? undefined : store.collection<VolumeTypeRecord>("volume_types").get(id);
+  return volumeRepresentation(v, type ?? null);
 }
 
 const FILTERS: FilterSpec<VolumeRecord> = {
@@ -136,7 +161,11 @@ export const volumesResource = defineResource({
           volumes(ctx.store).filter((v) => v.cloud_id === cloud.id),
           FILTERS,
         );
-        return ctx.many("volume", "volumes", list.map(volumeRepresentation));
+        return ctx.many(
+          "volume",
+          "volumes",
+          list.map((v) => renderVolume(ctx.store, v)),
+        );
       },
     });
 
@@ -147,7 +176,7 @@ export const volumesResource = defineResource({
       handler(ctx) {
         const volume = load(ctx);
         ctx.view(VIEWS);
-        return ctx.one("volume", volumeRepresentation(volume));
+        return ctx.one("volume", renderVolume(ctx.store, volume));
       },
     });
 
