@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
@@ -10,18 +8,30 @@ import {
   withLastApplied,
 } from "./last-applied.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-
-// Written by kubectl v1.32 itself (`kubectl apply -n demo -f deploy/samples/00-deployment.yaml`, and
-// a ConfigMap with HTML characters and U+2028), read back from the object: what ours must equal.
+// Written by kubectl v1.32 itself (`kubectl apply -n demo -f` of WEB_MANIFEST below, and a ConfigMap
+// with HTML characters and U+2028), read back from the object: what ours must equal.
 const KUBECTL_WEB =
   '{"apiVersion":"cloud.svc.io/v1alpha1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"demo"},"spec":{"description":"Web tier of the demo shop","inputs":{"APP_ENV":"text:production","DB_PASSWORD":"cred:DB_PASSWORD"},"locked":false,"serverTagScope":"deployment"}}\n';
 const KUBECTL_ESCAPES =
   '{"apiVersion":"v1","data":{"a":"\\u003c\\u0026\\u003e\\u2028é x","b":"1.50","c":"yes"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"esc","namespace":"demo"}}\n';
 
+/** The manifest kubectl applied for KUBECTL_WEB (keys in file order, not sorted). */
+const WEB_MANIFEST = `apiVersion: cloud.svc.io/v1alpha1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  description: Web tier of the demo shop
+  serverTagScope: deployment
+  locked: false
+  inputs:
+    APP_ENV: "text:production"
+    DB_PASSWORD: "cred:DB_PASSWORD"
+`;
+
 describe("the last-applied annotation, as kubectl computes it", () => {
-  it("a sample: keys sorted, annotations: {}, the namespace it is applied to, a trailing newline", () => {
-    const web = parse(readFileSync(join(ROOT, "deploy", "samples", "00-deployment.yaml"), "utf8"));
+  it("a manifest: keys sorted, annotations: {}, the namespace it is applied to, a trailing newline", () => {
+    const web = parse(WEB_MANIFEST);
     web.metadata.namespace = "demo";
     expect(lastAppliedConfiguration(web)).toBe(KUBECTL_WEB);
   });
