@@ -44,7 +44,10 @@ async function deleteSuperseded(run: Run, accountName: string, href: string | un
   const client = run.client(accountName, "delete");
   const current = await run.kind.observe(client, replaced, undefined);
   if (current !== undefined) {
-    await run.kind.delete(client, replaced, current);
+    await run.deleteInService(client, replaced, current, {
+      action: "deleted",
+      note: "superseded by a replacement",
+    });
     run.event("Normal", EventReason.Deleted, `deleted ${replaced} (superseded by a replacement)`);
   }
 }
@@ -75,7 +78,7 @@ async function deleteExternal(
     observed = await run.kind.observe(client, href, desired);
   }
   if (href && observed !== undefined) {
-    await run.kind.delete(client, href, observed);
+    await run.deleteInService(client, href, observed, { action: "deleted" });
     run.event("Normal", EventReason.Deleted, `deleted ${href}`);
   }
 }

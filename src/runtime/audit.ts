@@ -1,0 +1,324 @@
+import type { Logger } from "pino";
+import { isApiError, type ServiceApi } from "../api/index.ts";
+import { type AuditChange, type AuditContext, detailText, summaryText } from "./audit-text.ts";
+import { GoneError, type KubeWriter, type ObjectRef, type ObjectStore } from "./kube.ts";
+
+/**
+ * The operator's audit trail in the service (spec 4.14): every change the reconciler makes to a
+ * service object is recorded in an audit entry whose auditee is that object, one entry per
+ * object, its href kept in the resource's `status.auditEntryHref`.
+ *
+ * Off the reconcile's critical path: a reconcile hands its changes over when it ends (after its
+ * status write) and goes on; the calls are made here, one at a time per object (in order, so an
+ * append never races the create of its entry) and a few at a time overall (they share the
+ * Account's client, its rate limit and connections, with the reconciles). A failure never reaches
+ * the reconcile: it is counted (`svc_operator_audit_errors_total`) and logged once per object.
+ */
+
+/** The two audit calls, on the Account's client (ServiceApi in the operator; fakes in tests). */
+export interface AuditCalls {
+  create(client: unknown, params: { auditee_href: string; summary: string; detail: string }): Promise<string>;
+  append(client: unknown, href: string, params: { detail: string; summary: string }): Promise<void>;
+}
+
+export const serviceAuditCalls: AuditCalls = {
+  create: (client, params) => (client as ServiceApi).auditEntries.create(params),
+  append: (client, href, params) => (client as ServiceApi).auditEntries.append(href, params),
+};
+
+export interface AuditMetrics {
+  auditError(kind: string, reason: string): void;
+}
+
+/** One reconcile's changes to service objects, as the reconcile hands them over. */
+export interface AuditBatch {
+  context: Omit<AuditContext, "identity">;
+  ref: ObjectRef;
+  uid: string | undefined;
+  /** The Account the reconcile used, in the resource's namespace; its client makes the calls. */
+  accountName: string;
+  client: unknown;
+  /** What the resource's status said when the reconcile began: the entry of the object at `auditee`. */
+  known: { auditee: string; entry: string } | undefined;
+  changes: AuditChange[];
+}
+
+/** What the reconciler sees of the audit trail. */
+export interface AuditSink {
+  /** Takes a reconcile's changes; returns at once. */
+  submit(batch: AuditBatch): void;
+  /**
+   * Before a service object is deleted: makes sure it has an entry, since the service may refuse
+   * an entry for an object that is gone. Makes a call only for an object without one (adopted,
+   * or changed only while the trail was off); never throws.
+   */
+  beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void>;
+}
+
+export interface AuditTrailOptions {
+  identity: string;
+  store: ObjectStore;
+  kube: KubeWriter;
+  log: Logger;
+  metrics?: AuditMetrics;
+  calls?: AuditCalls;
+  /** Entry hrefs remembered per service object (more are found again in status). */
+  maxEntries?: number;
+  /** Groups of changes waiting for their calls; beyond it a change is counted as lost (`queueFull`). */
+  maxQueued?: number;
+  /** Audit calls in flight at once, over every Account. */
+  concurrency?: number;
+  /** Objects remembered as logged (their later failures are only counted). */
+  maxLogged?: number;
+}
+
+/** Why an audit call failed, as a bounded metric label: the service client's error kinds, and ours. */
+export type AuditErrorReason =
+  | "notFound"
+  | "invalid"
+  | "conflict"
+  | "unauthorized"
+  | "throttled"
+  | "retryable"
+  | "outcomeUnknown"
+  | "queueFull"
+  | "shutdown"
+  | "statusWrite"
+  | "other";
+
+class AuditFailure extends Error {
+  readonly reason: AuditErrorReason;
+  constructor(reason: AuditErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+export function auditErrorReason(error: unknown): AuditErrorReason {
+  if (error instanceof AuditFailure) return error.reason;
+  if (isApiError(error)) return error.kind;
+  return "other";
+}
+
+interface Task {
+  batch: Omit<AuditBatch, "changes">;
+  auditee: string;
+  changes: AuditChange[];
+  cancelled: boolean;
+}
+
+export class AuditTrail implements AuditSink {
+  private readonly o: AuditTrailOptions;
+  private readonly calls: AuditCalls;
+  /** Entry href per service object (`namespace/account` and auditee href: hrefs are per account). */
+  private readonly entries: BoundedMap<string>;
+  /** Objects whose audit failure was logged; forgotten on their next success. */
+  private readonly logged: BoundedMap<true>;
+  /** The last task of each service object: the next one runs after it. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly queued = new Set<Task>();
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  private closed = false;
+
+  constructor(options: AuditTrailOptions) {
+    this.o = options;
+    this.calls = options.calls ?? serviceAuditCalls;
+    this.entries = new BoundedMap(options.maxEntries ?? 10_000);
+    this.logged = new BoundedMap(options.maxLogged ?? 1_000);
+  }
+
+  submit(batch: AuditBatch): void {
+    if (batch.changes.length === 0 || !this.enabled(batch)) return;
+    // A reconcile may change two objects (a replacement's new one and the old one it deletes).
+    const byAuditee = new Map<string, AuditChange[]>();
+    for (const change of batch.changes) {
+      const list = byAuditee.get(change.auditee) ?? [];
+      list.push(change);
+      byAuditee.set(change.auditee, list);
+    }
+    for (const [auditee, changes] of byAuditee)
+      void this.enqueue({ batch, auditee, changes, cancelled: false });
+  }
+
+  async beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void> {
+    if (!this.enabled(batch)) return;
+    // Known and nothing queued for it (the usual case): no call, no wait. Otherwise the check
+    // waits behind the object's queued calls, one of which may be creating its entry.
+    const pending = this.chains.has(this.key(batch, auditee));
+    if (this.entryOf(batch, auditee) !== undefined && !pending) return;
+    await this.enqueue({ batch, auditee, changes: [], cancelled: false });
+  }
+
+  /**
+   * Waits up to `timeoutMs` for the calls queued; those not started by then are counted as lost
+   * (`shutdown`) and logged, never dropped silently.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    this.closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref?.();
+    });
+    await Promise.race([Promise.allSettled([...this.chains.values()]), timeout]);
+    clearTimeout(timer);
+    for (const task of this.queued) {
+      task.cancelled = true;
+      this.failed(task, new AuditFailure("shutdown", "the operator stopped before the audit call was made"));
+    }
+    this.queued.clear();
+  }
+
+  /** Whether the resource's Account keeps the trail (`spec.auditTrail`, on unless false). */
+  private enabled(batch: Pick<AuditBatch, "ref" | "accountName">): boolean {
+    const account = this.o.store.get("Account", batch.ref.namespace, batch.accountName);
+    return (account?.spec as { auditTrail?: boolean } | undefined)?.auditTrail !== false;
+  }
+
+  private key(batch: Pick<AuditBatch, "ref" | "accountName">, auditee: string): string {
+    return `${batch.ref.namespace}/${batch.accountName}\u0000${auditee}`;
+  }
+
+  private entryOf(batch: Omit<AuditBatch, "changes">, auditee: string): string | undefined {
+    return (
+      this.entries.get(this.key(batch, auditee)) ??
+      (batch.known?.auditee === auditee ? batch.known.entry : undefined)
+    );
+  }
+
+  private enqueue(task: Task): Promise<void> {
+    if (this.closed || this.queued.size >= (this.o.maxQueued ?? 10_000)) {
+      const reason = this.closed ? "shutdown" : "queueFull";
+      this.failed(task, new AuditFailure(reason, `audit calls not made: ${reason}`));
+      return Promise.resolve();
+    }
+    this.queued.add(task);
+    const key = this.key(task.batch, task.auditee);
+    const run = (this.chains.get(key) ?? Promise.resolve()).then(() => this.run(task));
+    this.chains.set(key, run);
+    void run.then(() => {
+      if (this.chains.get(key) === run) this.chains.delete(key);
+    });
+    return run;
+  }
+
+  private async run(task: Task): Promise<void> {
+    await this.slot();
+    try {
+      if (task.cancelled) return;
+      this.queued.delete(task);
+      await this.write(task);
+      this.logged.delete(this.objectId(task));
+    } catch (error) {
+      this.failed(task, error);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** One call per task: an append to the object's entry, or a create carrying the first detail. */
+  private async write(task: Task): Promise<void> {
+    const { batch, auditee, changes } = task;
+    const key = this.key(batch, auditee);
+    let entry = this.entryOf(batch, auditee);
+    if (changes.length === 0 && entry !== undefined) return;
+    const context = { ...batch.context, identity: this.o.identity };
+    const { kind, namespace, name } = batch.context;
+    // An entry made ahead of a deletion starts empty: the deletion is appended once it is done.
+    const summary =
+      changes.length > 0
+        ? summaryText(context, changes)
+        : `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
+    const detail = changes.length > 0 ? detailText(context, changes) : "";
+    if (entry !== undefined) {
+      try {
+        await this.calls.append(batch.client, entry, { detail, summary });
+        this.entries.set(key, entry);
+        return;
+      } catch (error) {
+        // The entry is gone (deleted in the service): the object gets a new one.
+        if (!(isApiError(error) && error.kind === "notFound")) throw error;
+        this.entries.delete(key);
+      }
+    }
+    entry = await this.calls.create(batch.client, { auditee_href: auditee, summary, detail });
+    this.entries.set(key, entry);
+    await this.persist(task, entry);
+  }
+
+  /**
+   * Writes the new entry's href to the resource's status, unless the resource has moved on to
+   * another service object meanwhile (a replacement): then its own entry comes with its own change.
+   */
+  private async persist(task: Task, entry: string): Promise<void> {
+    const { ref, uid } = task.batch;
+    const current = this.o.store.get(ref.kind, ref.namespace, ref.name);
+    if (!current || (uid !== undefined && current.metadata.uid !== uid)) return;
+    const href = current.status?.href;
+    if ((href !== undefined && href !== task.auditee) || current.status?.auditEntryHref === entry) return;
+    try {
+      await this.o.kube.patchUnread(ref, { status: { auditEntryHref: entry } });
+    } catch (error) {
+      if (error instanceof GoneError) return;
+      throw new AuditFailure("statusWrite", `could not record ${entry} in status.auditEntryHref`, {
+        cause: error,
+      });
+    }
+  }
+
+  private async slot(): Promise<void> {
+    if (this.running >= (this.o.concurrency ?? 4)) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+  }
+
+  private objectId(task: Task): string {
+    const { ref, uid } = task.batch;
+    return [ref.kind, ref.namespace, ref.name, uid ?? ""].join("/");
+  }
+
+  /** Counted every time; logged once per object until a call for it succeeds again. */
+  private failed(task: Task, error: unknown): void {
+    this.queued.delete(task);
+    const reason = auditErrorReason(error);
+    const { ref } = task.batch;
+    this.o.metrics?.auditError(ref.kind, reason);
+    const id = this.objectId(task);
+    if (this.logged.get(id)) return;
+    this.logged.set(id, true);
+    this.o.log.warn(
+      { err: error, reason, kind: ref.kind, namespace: ref.namespace, name: ref.name, href: task.auditee },
+      "could not write the audit trail in the service; the resource is not affected, further failures for it are only counted",
+    );
+  }
+}
+
+/** A Map that keeps its `size` most recently used keys. */
+export class BoundedMap<V> {
+  private readonly map = new Map<string, V>();
+  private readonly size: number;
+
+  constructor(size: number) {
+    this.size = size;
+  }
+
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
