@@ -166,20 +166,14 @@ export function detailText(context: AuditContext, changes: readonly AuditChange[
  * update that sets what a create cannot are one change to a reader).
  */
 export function summaryText(context: AuditContext, changes: readonly AuditChange[]): string {
-  const phrases = changes.map((c) => {
-    const fields = c.action === "created" || c.action === "deleted" ? "" : fieldList(c);
-    return `${VERBS[c.action]}${fields ? ` ${fields}` : ""}`;
-  });
-  const [first, ...rest] = phrases;
-  const text =
-    `svc-operator ${first ?? "changed"} ${context.kind} ${context.namespace}/${context.name}` +
-    (rest.length > 0 ? `, then ${rest.join(", then ")}` : "");
-  const chars = [...text];
-  return chars.length <= MAX_SUMMARY ? text : `${chars.slice(0, MAX_SUMMARY - 3).join("")}...`;
-}
-
-function fieldList(change: AuditChange): string {
-  return change.fields.map((f) => f.field).join(", ");
+  const resource = `${context.kind} ${context.namespace}/${context.name}`;
+  const [first, ...rest] = changes;
+  const fields = (c: AuditChange) =>
+    c.action === "created" || c.action === "deleted" ? "" : c.fields.map((f) => f.field).join(", ");
+  const lead = first ? `${VERBS[first.action]} ${resource}${fields(first) ? `: ${fields(first)}` : ""}` : "";
+  const then = rest.map((c) => `, then ${VERBS[c.action]}${fields(c) ? ` ${fields(c)}` : ""}`).join("");
+  const chars = [...`svc-operator ${lead || `changed ${resource}`}${then}`];
+  return chars.length <= MAX_SUMMARY ? chars.join("") : `${chars.slice(0, MAX_SUMMARY - 3).join("")}...`;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -116,7 +116,8 @@ export class AuditTrail implements AuditSink {
   private readonly logged: BoundedMap<true>;
   /** The last task of each service object: the next one runs after it. */
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly queued = new Set<Task>();
+  /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
+  private readonly pending = new Set<Task>();
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private closed = false;
@@ -150,8 +151,13 @@ export class AuditTrail implements AuditSink {
     await this.enqueue({ batch, auditee, changes: [], cancelled: false });
   }
 
+  /** Resolves when every call queued so far has been made (or has failed). */
+  async settled(): Promise<void> {
+    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+  }
+
   /**
-   * Waits up to `timeoutMs` for the calls queued; those not started by then are counted as lost
+   * Waits up to `timeoutMs` for the calls queued; those not done by then are counted as lost
    * (`shutdown`) and logged, never dropped silently.
    */
   async drain(timeoutMs: number): Promise<void> {
@@ -161,13 +167,13 @@ export class AuditTrail implements AuditSink {
       timer = setTimeout(resolve, timeoutMs);
       timer.unref?.();
     });
-    await Promise.race([Promise.allSettled([...this.chains.values()]), timeout]);
+    await Promise.race([this.settled(), timeout]);
     clearTimeout(timer);
-    for (const task of this.queued) {
+    for (const task of this.pending) {
       task.cancelled = true;
-      this.failed(task, new AuditFailure("shutdown", "the operator stopped before the audit call was made"));
+      this.failed(task, new AuditFailure("shutdown", "the operator stopped before the audit call was done"));
     }
-    this.queued.clear();
+    this.pending.clear();
   }
 
   /** Whether the resource's Account keeps the trail (`spec.auditTrail`, on unless false). */
@@ -188,12 +194,12 @@ export class AuditTrail implements AuditSink {
   }
 
   private enqueue(task: Task): Promise<void> {
-    if (this.closed || this.queued.size >= (this.o.maxQueued ?? 10_000)) {
+    if (this.closed || this.pending.size >= (this.o.maxQueued ?? 10_000)) {
       const reason = this.closed ? "shutdown" : "queueFull";
       this.failed(task, new AuditFailure(reason, `audit calls not made: ${reason}`));
       return Promise.resolve();
     }
-    this.queued.add(task);
+    this.pending.add(task);
     const key = this.key(task.batch, task.auditee);
     const run = (this.chains.get(key) ?? Promise.resolve()).then(() => this.run(task));
     this.chains.set(key, run);
@@ -207,12 +213,13 @@ export class AuditTrail implements AuditSink {
     await this.slot();
     try {
       if (task.cancelled) return;
-      this.queued.delete(task);
       await this.write(task);
-      this.logged.delete(this.objectId(task));
+      if (!task.cancelled) this.logged.delete(this.objectId(task));
     } catch (error) {
-      this.failed(task, error);
+      // A task given up at shutdown was counted then.
+      if (!task.cancelled) this.failed(task, error);
     } finally {
+      this.pending.delete(task);
       this.running--;
       this.waiting.shift()?.();
     }
@@ -280,7 +287,6 @@ export class AuditTrail implements AuditSink {
 
   /** Counted every time; logged once per object until a call for it succeeds again. */
   private failed(task: Task, error: unknown): void {
-    this.queued.delete(task);
     const reason = auditErrorReason(error);
     const { ref } = task.batch;
     this.o.metrics?.auditError(ref.kind, reason);
