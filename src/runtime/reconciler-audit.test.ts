@@ -6,6 +6,7 @@ import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind } from "./kind.ts";
+import { Annotation } from "./names.ts";
 import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
@@ -236,6 +237,24 @@ describe("the reconciler's audit hook: the facts of each change, handed over aft
     expect(second).not.toBe(first);
     expect(sink.batches[1]?.known).toBeUndefined();
     expect(changes()[1]).toMatchObject({ action: "created", auditee: second });
+  });
+});
+
+describe("status.auditEntryHref belongs to the object at status.href", () => {
+  it("is dropped when the href annotation adopts another object", async () => {
+    apply({});
+    await reconciler.reconcile(NS, "t");
+    const ref = { kind: "Thing", plural: "things", namespace: NS, name: "t" };
+    await kube.patchStatus(ref, { auditEntryHref: "/api/audit_entries/5" });
+    const other = service.create({ name: "t", zone: "a", label: "other" });
+    await kube.patchMetadata(ref, { annotations: { [Annotation.href]: other } });
+    sink.batches.length = 0;
+    await reconciler.reconcile(NS, "t");
+    expect(obj()!.status?.href).toBe(other);
+    expect(obj()!.status?.auditEntryHref).toBeUndefined();
+    // The label is put back on the adopted object: the entry known is the other object's, unused.
+    expect(sink.batches[0]?.known?.auditee).not.toBe(other);
+    expect(changes()).toMatchObject([{ action: "driftCorrected", auditee: other }]);
   });
 });
 

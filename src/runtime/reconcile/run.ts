@@ -63,11 +63,12 @@ export class Run {
     this.key = objectKey(kind.kind, namespace, name);
     this.status = structuredClone(obj.status ?? {});
     const { href: statusHref, auditEntryHref } = obj.status ?? {};
+    const href = this.annotations[Annotation.href] ?? statusHref;
     this.auditEntry =
       statusHref && auditEntryHref ? { auditee: statusHref, entry: auditEntryHref } : undefined;
-    // An entry without the object it was for (forgotten while the entry was being recorded).
-    if (auditEntryHref && !statusHref) this.status.auditEntryHref = undefined;
-    const href = this.annotations[Annotation.href] ?? obj.status?.href;
+    // The entry is the status's object's: gone with it (forgotten while the entry was being
+    // recorded), or no longer this resource's object (the href annotation names another).
+    if (auditEntryHref && (!statusHref || href !== statusHref)) this.status.auditEntryHref = undefined;
     this.log = lazyChild(deps.log, () => ({
       kind: kind.kind,
       namespace,
