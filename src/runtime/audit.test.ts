@@ -13,16 +13,26 @@ class FakeAudit implements AuditCalls {
   readonly calls: { op: "create" | "append"; href: string; summary: string; detail: string }[] = [];
   fail: ((op: "create" | "append") => Error | undefined) | undefined;
   gate: Promise<void> | undefined;
+  /** Calls begun and not yet answered, per client (one client per Account). */
+  readonly inFlight = new Map<unknown, number>();
+  maxInFlight = 0;
   private next = 1;
-  async create(_client: unknown, p: { auditee_href: string; summary: string; detail: string }) {
+  private async held(client: unknown): Promise<void> {
+    const n = (this.inFlight.get(client) ?? 0) + 1;
+    this.inFlight.set(client, n);
+    this.maxInFlight = Math.max(this.maxInFlight, n);
     await this.gate;
+    this.inFlight.set(client, (this.inFlight.get(client) ?? 1) - 1);
+  }
+  async create(client: unknown, p: { auditee_href: string; summary: string; detail: string }) {
+    await this.held(client);
     this.calls.push({ op: "create", href: p.auditee_href, summary: p.summary, detail: p.detail });
     const error = this.fail?.("create");
     if (error) throw error;
     return `/api/audit_entries/${this.next++}`;
   }
-  async append(_client: unknown, href: string, p: { detail: string; summary: string }) {
-    await this.gate;
+  async append(client: unknown, href: string, p: { detail: string; summary: string }) {
+    await this.held(client);
     this.calls.push({ op: "append", href, summary: p.summary, detail: p.detail });
     const error = this.fail?.("append");
     if (error) throw error;
@@ -171,6 +181,26 @@ describe("AuditTrail: one entry per service object, one call per change", () => 
   });
 });
 
+describe("AuditTrail: a few calls at once per Account, the rest of its connections left to reconciles", () => {
+  it("never has more than `concurrency` calls of one Account in flight; Accounts do not wait for each other", async () => {
+    trail = newTrail({ concurrency: 2 });
+    let release = () => {};
+    service.gate = new Promise<void>((r) => (release = r));
+    const [a, b] = [{ account: "a" }, { account: "b" }];
+    kube.put("Account", { metadata: { name: "other", namespace: NS }, spec: {} });
+    for (let i = 0; i < 5; i++) {
+      trail.submit({ ...batch([change("created", `/api/networks/${i}`)]), client: a });
+      trail.submit({ ...batch([change("created", `/api/networks/${i}`)]), client: b, accountName: "other" });
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    expect([service.inFlight.get(a), service.inFlight.get(b)]).toEqual([2, 2]);
+    release();
+    await trail.settled();
+    expect(service.maxInFlight).toBe(2);
+    expect(service.calls).toHaveLength(10);
+  });
+});
+
 describe("AuditTrail.beforeDelete", () => {
   it("makes no call for an object whose entry is known", async () => {
     await trail.beforeDelete(
@@ -270,6 +300,14 @@ describe("AuditTrail failures: counted every time, logged once per object", () =
     trail.submit(batch([change("updated", "/api/networks/8")]));
     await trail.drain(10);
     expect(errors).toEqual(["Network shutdown", "Network shutdown"]);
+    // One line for all of them, however many objects.
+    expect(logs).toEqual([
+      expect.objectContaining({
+        count: 2,
+        reason: "shutdown",
+        first: ["Network team-a/main", "Network team-a/main"],
+      }),
+    ]);
     trail.submit(batch([change("updated")]));
     expect(errors).toHaveLength(3);
   });

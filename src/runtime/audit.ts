@@ -66,7 +66,10 @@ export interface AuditTrailOptions {
   maxEntries?: number;
   /** Groups of changes waiting for their calls; beyond it a change is counted as lost (`queueFull`). */
   maxQueued?: number;
-  /** Audit calls in flight at once, over every Account. */
+  /**
+   * Audit calls in flight at once per Account (default 4): the rest of the Account's connections
+   * (`--api-connections`, 16 by default) stay free for reconciles, which go first.
+   */
   concurrency?: number;
   /** Objects remembered as logged (their later failures are only counted). */
   maxLogged?: number;
@@ -118,8 +121,8 @@ export class AuditTrail implements AuditSink {
   private readonly chains = new Map<string, Promise<void>>();
   /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
   private readonly pending = new Set<Task>();
-  private readonly waiting: (() => void)[] = [];
-  private running = 0;
+  /** Calls in flight and calls waiting for a slot, per Account. */
+  private readonly slots = new Map<string, { running: number; waiting: (() => void)[] }>();
   private closed = false;
 
   constructor(options: AuditTrailOptions) {
@@ -169,10 +172,20 @@ export class AuditTrail implements AuditSink {
     });
     await Promise.race([this.settled(), timeout]);
     clearTimeout(timer);
+    if (this.pending.size === 0) return;
+    // Counted one by one, logged in one line: a shutdown behind a burst of changes would
+    // otherwise log a line per object.
+    const names: string[] = [];
     for (const task of this.pending) {
       task.cancelled = true;
-      this.failed(task, new AuditFailure("shutdown", "the operator stopped before the audit call was done"));
+      this.o.metrics?.auditError(task.batch.ref.kind, "shutdown");
+      const { kind, namespace, name } = task.batch.ref;
+      if (names.length < 10) names.push(`${kind} ${namespace}/${name}`);
     }
+    this.o.log.warn(
+      { count: this.pending.size, reason: "shutdown", first: names },
+      "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
+    );
     this.pending.clear();
   }
 
@@ -210,7 +223,8 @@ export class AuditTrail implements AuditSink {
   }
 
   private async run(task: Task): Promise<void> {
-    await this.slot();
+    const account = `${task.batch.ref.namespace}/${task.batch.accountName}`;
+    await this.slot(account);
     try {
       if (task.cancelled) return;
       await this.write(task);
@@ -220,8 +234,7 @@ export class AuditTrail implements AuditSink {
       if (!task.cancelled) this.failed(task, error);
     } finally {
       this.pending.delete(task);
-      this.running--;
-      this.waiting.shift()?.();
+      this.release(account);
     }
   }
 
@@ -275,9 +288,28 @@ export class AuditTrail implements AuditSink {
     }
   }
 
-  private async slot(): Promise<void> {
-    if (this.running >= (this.o.concurrency ?? 4)) await new Promise<void>((r) => this.waiting.push(r));
-    this.running++;
+  private async slot(account: string): Promise<void> {
+    let slots = this.slots.get(account);
+    if (!slots) {
+      slots = { running: 0, waiting: [] };
+      this.slots.set(account, slots);
+    }
+    if (slots.running < (this.o.concurrency ?? 4)) {
+      slots.running++;
+      return;
+    }
+    // Woken by release, which hands over its slot (running stays as it is).
+    const queue = slots.waiting;
+    await new Promise<void>((resolve) => queue.push(resolve));
+  }
+
+  private release(account: string): void {
+    const slots = this.slots.get(account);
+    if (!slots) return;
+    const next = slots.waiting.shift();
+    if (next) return next();
+    slots.running--;
+    if (slots.running === 0) this.slots.delete(account);
   }
 
   private objectId(task: Task): string {
