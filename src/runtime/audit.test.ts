@@ -6,6 +6,8 @@ import type { AuditChange } from "./audit-text.ts";
 import { FakeKube } from "./fake-kube.ts";
 
 const NS = "team-a";
+/** The Account's service client as the reconciler hands it over (one per Account). */
+const CLIENT = { account: "default" };
 const REF = { kind: "Network", plural: "networks", namespace: NS, name: "main" };
 
 /** The service's two audit calls, recorded; `gate` holds the next call until released. */
@@ -13,6 +15,8 @@ class FakeAudit implements AuditCalls {
   readonly calls: { op: "create" | "append"; href: string; summary: string; detail: string }[] = [];
   fail: ((op: "create" | "append") => Error | undefined) | undefined;
   gate: Promise<void> | undefined;
+  /** When set, each call waits for its own gate, opened by the test (in the order begun). */
+  gates: (() => void)[] | undefined;
   /** Calls begun and not yet answered, per client (one client per Account). */
   readonly inFlight = new Map<unknown, number>();
   maxInFlight = 0;
@@ -21,7 +25,8 @@ class FakeAudit implements AuditCalls {
     const n = (this.inFlight.get(client) ?? 0) + 1;
     this.inFlight.set(client, n);
     this.maxInFlight = Math.max(this.maxInFlight, n);
-    await this.gate;
+    const gates = this.gates;
+    await (gates ? new Promise<void>((r) => gates.push(r)) : this.gate);
     this.inFlight.set(client, (this.inFlight.get(client) ?? 1) - 1);
   }
   async create(client: unknown, p: { auditee_href: string; summary: string; detail: string }) {
@@ -55,7 +60,9 @@ let logs: Record<string, unknown>[];
 let errors: string[];
 let trail: AuditTrail;
 
-function newTrail(options: { maxQueued?: number; concurrency?: number } = {}): AuditTrail {
+function newTrail(
+  options: { maxQueued?: number; concurrency?: number; idleConcurrency?: number; busy?: () => boolean } = {},
+): AuditTrail {
   return new AuditTrail({
     identity: "op-1",
     store: kube,
@@ -87,7 +94,7 @@ function batch(changes: AuditChange[], known?: AuditBatch["known"]): AuditBatch 
     ref: REF,
     uid: kube.get("Network", NS, "main")?.metadata.uid,
     accountName: "default",
-    client: {},
+    client: CLIENT,
     known,
     changes,
   };
@@ -183,7 +190,7 @@ describe("AuditTrail: one entry per service object, one call per change", () => 
 
 describe("AuditTrail: a few calls at once per Account, the rest of its connections left to reconciles", () => {
   it("never has more than `concurrency` calls of one Account in flight; Accounts do not wait for each other", async () => {
-    trail = newTrail({ concurrency: 2 });
+    trail = newTrail({ concurrency: 2, busy: () => true });
     let release = () => {};
     service.gate = new Promise<void>((r) => (release = r));
     const [a, b] = [{ account: "a" }, { account: "b" }];
@@ -198,6 +205,27 @@ describe("AuditTrail: a few calls at once per Account, the rest of its connectio
     await trail.settled();
     expect(service.maxInFlight).toBe(2);
     expect(service.calls).toHaveLength(10);
+  });
+
+  it("takes more once no reconcile is queued or running, as soon as a call ends", async () => {
+    let busy = true;
+    trail = newTrail({ concurrency: 1, idleConcurrency: 3, busy: () => busy });
+    const gates: (() => void)[] = [];
+    service.gates = gates;
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 6; i++) trail.submit(batch([change("created", `/api/networks/${i}`)]));
+    await tick();
+    expect(gates).toHaveLength(1);
+    busy = false;
+    gates[0]!();
+    await tick();
+    expect(gates).toHaveLength(4);
+    for (const open of gates.slice(1)) open();
+    await tick();
+    for (const open of gates.slice(4)) open();
+    await trail.settled();
+    expect(service.calls).toHaveLength(6);
+    expect(service.maxInFlight).toBe(3);
   });
 });
 

@@ -67,10 +67,15 @@ export interface AuditTrailOptions {
   /** Groups of changes waiting for their calls; beyond it a change is counted as lost (`queueFull`). */
   maxQueued?: number;
   /**
-   * Audit calls in flight at once per Account (default 4): the rest of the Account's connections
-   * (`--api-connections`, 16 by default) stay free for reconciles, which go first.
+   * Audit calls in flight at once per Account while reconciles are running (default 2): the rest
+   * of the Account's connections (`--api-connections`, 16 by default) stay theirs, so a burst of
+   * changes converges first and its trail follows.
    */
   concurrency?: number;
+  /** The same when no reconcile is queued or running (default 8): the trail catches up. */
+  idleConcurrency?: number;
+  /** Whether reconciles are queued or running (default: never). */
+  busy?: () => boolean;
   /** Objects remembered as logged (their later failures are only counted). */
   maxLogged?: number;
 }
@@ -288,17 +293,21 @@ export class AuditTrail implements AuditSink {
     }
   }
 
+  private limit(): number {
+    return this.o.busy?.() ? (this.o.concurrency ?? 2) : (this.o.idleConcurrency ?? 8);
+  }
+
   private async slot(account: string): Promise<void> {
     let slots = this.slots.get(account);
     if (!slots) {
       slots = { running: 0, waiting: [] };
       this.slots.set(account, slots);
     }
-    if (slots.running < (this.o.concurrency ?? 4)) {
+    if (slots.running < this.limit()) {
       slots.running++;
       return;
     }
-    // Woken by release, which hands over its slot (running stays as it is).
+    // Woken by release, which counts the slot before waking (never more than the limit).
     const queue = slots.waiting;
     await new Promise<void>((resolve) => queue.push(resolve));
   }
@@ -306,9 +315,12 @@ export class AuditTrail implements AuditSink {
   private release(account: string): void {
     const slots = this.slots.get(account);
     if (!slots) return;
-    const next = slots.waiting.shift();
-    if (next) return next();
     slots.running--;
+    // The limit may have grown since (reconciles done): wake as many as it allows now.
+    while (slots.waiting.length > 0 && slots.running < this.limit()) {
+      slots.running++;
+      slots.waiting.shift()?.();
+    }
     if (slots.running === 0) this.slots.delete(account);
   }
 

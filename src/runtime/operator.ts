@@ -153,6 +153,10 @@ export class Operator {
       kube: this.writer,
       log: this.log,
       metrics: this.metrics,
+      busy: () => {
+        const queue = this.workers?.queue;
+        return queue !== undefined && queue.length + queue.inFlight > 0;
+      },
     });
     // One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud).
     const links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
