@@ -1,7 +1,13 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes, type ApiErrorKind } from "../api/index.ts";
-import { type AuditBatch, type AuditCalls, AuditTrail, auditErrorReason } from "./audit.ts";
+import {
+  type AuditBatch,
+  type AuditCalls,
+  AuditTrail,
+  type AuditTrailOptions,
+  auditErrorReason,
+} from "./audit.ts";
 import type { AuditChange } from "./audit-text.ts";
 import { FakeKube } from "./fake-kube.ts";
 
@@ -61,7 +67,7 @@ let errors: string[];
 let trail: AuditTrail;
 
 function newTrail(
-  options: { maxQueued?: number; concurrency?: number; idleConcurrency?: number; busy?: () => boolean } = {},
+  options: Partial<Pick<AuditTrailOptions, "maxQueued" | "concurrency" | "idleConcurrency" | "busy">> = {},
 ): AuditTrail {
   return new AuditTrail({
     identity: "op-1",
@@ -255,6 +261,28 @@ describe("AuditTrail.beforeDelete", () => {
       "append /api/audit_entries/1",
     ]);
     expect(service.calls[1]?.summary).toBe("svc-operator deleted Network team-a/main");
+  });
+
+  it("goes ahead of other objects' queued calls: the deletion waits for it", async () => {
+    trail = newTrail({ concurrency: 1, busy: () => true });
+    const gates: (() => void)[] = [];
+    service.gates = gates;
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 3; i++) trail.submit(batch([change("created", `/api/networks/${i}`)]));
+    await tick();
+    const ensured = trail.beforeDelete(batch([]), "/api/networks/7");
+    for (let i = 0; i < 4; i++) {
+      gates[i]?.();
+      await tick();
+    }
+    await ensured;
+    await trail.settled();
+    expect(service.calls.map((c) => c.href)).toEqual([
+      "/api/networks/0",
+      "/api/networks/7",
+      "/api/networks/1",
+      "/api/networks/2",
+    ]);
   });
 
   it("never throws: a failure is counted", async () => {

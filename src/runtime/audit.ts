@@ -76,6 +76,8 @@ export interface AuditTrailOptions {
   idleConcurrency?: number;
   /** Whether reconciles are queued or running (default: never). */
   busy?: () => boolean;
+  /** The longest a deletion waits for its object's entry to be made sure of (default 10 s). */
+  beforeDeleteWaitMs?: number;
   /** Objects remembered as logged (their later failures are only counted). */
   maxLogged?: number;
 }
@@ -156,7 +158,15 @@ export class AuditTrail implements AuditSink {
     // waits behind the object's queued calls, one of which may be creating its entry.
     const pending = this.chains.has(this.key(batch, auditee));
     if (this.entryOf(batch, auditee) !== undefined && !pending) return;
-    await this.enqueue({ batch, auditee, changes: [], cancelled: false });
+    // On the deletion's critical path: ahead of other objects' calls, and never waited for long
+    // (behind a burst of queued calls of its own, the deletion goes on without the entry).
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.o.beforeDeleteWaitMs ?? 10_000);
+      timer.unref?.();
+    });
+    await Promise.race([this.enqueue({ batch, auditee, changes: [], cancelled: false }), waited]);
+    clearTimeout(timer);
   }
 
   /** Resolves when every call queued so far has been made (or has failed). */
@@ -229,7 +239,8 @@ export class AuditTrail implements AuditSink {
 
   private async run(task: Task): Promise<void> {
     const account = `${task.batch.ref.namespace}/${task.batch.accountName}`;
-    await this.slot(account);
+    // A task without changes makes sure of an entry before a deletion, which waits for it.
+    await this.slot(account, task.changes.length === 0);
     try {
       if (task.cancelled) return;
       await this.write(task);
@@ -297,7 +308,7 @@ export class AuditTrail implements AuditSink {
     return this.o.busy?.() ? (this.o.concurrency ?? 2) : (this.o.idleConcurrency ?? 8);
   }
 
-  private async slot(account: string): Promise<void> {
+  private async slot(account: string, first: boolean): Promise<void> {
     let slots = this.slots.get(account);
     if (!slots) {
       slots = { running: 0, waiting: [] };
@@ -309,7 +320,7 @@ export class AuditTrail implements AuditSink {
     }
     // Woken by release, which counts the slot before waking (never more than the limit).
     const queue = slots.waiting;
-    await new Promise<void>((resolve) => queue.push(resolve));
+    await new Promise<void>((resolve) => (first ? queue.unshift(resolve) : queue.push(resolve)));
   }
 
   private release(account: string): void {
