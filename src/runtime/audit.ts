@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { isApiError, type ServiceApi } from "../api/index.ts";
 import { type AuditChange, type AuditContext, detailText, summaryText } from "./audit-text.ts";
+import { BoundedMap } from "./bounded-map.ts";
 import { GoneError, type KubeWriter, type ObjectRef, type ObjectStore } from "./kube.ts";
 
 /**
@@ -352,34 +353,5 @@ export class AuditTrail implements AuditSink {
       { err: error, reason, kind: ref.kind, namespace: ref.namespace, name: ref.name, href: task.auditee },
       "could not write the audit trail in the service; the resource is not affected, further failures for it are only counted",
     );
-  }
-}
-
-/** A Map that keeps its `size` most recently used keys. */
-export class BoundedMap<V> {
-  private readonly map = new Map<string, V>();
-  private readonly size: number;
-
-  constructor(size: number) {
-    this.size = size;
-  }
-
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);
-  }
-
-  delete(key: string): void {
-    this.map.delete(key);
   }
 }
