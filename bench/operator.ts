@@ -1,11 +1,14 @@
 // Operator figures: reconcile throughput for N new Deployments with 20 ms simulator latency
 // against the lower bound `API calls × latency / concurrency`, API calls per resource, and the
-// API calls one resync of N in-sync Deployments costs (drift detection through the index).
+// API calls one resync of N in-sync Deployments costs (drift detection through the index), and
+// the audit trail's calls and how long it trails the reconciles (BENCH_AUDIT_TRAIL=false: without).
 // The devcluster and the simulator run each in a child process, so the operator has its own core
 // and the simulated service latency does not queue behind the devcluster's work.
 import { pathToFileURL } from "node:url";
 import {
   apiCalls,
+  auditCalls,
+  benchAuditTrail,
   callBoundMs,
   peakWithin,
   ready,
@@ -31,6 +34,7 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const applier = await rig.applier();
     const callsBefore = await apiCalls(infra.simUrl);
+    const auditBefore = await auditCalls(infra.simUrl);
     const rss0 = process.memoryUsage().rss;
     const cpu0 = process.cpuUsage();
     const started = performance.now();
@@ -51,6 +55,18 @@ export async function run(): Promise<Record<string, unknown>> {
     const done = performance.now();
     const cpu = process.cpuUsage(cpu0);
     const calls = (await apiCalls(infra.simUrl)) - callsBefore;
+    const auditDuringConverge = (await auditCalls(infra.simUrl)) - auditBefore;
+    // The audit trail trails the reconciles (a few calls at once per Account): until every
+    // Deployment's entry is recorded.
+    if (benchAuditTrail) {
+      await until(
+        "every audit entry recorded",
+        () => operator.store.list("Deployment").filter((o) => o.status?.auditEntryHref).length === N,
+        600_000,
+      );
+    }
+    const auditDone = performance.now();
+    const audit = (await auditCalls(infra.simUrl)) - auditBefore;
     const lowerBoundMs = callBoundMs(calls, LATENCY_MS, CONCURRENCY);
     const peakInFlight = peakWithin(await simJson(infra.simUrl, "stats"), CONCURRENCY);
 
@@ -72,8 +88,14 @@ export async function run(): Promise<Record<string, unknown>> {
       applyMs: Math.round(applied - started),
       convergeMs: Math.round(done - started),
       apiCalls: calls,
+      // Calls until all Ready, the audit calls made meanwhile included (they share the connections).
       apiCallsPerResource: +(calls / N).toFixed(2),
+      reconcileApiCallsPerResource: +((calls - auditDuringConverge) / N).toFixed(2),
       minimumApiCallsPerResource: 2,
+      auditTrail: benchAuditTrail,
+      auditCallsPerResource: +(audit / N).toFixed(2),
+      auditCallsDuringConverge: auditDuringConverge,
+      auditCaughtUpMs: Math.round(auditDone - started),
       lowerBoundMs: Math.round(lowerBoundMs),
       ratioToLowerBound: +((done - started) / lowerBoundMs).toFixed(2),
       goalRatio: 1.5,

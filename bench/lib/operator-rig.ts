@@ -98,6 +98,14 @@ export async function apiCalls(simUrl: string): Promise<number> {
   return totalCalls(await apiStats(simUrl));
 }
 
+/** The audit trail's calls among them (entry creates and appends). */
+export async function auditCalls(simUrl: string): Promise<number> {
+  return totalCalls((await apiStats(simUrl)).filter((r) => r.route.startsWith("/api/audit_entries")));
+}
+
+/** The Account's audit trail in benches: on (the default) unless BENCH_AUDIT_TRAIL=false. */
+export const benchAuditTrail = process.env.BENCH_AUDIT_TRAIL !== "false";
+
 export async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
   await Promise.all(
@@ -266,6 +274,7 @@ export async function startOperatorRig(options: {
       endpoint: infra.simUrl,
       accountId: 1,
       oauth: { refreshTokenSecretRef: { name: "creds", key: "refreshToken" } },
+      ...(benchAuditTrail ? {} : { auditTrail: false }),
     });
     await operator.start();
     await until("Account Ready", () => operator.store.list("Account").some(ready), 30_000);

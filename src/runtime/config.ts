@@ -224,7 +224,8 @@ export const CONFIG_FLAGS = {
   identity: {
     key: "identity",
     env: "SVC_OPERATOR_IDENTITY",
-    description: "leader election identity (default: hostname and pid)",
+    description:
+      "leader election identity, and who made the changes in the audit trail (default: hostname and pid)",
   },
   "shutdown-timeout": {
     key: "shutdownTimeout",

@@ -62,6 +62,10 @@ export const managedStatusSchema = z
       .boolean()
       .optional()
       .describe("True when the service object already existed and was adopted instead of created."),
+    auditEntryHref: z
+      .string()
+      .optional()
+      .describe("Href of the service's audit entry of the operator's changes to the service object."),
     ...commonStatusFields,
   })
   .describe("Observed state.");

@@ -166,6 +166,8 @@ export interface ManagedStatus {
   applied?: Record<string, unknown>;
   /** The service object already existed and was adopted instead of created (see ManagedKind.adoptExisting). */
   adopted?: boolean;
+  /** The service's audit entry of the changes made to the object at `href` (runtime/audit.ts). */
+  auditEntryHref?: string;
   [extra: string]: unknown;
 }
 

@@ -66,6 +66,7 @@ export class OperatorMetrics {
   /** Exported too, rendered from the informer cache at scrape time (resourceConditionLines). */
   readonly resourceCondition = RESOURCE_CONDITION;
   readonly resyncCalls: Counter<"kind">;
+  readonly auditErrors: Counter<"kind" | "reason">;
   readonly leader: Gauge;
 
   constructor(registry: Registry) {
@@ -124,6 +125,12 @@ export class OperatorMetrics {
       labelNames: ["kind"],
       registers,
     });
+    this.auditErrors = new Counter({
+      name: "svc_operator_audit_errors_total",
+      help: "Audit trail calls that failed or were not made, by kind and reason (the service client's error kind, queueFull, shutdown, statusWrite, other); the reconcile is not affected",
+      labelNames: ["kind", "reason"],
+      registers,
+    });
     this.leader = new Gauge({
       name: "svc_operator_leader",
       help: "1 while this instance is the leader",
@@ -139,6 +146,10 @@ export class OperatorMetrics {
   apiCall(event: { method: string; route: string; status: number; durationMs: number }): void {
     this.apiCalls.inc({ method: event.method, route: event.route, status: String(event.status) });
     this.apiDuration.observe({ method: event.method, route: event.route }, event.durationMs / 1000);
+  }
+
+  auditError(kind: string, reason: string): void {
+    this.auditErrors.inc({ kind, reason });
   }
 
   /** Where svc_operator_resources counts from at each scrape (the operator's informer caches). */

@@ -4,6 +4,7 @@ import { CoordinationV1Api, CustomObjectsApi, type KubeConfig } from "@kubernete
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { AccountController } from "./accounts.ts";
+import { AuditTrail } from "./audit.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { OperatorConfig } from "./config.ts";
 import { EventRecorder, type EventSink, rawEventsApi } from "./events.ts";
@@ -85,6 +86,7 @@ export class Operator {
   private readonly elector: LeaderElector | undefined;
   private readonly handlers: InformerEvents;
   private readonly workers: Workers;
+  private readonly audit: AuditTrail;
   private health: Server | undefined;
   private stopping = false;
   readonly identity: string;
@@ -145,6 +147,17 @@ export class Operator {
       checkAhead: () => !this.workers.queue && !this.elector,
     });
     this.observations = new Observations(() => this.clock.now());
+    this.audit = new AuditTrail({
+      identity: this.identity,
+      store: this.informers,
+      kube: this.writer,
+      log: this.log,
+      metrics: this.metrics,
+      busy: () => {
+        const queue = this.workers?.queue;
+        return queue !== undefined && queue.length + queue.inFlight > 0;
+      },
+    });
     // One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud).
     const links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
     for (const kind of options.kinds) {
@@ -165,6 +178,7 @@ export class Operator {
           metrics: this.metrics,
           isTerminalApiError: options.isTerminalApiError,
           isOutcomeUnknown: options.isOutcomeUnknown,
+          audit: this.audit,
         }),
       );
     }
@@ -258,8 +272,12 @@ export class Operator {
   /** Stops taking work, waits up to `timeoutMs` for in-flight reconciles, releases the lease. */
   async stop(timeoutMs = this.o.config.shutdownTimeout): Promise<void> {
     this.stopping = true;
+    const deadline = Date.now() + timeoutMs;
     // Drain in-flight reconciles while still holding the lease, then release it.
     await this.stopWorkers(timeoutMs);
+    // The audit calls of the last reconciles, while their Accounts' clients are still open (at
+    // least a second of the shutdown budget: they are usually done in a few milliseconds).
+    await this.audit.drain(Math.max(1_000, deadline - Date.now()));
     if (this.elector) await this.elector.stop();
     await this.informers.stop();
     await this.events.flush();

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AccountUse, NoClient } from "./account-use.ts";
+import type { AuditSink } from "./audit.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
@@ -57,6 +58,8 @@ export interface ReconcilerDeps {
   dependencyRetryMs?: number;
   /** Checks of the hrefs a create links to (share one per operator: its cache spans kinds). */
   links?: LinkCheck;
+  /** The audit trail in the service of the changes made (audit.ts); none: no audit calls. */
+  audit?: AuditSink;
 }
 
 /** What a reconcile ended with; the controller requeues accordingly. */

@@ -21,7 +21,7 @@ import {
   startRig,
   until,
 } from "./rig.ts";
-import { apiCalls, mutatingCalls } from "./sim.ts";
+import { apiCalls, mutatingCalls, type SimStats } from "./sim.ts";
 import { baseline, countCreated, duplicates } from "./sim-objects.ts";
 
 const KINDS = managedKinds.map((k) => k.kind);
@@ -47,6 +47,12 @@ afterAll(async () => {
   await rig?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The audit entries the operator made (its summaries begin with its name). */
+function operatorEntries(r: Rig): number {
+  const entries = (r.sim.store.snapshot() as { audit_entries?: { summary: string }[] }).audit_entries ?? [];
+  return entries.filter((e) => e.summary.startsWith("svc-operator ")).length;
+}
 
 describe("100 mixed resources", () => {
   it("converge, resync cheaply and delete cleanly", async () => {
@@ -76,6 +82,14 @@ describe("100 mixed resources", () => {
     });
     expect(duplicates(rig.sim, seed)).toEqual([]);
     expect(countCreated(rig.sim, seed)).toBe(set.length);
+    // The audit trail: one entry per object, each made with its first detail (one call per created
+    // object). Its calls trail the reconciles (off their critical path): the quiet period starts
+    // once they are done.
+    await until("one audit entry per object", async () => operatorEntries(rig) === set.length, 30_000);
+    const auditCalls = (rig.sim.core.stats.report() as SimStats).requests
+      .filter((r) => r.route.startsWith("/api/audit_entries"))
+      .reduce((n, r) => n + r.count, 0);
+    expect(auditCalls).toBe(set.length);
 
     // In sync now: a quiet period makes no mutating call.
     const before = rig.sim.core.stats.report();

@@ -50,6 +50,12 @@ export const accountSpecSchema = z
       .strict()
       .optional()
       .describe("Authenticate with a session login (email and password)."),
+    auditTrail: z
+      .boolean()
+      .optional()
+      .describe(
+        "Record every create, update, drift correction, replacement and delete the operator makes in the service's audit entries, one entry per service object (default true; false: no audit calls).",
+      ),
   })
   .strict()
   .meta({ "x-kubernetes-validations": [exactlyOne(["oauth", "session"])] })

@@ -1,3 +1,4 @@
+import { changedFields } from "../audit-text.ts";
 import { isTrue } from "../conditions.ts";
 import type { FieldDiff } from "../kind.ts";
 import { deepEqual, withoutNulls } from "../kube.ts";
@@ -33,6 +34,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
     drift ? EventReason.DriftCorrected : EventReason.Updated,
     `${drift ? "put back" : "updated"} ${fields}`,
   );
+  run.audited(drift ? "driftCorrected" : "updated", href, changedFields(diff), desired);
   const observed = (await run.kind.observe(client, href, desired)) ?? state.observed;
   const remaining = run.kind.diff(desired, observed);
   if (remaining.length > 0) {
@@ -49,7 +51,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
 /** An immutable field changed: the kind's way of replacing the object, else Stalled naming the fields. */
 async function replaceOrRefuse(run: Run, state: Existing, locked: FieldDiff[]): Promise<Outcome> {
   const fields = locked.map((d) => d.field).join(", ");
-  if (run.kind.replace === "deleteBeforeCreate") return deleteBeforeCreate(run, state, fields);
+  if (run.kind.replace === "deleteBeforeCreate") return deleteBeforeCreate(run, state, locked);
   if (run.kind.replace === "createBeforeDelete") return startReplacement(run, state.href, fields);
   throw terminal(
     Reason.ImmutableField,
@@ -59,9 +61,15 @@ async function replaceOrRefuse(run: Run, state: Existing, locked: FieldDiff[]): 
 }
 
 /** deleteBeforeCreate: the old object goes first; the next reconcile creates the new one. */
-async function deleteBeforeCreate(run: Run, state: Existing, fields: string): Promise<Outcome> {
+async function deleteBeforeCreate(run: Run, state: Existing, locked: FieldDiff[]): Promise<Outcome> {
   const { href } = state;
-  await run.kind.delete(state.client, href, state.observed);
+  const fields = locked.map((d) => d.field).join(", ");
+  await run.deleteInService(state.client, href, state.observed, {
+    action: "replaced",
+    fields: changedFields(locked),
+    desired: state.desired,
+    note: "deleted to be created again: these fields cannot be updated in place",
+  });
   await run.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
   run.forgetExternal();
   run.event(EventReason.Replaced, `deleted ${href} to replace it: ${fields} cannot be updated in place`);
@@ -100,7 +108,8 @@ async function finishReplacement(run: Run, { client, href, desired, observed }: 
   if (old !== href) {
     if (run.kind.notReady?.(observed)) return;
     const current = await run.kind.observe(client, old, desired);
-    if (current !== undefined) await run.kind.delete(client, old, current);
+    if (current !== undefined)
+      await run.deleteInService(client, old, current, { action: "replaced", note: `replaced by ${href}` });
     run.event(EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
   }
   await run.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);

@@ -1,3 +1,4 @@
+import { createdFields } from "../audit-text.ts";
 import { mergePatch } from "../kube.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { EventReason, Reason, WaitError } from "../result.ts";
@@ -46,6 +47,13 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   run.event(
     state.recreate ? EventReason.Recreated : EventReason.Created,
     `${state.recreate ? "re-created" : "created"} ${href}`,
+  );
+  run.audited(
+    "created",
+    href,
+    createdFields(spec),
+    desired,
+    state.recreate ? "the previous object was gone" : undefined,
   );
   const observed = await run.kind.observe(client, href, desired);
   if (observed === undefined)

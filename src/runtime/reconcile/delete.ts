@@ -43,7 +43,10 @@ async function deleteSuperseded(run: Run, accountName: string, href: string | un
   const client = run.client(accountName, "delete");
   const current = await run.kind.observe(client, replaced, undefined);
   if (current !== undefined) {
-    await run.kind.delete(client, replaced, current);
+    await run.deleteInService(client, replaced, current, {
+      action: "deleted",
+      note: "superseded by a replacement",
+    });
     run.event(EventReason.Deleted, `deleted ${replaced} (superseded by a replacement)`);
   }
 }
@@ -74,7 +77,7 @@ async function deleteExternal(
     observed = await run.kind.observe(client, href, desired);
   }
   if (href && observed !== undefined) {
-    await run.kind.delete(client, href, observed);
+    await run.deleteInService(client, href, observed, { action: "deleted" });
     run.event(EventReason.Deleted, `deleted ${href}`);
   }
 }

@@ -1,3 +1,4 @@
+import { createdFields } from "../audit-text.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { EventReason, InvalidSpecError, Reason, terminal, WaitError } from "../result.ts";
 import { recordHref } from "./create.ts";
@@ -72,9 +73,16 @@ async function adopt(
     await run.patchMetadata({ finalizers: state.withFinalizer }, true);
   }
   await recordHref(run, href);
-  if (pending)
+  if (pending) {
     run.event(EventReason.CreatePendingResolved, `found ${href} created by an earlier attempt; adopted it`);
-  else run.event(EventReason.Adopted, `found ${href} already in the service; adopted it`);
+    run.audited(
+      "created",
+      href,
+      createdFields(state.spec),
+      state.desired,
+      "found after a create whose answer was lost",
+    );
+  } else run.event(EventReason.Adopted, `found ${href} already in the service; adopted it`);
   return { href, observed: found };
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { type AccountUse, cannotDelete } from "../account-use.ts";
+import type { AuditBatch } from "../audit.ts";
+import type { AuditAction, AuditChange, FieldChange } from "../audit-text.ts";
 import type { AnyManagedKind, ManagedObject, ManagedStatus, ObjectMeta, ResolvedReference } from "../kind.ts";
 import type { ObjectRef } from "../kube.ts";
 import { lazyChild } from "../logging.ts";
@@ -33,6 +35,15 @@ export class Run {
   readonly memory: RunMemory;
   /** The href of this run's create, until the annotation and status writes at its end record it. */
   unrecordedHref: string | undefined;
+  /** Names this run in its log lines and in the audit trail's detail. */
+  readonly reconcileId = randomUUID().slice(0, 8);
+  /** The resource's audit entry as the run found it, and the service object it is for. */
+  private readonly auditEntry: { auditee: string; entry: string } | undefined;
+  /** The changes made to service objects, for the audit trail (audit.ts), handed over at the end. */
+  private readonly changes: AuditChange[] = [];
+  private readonly writeOnlyFields = new Set<string>();
+  /** The Account and client of this run's service calls (see client()). */
+  private account: { name: string; client: unknown } | undefined;
   private readonly emitted: { reason: EventReason; message: string }[] = [];
   private readonly fallbackNames = new NameLookup();
 
@@ -45,13 +56,19 @@ export class Run {
     this.ref = { kind: kind.kind, plural: kind.plural, namespace, name };
     this.key = objectKey(kind.kind, namespace, name);
     this.status = structuredClone(obj.status ?? {});
-    const href = this.annotations[Annotation.href] ?? obj.status?.href;
+    const { href: statusHref, auditEntryHref } = obj.status ?? {};
+    const href = this.annotations[Annotation.href] ?? statusHref;
+    this.auditEntry =
+      statusHref && auditEntryHref ? { auditee: statusHref, entry: auditEntryHref } : undefined;
+    // The entry is the status's object's: gone with it (forgotten while the entry was being
+    // recorded), or no longer this resource's object (the href annotation names another).
+    if (auditEntryHref && (!statusHref || href !== statusHref)) this.status.auditEntryHref = undefined;
     this.log = lazyChild(deps.log, () => ({
       kind: kind.kind,
       namespace,
       name,
       href,
-      reconcileId: randomUUID().slice(0, 8),
+      reconcileId: this.reconcileId,
     }));
   }
 
@@ -63,8 +80,17 @@ export class Run {
     return this.obj.metadata;
   }
 
-  /** The phases, then what they ended with, recorded once (status, conditions, events). */
+  /** The run; then, after its writes and whatever it ended with, its changes go to the audit trail. */
   async execute(): Promise<ReconcileOutcome> {
+    try {
+      return await this.settle();
+    } finally {
+      this.submitAudit();
+    }
+  }
+
+  /** The phases, then what they ended with, recorded once (status, conditions, events). */
+  private async settle(): Promise<ReconcileOutcome> {
     const requested = this.annotations[Annotation.reconcileRequestedAt];
     if (requested !== undefined) this.status.lastHandledReconcileAt = requested;
     let ending: Ending;
@@ -139,6 +165,7 @@ export class Run {
     this.status.atProvider = undefined;
     this.status.applied = undefined;
     this.status.adopted = undefined;
+    this.status.auditEntryHref = undefined;
   }
 
   client(accountName: string, use: AccountUse = "write"): unknown {
@@ -151,7 +178,60 @@ export class Run {
         this.deps.dependencyRetryMs,
       );
     }
+    this.account = { name: accountName, client: found.client };
     return found.client;
+  }
+
+  /** A change this run made to a service object (the facts of its Created/Updated/... event). */
+  audited(
+    action: AuditAction,
+    auditee: string,
+    fields: FieldChange[],
+    desired?: unknown,
+    note?: string,
+  ): void {
+    if (!this.deps.audit) return;
+    if (desired !== undefined)
+      for (const field of Object.keys(this.kind.writeOnly?.(desired) ?? {})) this.writeOnlyFields.add(field);
+    this.changes.push({ action, auditee, fields, at: this.deps.clock.now(), ...(note ? { note } : {}) });
+  }
+
+  /** Deletes a service object; its audit entry is made sure of first (see AuditSink.beforeDelete). */
+  async deleteInService(
+    client: unknown,
+    href: string,
+    observed: unknown,
+    audit: { action: "deleted" | "replaced"; fields?: FieldChange[]; note?: string; desired?: unknown },
+  ): Promise<void> {
+    const batch = this.auditBatch();
+    if (batch) await this.deps.audit?.beforeDelete(batch, href);
+    await this.kind.delete(client, href, observed);
+    this.audited(audit.action, href, audit.fields ?? [], audit.desired, audit.note);
+  }
+
+  private auditBatch(): Omit<AuditBatch, "changes"> | undefined {
+    if (!this.account) return undefined;
+    const { namespace, name, uid } = this.meta;
+    return {
+      context: {
+        kind: this.kind.kind,
+        namespace,
+        name,
+        reconcileId: this.reconcileId,
+        writeOnly: [...this.writeOnlyFields],
+      },
+      ref: this.ref,
+      uid,
+      accountName: this.account.name,
+      client: this.account.client,
+      known: this.auditEntry,
+    };
+  }
+
+  private submitAudit(): void {
+    const batch = this.auditBatch();
+    if (batch && this.changes.length > 0)
+      this.deps.audit?.submit({ ...batch, changes: this.changes.splice(0) });
   }
 
   desiredContext(client: unknown, accountName: string, refs: Record<string, ResolvedReference>) {
