@@ -3,7 +3,8 @@ import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { orUndefined } from "../shared/observe.ts";
+import { FieldTable } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
@@ -35,20 +36,38 @@ export interface NetworkDesired {
   routeTableHref?: string;
 }
 
-export function toNetworkObserved(n: Network): NetworkObserved {
-  return {
-    href: selfHref(n),
-    name: n.name ?? null,
-    description: n.description ?? null,
-    cidrBlock: n.cidr_block ?? null,
-    instanceTenancy: n.instance_tenancy ?? null,
-    isDefault: n.is_default,
-    resourceUid: n.resource_uid ?? null,
-    cloudHref: linkHref(n, "cloud"),
-    defaultRouteTableHref: linkHref(n, "default_route_table"),
-    deploymentHref: linkHref(n, "deployment"),
-  };
-}
+/**
+ * The network's fields: spec field, API parameter, representation member. The cloud, CIDR and
+ * tenancy are create-only (listed in `immutable`): a difference there is reported, never updated.
+ * The route table can only be chosen once the network (and so its tables) exists: the update
+ * after the create sets it.
+ */
+export const networkFields = new FieldTable<NetworkDesired, NetworkObserved>([
+  {
+    spec: "cloudHref",
+    from: (d) => d.cloudField,
+    param: "cloud_href",
+    link: "cloud",
+    write: "create",
+    empty: "unshown",
+  },
+  { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "create" },
+  { spec: "instanceTenancy", param: "instance_tenancy", attribute: "instance_tenancy", write: "create" },
+  { spec: "name", param: "name", attribute: "name", write: "update" },
+  { spec: "description", param: "description", attribute: "description", write: "update", empty: "blank" },
+  { spec: "deploymentHref", param: "deployment_href", link: "deployment", write: "update" },
+  {
+    spec: "routeTableHref",
+    param: "route_table_href",
+    link: "default_route_table",
+    observed: "defaultRouteTableHref",
+    write: "afterCreate",
+  },
+  { spec: "isDefault", attribute: "is_default", write: "read" },
+  { spec: "resourceUid", attribute: "resource_uid", write: "read" },
+]);
+
+export const toNetworkObserved = (n: Network): NetworkObserved => networkFields.observe(n);
 
 export function networkReferences(spec: NetworkSpec): Reference[] {
   return spec.deploymentRef
@@ -77,60 +96,11 @@ export function desiredNetwork(
   return d;
 }
 
-/**
- * Pure diff by spec field. Unset optional fields are not managed. The cloud, CIDR and
- * tenancy are create-only (listed in `immutable`): a difference there is reported, never updated.
- */
-export function diffNetwork(desired: NetworkDesired, observed: NetworkObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  const differs = (field: string, want: unknown, have: unknown) => {
-    if (want !== undefined && want !== have) out.push({ field, desired: want, observed: have });
-  };
-  if (observed.cloudHref !== undefined) differs(desired.cloudField, desired.cloudHref, observed.cloudHref);
-  differs("cidrBlock", desired.cidrBlock, observed.cidrBlock);
-  differs("instanceTenancy", desired.instanceTenancy, observed.instanceTenancy);
-  differs("name", desired.name, observed.name);
-  differs("description", desired.description, observed.description ?? "");
-  differs("deploymentHref", desired.deploymentHref, observed.deploymentHref);
-  differs("routeTableHref", desired.routeTableHref, observed.defaultRouteTableHref);
-  return out;
-}
-
-export function networkCreateParams(desired: NetworkDesired): NetworkCreate {
-  const p: NetworkCreate = { cloud_href: desired.cloudHref, name: desired.name };
-  if (desired.description !== undefined) p.description = desired.description;
-  if (desired.cidrBlock !== undefined) p.cidr_block = desired.cidrBlock;
-  if (desired.instanceTenancy !== undefined) p.instance_tenancy = desired.instanceTenancy;
-  if (desired.deploymentHref !== undefined) p.deployment_href = desired.deploymentHref;
-  // The route table can only be chosen once the network (and so its tables) exists: the update that follows does it.
-  return p;
-}
-
-/** The PUT parameters for the updatable fields that differ (one call). */
-export function networkUpdateParams(diff: FieldDiff[], desired: NetworkDesired): NetworkUpdate {
-  const p: NetworkUpdate = {};
-  for (const d of diff) {
-    if (d.field === "name") p.name = desired.name;
-    if (d.field === "description") p.description = desired.description ?? "";
-    if (d.field === "deploymentHref") p.deployment_href = desired.deploymentHref;
-    if (d.field === "routeTableHref") p.route_table_href = desired.routeTableHref;
-  }
-  return p;
-}
-
-export function networkAtProvider(o: NetworkObserved): Record<string, unknown> {
-  return compact({
-    name: o.name,
-    description: o.description,
-    cidrBlock: o.cidrBlock,
-    instanceTenancy: o.instanceTenancy,
-    isDefault: o.isDefault,
-    resourceUid: o.resourceUid,
-    cloudHref: o.cloudHref,
-    defaultRouteTableHref: o.defaultRouteTableHref,
-    deploymentHref: o.deploymentHref,
-  });
-}
+export const diffNetwork = (d: NetworkDesired, o: NetworkObserved) => networkFields.diff(d, o);
+export const networkCreateParams = (d: NetworkDesired) => networkFields.createParams<NetworkCreate>(d);
+export const networkUpdateParams = (diff: FieldDiff[], d: NetworkDesired) =>
+  networkFields.updateParams<NetworkUpdate>(diff, d);
+export const networkAtProvider = (o: NetworkObserved) => networkFields.atProvider(o);
 
 async function showNetwork(client: NetClient, href: string): Promise<NetworkObserved | undefined> {
   const n = await orUndefined(client.networks.show(href));
