@@ -1,9 +1,8 @@
-import { isApiError, linkHref, selfHref } from "../../api/index.ts";
+import { linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
-import { DeletionBlockedError } from "../../runtime/result.ts";
-import { orUndefined } from "../shared/observe.ts";
+import { destroyOrWait, orUndefined } from "../shared/observe.ts";
 import { FieldTable } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
@@ -107,27 +106,13 @@ async function showNetwork(client: NetClient, href: string): Promise<NetworkObse
   return n && toNetworkObserved(n);
 }
 
-/** How often a deletion the service refuses (dependents it knows of, not referenced here) is retried. */
-export const DELETION_RETRY_MS = 5_000;
-
 /**
  * Destroys the network. The service refuses (422) while subnets, routes or attached gateways
  * exist; those referenced by name already held the deletion back (DeletionBlocked), so these are
  * objects named by href or made outside the operator: wait for them instead of stalling for good.
  */
-export async function destroyNetwork(client: Pick<NetClient, "networks">, href: string): Promise<void> {
-  try {
-    await client.networks.destroy(href);
-  } catch (error) {
-    if (isApiError(error) && error.kind === "conflict") {
-      throw new DeletionBlockedError(
-        `the service refuses to delete ${href} yet: ${error.serviceMessage ?? error.message}`,
-        DELETION_RETRY_MS,
-      );
-    }
-    throw error;
-  }
-}
+export const destroyNetwork = (client: Pick<NetClient, "networks">, href: string): Promise<void> =>
+  destroyOrWait(() => client.networks.destroy(href), href);
 
 export function createNetworkKind(
   clouds: CloudDirectory = new CloudDirectory(),
