@@ -1,9 +1,11 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
+import { buildCrd } from "../../runtime/crd.ts";
 import type { DesiredContext } from "../../runtime/kind.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
+import { crdSources } from "../index.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { ipAddressKind as kind } from "./kind.ts";
 import { type IpAddressClient, ipAddressSpecSchema } from "./schema.ts";
@@ -111,6 +113,13 @@ describe("IpAddress desired state, references and links", () => {
     expect(kind.immutable).toEqual(["cloudHref", "cloud", "domain", "networkHref", "networkRef"]);
     expect(kind.replace).toBeUndefined();
     expect(kind.writeOnly).toBeUndefined();
+  });
+
+  it("prints the allocated address (kubectl shows the column as ADDRESS)", () => {
+    const crd = buildCrd(crdSources([kind]).find((s) => s.kind === "IpAddress")!);
+    expect(crd.spec.versions[0].additionalPrinterColumns).toContainEqual(
+      expect.objectContaining({ name: "Address", jsonPath: ".status.atProvider.address" }),
+    );
   });
 });
 
