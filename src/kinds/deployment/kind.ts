@@ -5,7 +5,7 @@ import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";
 
 /** The deployment as the service shows it (view inputs_2_0). */
@@ -54,8 +54,8 @@ const VIEW = "inputs_2_0";
  * compared here and set by the kind's own lock and unlock calls; inputs are the kind's own too.
  */
 export const deploymentFields = new FieldTable<DeploymentDesired, DeploymentObserved>([
-  { spec: "name", param: "name", attribute: "name", write: "update" },
-  { spec: "description", param: "description", attribute: "description", write: "update", empty: "blank" },
+  rows.name(),
+  rows.description(),
   {
     spec: "serverTagScope",
     param: "server_tag_scope",

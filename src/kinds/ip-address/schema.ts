@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import { href, managedSpec, ref } from "../../runtime/spec.ts";
-import { cloudByName } from "../network/schema.ts";
-import { cloudByName as cloudRow } from "../shared/cloud.ts";
-import { type TableRow, tableRules } from "../shared/table-kind.ts";
+import { cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
+import { rows } from "../shared/table.ts";
+import { type TableRow, tableRows, tableRules } from "../shared/table-kind.ts";
 
 export type IpAddressClient = Pick<ServiceApi, "ipAddresses" | "clouds">;
 
@@ -13,37 +13,21 @@ export type IpAddressClient = Pick<ServiceApi, "ipAddresses" | "clouds">;
  * Update requires `name`, so every update sends it.
  */
 export const ipAddressRows: TableRow<IpAddressClient>[] = [
-  { spec: "cloudHref", byName: cloudRow, required: true, read: (o) => o.cloudHref, write: "create" },
-  { spec: "name", param: "name", attribute: "name", write: "update", defaultName: true, always: true },
+  tableRows.cloud({ read: (o) => o.cloudHref }),
+  { ...rows.name(), defaultName: true, always: true },
   { spec: "domain", param: "domain", attribute: "domain", write: "create", empty: "unshown" },
   {
-    spec: "networkHref",
+    ...rows.createOnlyLink("networkHref", "network", "network_href"),
     ref: { field: "networkRef", kind: "Network" },
-    param: "network_href",
-    link: "network",
-    write: "create",
-    empty: "unshown",
   },
-  {
-    spec: "deploymentHref",
-    ref: { field: "deploymentRef", kind: "Deployment" },
-    param: "deployment_href",
-    link: "deployment",
-    write: "update",
-  },
-  { spec: "address", attribute: "address", write: "read" },
+  tableRows.deployment(),
+  ...rows.read({ address: "address" }),
 ];
 
 export const ipAddressSpecSchema = managedSpec(
   {
-    cloudHref: href("the cloud that allocates the address").optional(),
-    cloud: cloudByName.optional(),
-    name: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .describe("Name of the IP address in the service; defaults to metadata.name."),
+    ...cloudChoice("the cloud that allocates the address"),
+    name: serviceName("IP address"),
     domain: z
       .enum(["ec2_classic", "vpc"])
       .optional()
@@ -56,8 +40,7 @@ export const ipAddressSpecSchema = managedSpec(
       .describe(
         "Href of a network the address belongs to (required by open-source stack clouds with networks). Create-only.",
       ),
-    deploymentRef: ref("Deployment", "A Deployment custom resource the address belongs to.").optional(),
-    deploymentHref: href("a deployment the address belongs to").optional(),
+    ...deploymentChoice("the address"),
   },
   tableRules(ipAddressRows),
   "Desired state of the IP address. The service allocates the address itself (status.atProvider.address).",

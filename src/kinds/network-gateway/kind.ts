@@ -8,7 +8,7 @@ import { hrefLinks } from "../../runtime/links.ts";
 import type { NetClient } from "../network/api.ts";
 import { CloudDirectory, resolveCloud } from "../network/cloud.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { GATEWAY_CREATE_ONLY, type NetworkGatewaySpec, networkGatewaySpecSchema } from "./schema.ts";
 
 export interface NetworkGatewayObserved {
@@ -40,17 +40,10 @@ export interface NetworkGatewayDesired {
  * after the first observation attaches it.
  */
 export const gatewayFields = new FieldTable<NetworkGatewayDesired, NetworkGatewayObserved>([
-  {
-    spec: "cloudHref",
-    from: (d) => d.cloudField,
-    param: "cloud_href",
-    link: "cloud",
-    write: "create",
-    empty: "unshown",
-  },
+  { ...rows.createOnlyLink("cloudHref", "cloud", "cloud_href"), from: (d) => d.cloudField },
   { spec: "type", param: "type", attribute: "type", write: "create" },
-  { spec: "name", param: "name", attribute: "name", write: "update" },
-  { spec: "description", param: "description", attribute: "description", write: "update", empty: "blank" },
+  rows.name(),
+  rows.description(),
   {
     spec: "networkHref",
     from: (d) => d.networkField,
@@ -59,8 +52,7 @@ export const gatewayFields = new FieldTable<NetworkGatewayDesired, NetworkGatewa
     write: "afterCreate",
     empty: "none",
   },
-  { spec: "state", attribute: "state", write: "read" },
-  { spec: "resourceUid", attribute: "resource_uid", write: "read" },
+  ...rows.read({ state: "state", resourceUid: "resource_uid" }),
 ]);
 
 export const toGatewayObserved = (g: NetworkGateway): NetworkGatewayObserved => gatewayFields.observe(g);

@@ -3,7 +3,7 @@ import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { destroyOrWait, orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
@@ -42,18 +42,11 @@ export interface NetworkDesired {
  * after the create sets it.
  */
 export const networkFields = new FieldTable<NetworkDesired, NetworkObserved>([
-  {
-    spec: "cloudHref",
-    from: (d) => d.cloudField,
-    param: "cloud_href",
-    link: "cloud",
-    write: "create",
-    empty: "unshown",
-  },
+  { ...rows.createOnlyLink("cloudHref", "cloud", "cloud_href"), from: (d) => d.cloudField },
   { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "create" },
   { spec: "instanceTenancy", param: "instance_tenancy", attribute: "instance_tenancy", write: "create" },
-  { spec: "name", param: "name", attribute: "name", write: "update" },
-  { spec: "description", param: "description", attribute: "description", write: "update", empty: "blank" },
+  rows.name(),
+  rows.description(),
   { spec: "deploymentHref", param: "deployment_href", link: "deployment", write: "update" },
   {
     spec: "routeTableHref",
@@ -62,8 +55,7 @@ export const networkFields = new FieldTable<NetworkDesired, NetworkObserved>([
     observed: "defaultRouteTableHref",
     write: "afterCreate",
   },
-  { spec: "isDefault", attribute: "is_default", write: "read" },
-  { spec: "resourceUid", attribute: "resource_uid", write: "read" },
+  ...rows.read({ isDefault: "is_default", resourceUid: "resource_uid" }),
 ]);
 
 export const toNetworkObserved = (n: Network): NetworkObserved => networkFields.observe(n);

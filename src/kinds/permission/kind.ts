@@ -4,7 +4,7 @@ import type { ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
 
 export interface PermissionObserved {
@@ -30,8 +30,8 @@ export interface PermissionCalls {
 /** A grant's fields: both are create-only (the href names user and role; there is no update). */
 export const permissionFields = new FieldTable<PermissionDesired, PermissionObserved>([
   { spec: "roleTitle", param: "role_title", attribute: "role_title", write: "create" },
-  { spec: "userHref", param: "user_href", link: "user", write: "create", empty: "unshown" },
-  { spec: "createdAt", attribute: "created_at", write: "read" },
+  rows.createOnlyLink("userHref", "user", "user_href"),
+  ...rows.read({ createdAt: "created_at" }),
 ]);
 
 export const toPermissionObserved = (p: Permission): PermissionObserved => permissionFields.observe(p);

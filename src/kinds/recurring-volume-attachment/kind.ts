@@ -5,7 +5,7 @@ import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import type { Named } from "../volume/kind.ts";
 import { type AttachmentSpec, attachmentSpecSchema, DEVICE } from "./schema.ts";
 
@@ -45,17 +45,10 @@ export interface AttachmentCalls {
  * the runtime diffs them against status.applied); the cloud is the collection's.
  */
 export const attachmentFields = new FieldTable<AttachmentDesired, AttachmentObserved>([
-  { spec: "cloudHref", from: (d) => d.fields.cloud, link: "cloud", write: "create", empty: "unshown" },
+  { ...rows.createOnlyLink("cloudHref", "cloud"), from: (d) => d.fields.cloud },
   { spec: "device", param: "device", attribute: "device", write: "create", empty: "unshown" },
-  { spec: "runnableHref", param: "runnable_href", link: "runnable", write: "create", empty: "unshown" },
-  {
-    spec: "storageHref",
-    from: (d) => d.fields.storage,
-    param: "storage_href",
-    link: "storage",
-    write: "create",
-    empty: "unshown",
-  },
+  rows.createOnlyLink("runnableHref", "runnable", "runnable_href"),
+  { ...rows.createOnlyLink("storageHref", "storage", "storage_href"), from: (d) => d.fields.storage },
   {
     spec: "settings",
     param: "settings",
@@ -63,10 +56,12 @@ export const attachmentFields = new FieldTable<AttachmentDesired, AttachmentObse
     toParam: (v) => (Object.keys(v as object).length > 0 ? v : undefined),
   },
   { spec: "volumeTypeHref", param: "volume_type_href", write: "create" },
-  { spec: "status", attribute: "status", write: "read" },
-  { spec: "size", attribute: "size", write: "read" },
-  { spec: "runnableType", attribute: "runnable_type", write: "read" },
-  { spec: "storageType", attribute: "storage_type", write: "read" },
+  ...rows.read({
+    status: "status",
+    size: "size",
+    runnableType: "runnable_type",
+    storageType: "storage_type",
+  }),
 ]);
 
 export const toAttachmentObserved = (a: RecurringVolumeAttachment): AttachmentObserved =>

@@ -7,7 +7,7 @@ import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.
 import type { NetClient } from "../network/api.ts";
 import { LinkCache } from "../shared/link-cache.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { brokenNextHopRules } from "./rules.ts";
 import { type RouteSpec, routeSpecSchema } from "./schema.ts";
 
@@ -82,7 +82,7 @@ export const routeFields = new FieldTable<RouteDesired, RouteObserved>([
   { spec: "nextHopHref", param: "next_hop_href", link: "next_hop", write: "update" },
   { spec: "nextHopIp", param: "next_hop_ip", attribute: "next_hop_ip", write: "update" },
   { spec: "nextHopUrl", param: "next_hop_url", attribute: "next_hop_url", write: "create" },
-  { spec: "description", param: "description", attribute: "description", write: "update", empty: "blank" },
+  rows.description(),
   {
     spec: "cloudSpecificAttributes",
     param: "cloud_specific_attributes",
@@ -95,8 +95,7 @@ export const routeFields = new FieldTable<RouteDesired, RouteObserved>([
   },
   { spec: "instanceTags", write: "read" },
   { spec: "priority", write: "read" },
-  { spec: "state", attribute: "state", write: "read" },
-  { spec: "resourceUid", attribute: "resource_uid", write: "read" },
+  ...rows.read({ state: "state", resourceUid: "resource_uid" }),
   { spec: "cloudHref", link: "cloud", write: "read" },
   // The network of the route's route table (the real route has no `network` link): see `withNetworks`.
   { spec: "networkHref", write: "read" },

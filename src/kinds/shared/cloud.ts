@@ -26,7 +26,7 @@ export function resolveCloudHref(
  * A table row's `byName` for a cloud named in the spec (`cloud: {name}`): the clouds index, under
  * the same cache key as `resolveCloudHref`, so every kind naming clouds shares one entry per account.
  */
-export const cloudByName = {
+export const cloudLookup = {
   field: "cloud",
   collection: "/api/clouds",
   list: async (client: Pick<ServiceApi, "clouds">) =>

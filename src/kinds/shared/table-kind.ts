@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ServiceApi } from "../../api/index.ts";
 import type { Linked } from "../../api/schemas.ts";
 import type {
   DesiredContext,
@@ -10,6 +11,7 @@ import type {
 import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { type CelRule, exactlyOne, immutable } from "../../runtime/spec.ts";
+import { cloudLookup } from "./cloud.ts";
 import { destroyOrWait, orUndefined } from "./observe.ts";
 import { type Field, FieldTable } from "./table.ts";
 
@@ -62,6 +64,26 @@ export interface TableKindOptions<S, C> {
   lookupBy: string[];
   notReady?(observed: TableObserved): string | undefined;
 }
+
+/** Rows several table kinds share. */
+export const tableRows = {
+  /** The cloud, by `cloudHref` or by `cloud: {name}` (exactly one); create-only. `shown`: how the service shows it. */
+  cloud: (shown: Partial<TableRow<Pick<ServiceApi, "clouds">>>): TableRow<Pick<ServiceApi, "clouds">> => ({
+    spec: "cloudHref",
+    byName: cloudLookup,
+    required: true,
+    write: "create",
+    ...shown,
+  }),
+  /** The deployment it belongs to, by `deploymentRef` or `deploymentHref`; updatable. */
+  deployment: (): TableRow => ({
+    spec: "deploymentHref",
+    ref: { field: "deploymentRef", kind: "Deployment" },
+    param: "deployment_href",
+    link: "deployment",
+    write: "update",
+  }),
+};
 
 /** The CEL rules a table implies: one of each alternative pair, and create-only fields immutable. */
 export function tableRules<C>(rows: readonly TableRow<C>[]): CelRule[] {

@@ -204,3 +204,27 @@ export class FieldTable<D, O> {
     if (v !== undefined) p[f.param!] = v;
   }
 }
+
+/** Rows many kinds share, under their usual names. */
+export const rows = {
+  name: (write: Write = "update"): Field => ({ spec: "name", param: "name", attribute: "name", write }),
+  /** A description: null in the service reads as "", and "" clears it. */
+  description: (write: Write = "update"): Field => ({
+    spec: "description",
+    param: "description",
+    attribute: "description",
+    write,
+    empty: "blank",
+  }),
+  /** A create-only href shown as a link, not held against the spec where the service leaves it out. */
+  createOnlyLink: (spec: string, link: string, param?: string): Field => ({
+    spec,
+    param,
+    link,
+    write: "create",
+    empty: "unshown",
+  }),
+  /** Read-only attributes by spec field, shown in status.atProvider: `{ resourceUid: "resource_uid" }`. */
+  read: (attributes: Record<string, string>): Field[] =>
+    Object.entries(attributes).map(([spec, attribute]) => ({ spec, attribute, write: "read" })),
+};

@@ -6,7 +6,7 @@ import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
 
 export interface SubnetObserved {
@@ -52,24 +52,14 @@ export interface SubnetDesired {
  */
 export const subnetFields = new FieldTable<SubnetDesired, SubnetObserved>([
   {
-    spec: "networkHref",
+    ...rows.createOnlyLink("networkHref", "network", "network_href"),
     from: (d) => d.networkField,
     desired: (d) => d.network.href,
-    param: "network_href",
-    link: "network",
-    write: "create",
-    empty: "unshown",
   },
-  {
-    spec: "datacenterHref",
-    param: "datacenter_href",
-    link: "datacenter",
-    write: "create",
-    empty: "unshown",
-  },
+  rows.createOnlyLink("datacenterHref", "datacenter", "datacenter_href"),
   { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "update" },
-  { spec: "name", param: "name", attribute: "name", write: "update" },
-  { spec: "description", param: "description", attribute: "description", write: "update", empty: "blank" },
+  rows.name(),
+  rows.description(),
   {
     spec: "routeTableHref",
     param: "route_table_href",
@@ -77,10 +67,12 @@ export const subnetFields = new FieldTable<SubnetDesired, SubnetObserved>([
     write: "afterCreate",
     empty: "blank",
   },
-  { spec: "state", attribute: "state", write: "read" },
-  { spec: "visibility", attribute: "visibility", write: "read" },
-  { spec: "resourceUid", attribute: "resource_uid", write: "read" },
-  { spec: "isDefault", attribute: "is_default", write: "read" },
+  ...rows.read({
+    state: "state",
+    visibility: "visibility",
+    resourceUid: "resource_uid",
+    isDefault: "is_default",
+  }),
   { spec: "effectiveRouteTableHref", link: "effective_route_table", write: "read" },
   // The cloud whose subnets collection holds it: known from the network, not from the representation.
   { spec: "cloudHref", write: "read" },

@@ -12,7 +12,7 @@ import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
 import { numeric, orUndefined } from "../shared/observe.ts";
-import { type Field, FieldTable } from "../shared/table.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
 
 /** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
@@ -181,18 +181,10 @@ export function allowedInstanceChanges(
   };
 }
 
-/** A create-only href: the link the service shows for it, not held against the spec when absent. */
-const hrefRow = (
-  spec: keyof VolumeDesired & string,
-  link: string,
-  from?: (d: VolumeDesired) => string,
-): Field<VolumeDesired, VolumeObserved> => ({
-  spec,
+/** A create-only href, reported under the spec field the value came from. */
+const hrefRow = (spec: string, link: string, from?: (d: VolumeDesired) => string) => ({
+  ...rows.createOnlyLink(spec, link, `${link}_href`),
   from,
-  param: `${link}_href`,
-  link,
-  write: "create",
-  empty: "unshown",
 });
 
 /**
@@ -202,7 +194,7 @@ const hrefRow = (
  */
 export const volumeFields = new FieldTable<VolumeDesired, VolumeObserved>(
   [
-    { spec: "name", param: "name", attribute: "name", write: "update" },
+    rows.name(),
     { ...hrefRow("cloudHref", "cloud", (d) => d.fields.cloud), param: undefined },
     hrefRow("datacenterHref", "datacenter"),
     hrefRow("deploymentHref", "deployment", (d) => d.fields.deployment),
@@ -211,7 +203,7 @@ export const volumeFields = new FieldTable<VolumeDesired, VolumeObserved>(
     hrefRow("parentVolumeSnapshotHref", "parent_volume_snapshot"),
     hrefRow("placementGroupHref", "placement_group"),
     { spec: "size", param: "size", attribute: "size", toParam: String, write: "create", empty: "unshown" },
-    { spec: "description", param: "description", attribute: "description", write: "create", empty: "blank" },
+    rows.description("create"),
     {
       // No attribute of its own in the real media type: cloud_specific_attributes, where shown.
       spec: "encrypted",
@@ -222,8 +214,7 @@ export const volumeFields = new FieldTable<VolumeDesired, VolumeObserved>(
       empty: "unshown",
     },
     { spec: "iops", param: "iops", attribute: "iops", toParam: String, write: "create", empty: "unshown" },
-    { spec: "status", attribute: "status", write: "read" },
-    { spec: "resourceUid", attribute: "resource_uid", write: "read" },
+    ...rows.read({ status: "status", resourceUid: "resource_uid" }),
   ],
   // Links are kept by rel (see VolumeObserved).
   { read: (o, f) => (f.link ? o.links[f.link] : (o as unknown as Record<string, unknown>)[f.spec]) },
