@@ -1,13 +1,6 @@
-import type { z } from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import type { Linked } from "../../api/schemas.ts";
-import type {
-  DesiredContext,
-  ManagedKind,
-  ManagedStatus,
-  PrinterColumn,
-  Reference,
-} from "../../runtime/kind.ts";
+import type { DesiredContext, ManagedKind, ManagedStatus, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { type CelRule, exactlyOne, immutable } from "../../runtime/spec.ts";
@@ -44,14 +37,12 @@ export interface TableResource {
   destroy(href: string): Promise<void>;
 }
 
-export interface TableKindOptions<S, C> {
-  kind: string;
-  plural: string;
-  singular: string;
-  shortNames: string[];
-  description: string;
-  schema: z.ZodType<S>;
-  printerColumns?: PrinterColumn[];
+/** What names and shows the kind is the kind's own; the rest comes from the rows and the resource. */
+export interface TableKindOptions<S, C>
+  extends Pick<
+    ManagedKind<S, TableDesired, TableObserved, C>,
+    "kind" | "plural" | "singular" | "shortNames" | "description" | "schema" | "printerColumns" | "notReady"
+  > {
   rows: readonly TableRow<C>[];
   resource(client: C): TableResource;
   /**
@@ -62,7 +53,6 @@ export interface TableKindOptions<S, C> {
   perCloud?: string;
   /** The spec fields a lost create is looked up by (index filter on their parameters, then an exact match). */
   lookupBy: string[];
-  notReady?(observed: TableObserved): string | undefined;
 }
 
 /** Rows several table kinds share. */
@@ -155,14 +145,16 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
     table.observe(rep, o.perCloud ? { [o.perCloud]: scope } : {});
   const hrefFields = rows.filter((r) => r.spec.endsWith("Href") && r.write !== "read").map((r) => r.spec);
   const locked = createOnly(rows);
+  const { kind, plural, singular, shortNames, description, schema, printerColumns, notReady } = o;
   return {
-    kind: o.kind,
-    plural: o.plural,
-    singular: o.singular,
-    shortNames: o.shortNames,
-    description: o.description,
-    schema: o.schema,
-    printerColumns: o.printerColumns,
+    kind,
+    plural,
+    singular,
+    shortNames,
+    description,
+    schema,
+    printerColumns,
+    notReady,
     references: (spec) =>
       rows.flatMap((r): Reference[] => {
         const target = r.ref && (spec as Record<string, { name: string } | undefined>)[r.ref.field];
@@ -200,7 +192,6 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
     immutable: locked,
     writeOnly: table.writeOnlyFields.length > 0 ? (d) => table.writeOnly(d) : undefined,
     atProvider: (obs) => table.atProvider(obs),
-    notReady: o.notReady,
     index: {
       scope: (spec, status: ManagedStatus) => {
         if (!o.perCloud) return "";
