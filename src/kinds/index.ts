@@ -3,10 +3,12 @@ import { managedStatusSchema } from "../runtime/crd.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
 import { accountDefinition } from "./account/schema.ts";
 import { deploymentKind } from "./deployment/kind.ts";
+import { ipAddressKind } from "./ip-address/kind.ts";
 import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
 import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
+import { resourceGroupKind } from "./resource-group/kind.ts";
 import { routeKind } from "./route/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
 import { volumeKind } from "./volume/kind.ts";
@@ -14,10 +16,12 @@ import { volumeKind } from "./volume/kind.ts";
 /** Every managed kind, in dependency order (parents first). Adding a kind = one line here. */
 export const managedKinds: AnyManagedKind[] = [
   deploymentKind,
+  resourceGroupKind,
   networkKind,
   subnetKind,
   networkGatewayKind,
   routeKind,
+  ipAddressKind,
   volumeKind,
   recurringVolumeAttachmentKind,
   permissionKind,

@@ -130,6 +130,23 @@ export const REAL_MEDIA_TYPES = {
     attributes: ["id", "role_title", "created_at", "deleted_at", "links", "actions"],
     links: ["self", "account", "user"],
   },
+  ip_address: {
+    attributes: ["created_at", "updated_at", "name", "links", "address", "domain"],
+    links: ["self", "network", "deployment", "ip_address_bindings"],
+  },
+  resource_group: {
+    attributes: [
+      "name",
+      "description",
+      "state",
+      "resource_uid",
+      "created_at",
+      "updated_at",
+      "links",
+      "actions",
+    ],
+    links: ["self", "cloud", "deployment"],
+  },
 } as const;
 
 export type RealMediaType = keyof typeof REAL_MEDIA_TYPES;

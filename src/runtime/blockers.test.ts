@@ -31,6 +31,17 @@ function world() {
 }
 
 describe("blockersOf", () => {
+  it("a dependent being deleted that this object references in turn (a cycle) does not hold it back", () => {
+    const { kube, refs, put } = world();
+    put("Deployment", "web", [key("ResourceGroup", "rg")], { deleting: true });
+    put("ResourceGroup", "rg", [key("Deployment", "web")], { deleting: true });
+    expect(blockersOf(key("Deployment", "web"), refs, kube)).toEqual([]);
+    expect(blockersOf(key("ResourceGroup", "rg"), refs, kube)).toEqual([]);
+    // One of them not being deleted still holds the other back: someone has to act.
+    put("ResourceGroup", "rg", [key("Deployment", "web")]);
+    expect(blockersOf(key("Deployment", "web"), refs, kube).map((b) => b.name)).toEqual(["rg"]);
+  });
+
   it("lists the dependents that still exist, and for those being deleted, what they wait for", () => {
     const { kube, refs, put } = world();
     const account = key("Account", "default");

@@ -33,6 +33,9 @@ export function blockersOf(key: string, refs: ReferenceIndex, store: ObjectStore
     const found = existing(dependent);
     if (!found) continue;
     const deleting = Boolean(found.obj.metadata.deletionTimestamp);
+    // A dependent being deleted that this object references in turn (a reference cycle) waits
+    // for this one as this one would wait for it: neither holds the other back.
+    if (deleting && refs.reaches(key, dependent)) continue;
     const blocker: Blocker = { kind: found.kind, name: found.name, deleting, waitingFor: [] };
     if (deleting) {
       for (const next of refs.dependents(dependent)) {

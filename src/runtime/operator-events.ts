@@ -119,10 +119,14 @@ export class InformerEvents {
       objectKey(kind, namespace, obj.metadata.name),
       group === undefined ? undefined : `${kind}\u0000${namespace}\u0000${group}`,
     );
-    this.o.refs.set(objectKey(kind, namespace, obj.metadata.name), [
+    const key = objectKey(kind, namespace, obj.metadata.name);
+    this.o.refs.set(key, [
       accountKey(namespace, spec.accountRef.name),
       ...k.references(spec).map((r) => objectKey(r.kind, namespace, r.name)),
     ]);
+    // A reference that closes a cycle: the other members (waiting for each other) report it now.
+    const cycle = this.o.refs.cycleThrough(key);
+    if (cycle) for (const member of cycle.slice(1, -1)) this.enqueue(member);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PENDING_KIND_WEIGHT, ReferenceIndex } from "./references.ts";
+import { describeCycle, PENDING_KIND_WEIGHT, ReferenceIndex } from "./references.ts";
 
 const account = "Account/ns/default";
 
@@ -91,5 +91,66 @@ describe("ReferenceIndex", () => {
     idx.set("Widget/ns/x", ["Gadget/ns/y"]);
     idx.set("Gadget/ns/y", ["Widget/ns/x"]);
     expect(level("Widget")).toBeGreaterThan(0);
+  });
+
+  describe("reference cycles", () => {
+    const cases: { reason: string; edges: [string, string[]][]; from: string; want?: string }[] = [
+      { reason: "the mixed set's unit has none", edges: [], from: "Route/ns/r" },
+      {
+        reason: "a Deployment and a ResourceGroup naming each other",
+        edges: [
+          ["Deployment/ns/web", [account, "ResourceGroup/ns/rg"]],
+          ["ResourceGroup/ns/rg", [account, "Deployment/ns/web"]],
+        ],
+        from: "Deployment/ns/web",
+        want: "Deployment web -> ResourceGroup rg -> Deployment web",
+      },
+      {
+        reason: "three kinds, found from any member, shortest way back",
+        edges: [
+          ["Widget/ns/a", ["Gadget/ns/b"]],
+          ["Gadget/ns/b", ["Gizmo/ns/c", "Widget/ns/z"]],
+          ["Gizmo/ns/c", ["Widget/ns/a"]],
+        ],
+        from: "Gizmo/ns/c",
+        want: "Gizmo c -> Widget a -> Gadget b -> Gizmo c",
+      },
+      {
+        reason: "an object naming itself",
+        edges: [["Widget/ns/a", ["Widget/ns/a"]]],
+        from: "Widget/ns/a",
+        want: "Widget a -> Widget a",
+      },
+      {
+        reason: "an object that only leads into a cycle is not on it",
+        edges: [
+          ["Widget/ns/a", ["Gadget/ns/b"]],
+          ["Gadget/ns/b", ["Gizmo/ns/c"]],
+          ["Gizmo/ns/c", ["Gadget/ns/b"]],
+        ],
+        from: "Widget/ns/a",
+      },
+    ];
+    it.each(cases)("$reason", ({ edges, from, want }) => {
+      const idx = unitGraph();
+      for (const [dependent, targets] of edges) idx.set(dependent, targets);
+      const cycle = idx.cycleThrough(from);
+      expect(cycle && describeCycle(cycle)).toEqual(want);
+    });
+
+    it("reaches follows references transitively; a removed reference breaks the cycle", () => {
+      const idx = unitGraph();
+      expect(idx.reaches("Route/ns/r", "Deployment/ns/d")).toBe(true);
+      expect(idx.reaches("Deployment/ns/d", "Route/ns/r")).toBe(false);
+      idx.set("Deployment/ns/d", [account, "Route/ns/r"]);
+      expect(idx.cycleThrough("Network/ns/n")).toEqual([
+        "Network/ns/n",
+        "Deployment/ns/d",
+        "Route/ns/r",
+        "Network/ns/n",
+      ]);
+      idx.set("Deployment/ns/d", [account]);
+      expect(idx.cycleThrough("Network/ns/n")).toBeUndefined();
+    });
   });
 });

@@ -65,6 +65,48 @@ export class ReferenceIndex {
   }
 
   /**
+   * A cycle of references through `key`: the keys along the shortest path from `key` back to
+   * itself (`[key, ..., key]`), or undefined. Such objects each wait for the next to be Ready,
+   * forever: the runtime reports the cycle instead (ReferenceCycle). Breadth-first over what
+   * `key` reaches: the few objects of its chains, not the index.
+   */
+  cycleThrough(key: string): string[] | undefined {
+    const parent = new Map<string, string>();
+    const queue = [key];
+    for (let i = 0; i < queue.length; i++) {
+      const at = queue[i]!;
+      for (const next of this.targetsOf.get(at) ?? []) {
+        if (next === key) {
+          const path = [key];
+          for (let k: string | undefined = at; k !== key && k !== undefined; k = parent.get(k))
+            path.splice(1, 0, k);
+          return [...path, key];
+        }
+        if (parent.has(next)) continue;
+        parent.set(next, at);
+        queue.push(next);
+      }
+    }
+    return undefined;
+  }
+
+  /** True when following references from `from` leads to `to`. */
+  reaches(from: string, to: string): boolean {
+    const seen = new Set([from]);
+    const queue = [from];
+    for (let i = 0; i < queue.length; i++) {
+      for (const next of this.targetsOf.get(queue[i]!) ?? []) {
+        if (next === to) return true;
+        if (!seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * The keys in dependency order: what references nothing indexed first, then what references
    * only those, and so on; within a level, what has the longest chain of dependents after it
    * first (a NetworkGateway that Routes wait for before a Subnet nothing waits for), then what
@@ -141,4 +183,14 @@ export class ReferenceIndex {
 /** Queue key of the Account a managed object uses. */
 export function accountKey(namespace: string, accountName: string): string {
   return objectKey("Account", namespace, accountName);
+}
+
+/** A cycle's keys as a user reads them: `Deployment web -> ResourceGroup rg -> Deployment web`. */
+export function describeCycle(keys: readonly string[]): string {
+  return keys
+    .map((k) => {
+      const { kind, name } = parseKey(k);
+      return `${kind} ${name}`;
+    })
+    .join(" -> ");
 }

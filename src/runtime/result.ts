@@ -22,6 +22,8 @@ export const Reason = {
   /** Another custom resource manages the href this one names: it never writes or deletes it. */
   AlreadyManaged: "AlreadyManaged",
   ImmutableField: "ImmutableField",
+  /** The spec's references lead back to the object itself: none of them can become Ready. */
+  ReferenceCycle: "ReferenceCycle",
   NotFound: "NotFound",
   ReconcileSuccess: "ReconcileSuccess",
   ReconcileError: "ReconcileError",
@@ -57,6 +59,7 @@ export const WaitingReasons = [
 export const TerminalReasons = [
   Reason.InvalidSpec,
   Reason.ImmutableField,
+  Reason.ReferenceCycle,
   Reason.AmbiguousCreate,
   Reason.AlreadyManaged,
   Reason.ApiError,

@@ -17,6 +17,13 @@ const ROLES = ["observer", "actor", "designer", "library"];
  */
 export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
   Deployment: (u) => [{ kind: "Deployment", name: `${u}-dep`, spec: { description: "proof" } }],
+  ResourceGroup: (u) => [
+    {
+      kind: "ResourceGroup",
+      name: `${u}-rg`,
+      spec: { cloudHref: "/api/clouds/1", deploymentRef: { name: `${u}-dep` } },
+    },
+  ],
   Network: (u, i) => [
     {
       kind: "Network",
@@ -55,6 +62,18 @@ export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
         destinationCidrBlock: "0.0.0.0/0",
         nextHopType: "network_gateway",
         nextHopGatewayRef: { name: `${u}-igw` },
+      },
+    },
+  ],
+  IpAddress: (u) => [
+    {
+      kind: "IpAddress",
+      name: `${u}-ip`,
+      spec: {
+        cloudHref: "/api/clouds/1",
+        domain: "vpc",
+        networkRef: { name: `${u}-net` },
+        deploymentRef: { name: `${u}-dep` },
       },
     },
   ],
@@ -111,6 +130,8 @@ export const COLLECTIONS: Record<string, (o: Record<string, unknown>) => string>
   networks: (o) => String(o.name),
   subnets: (o) => String(o.name),
   network_gateways: (o) => String(o.name),
+  resource_groups: (o) => String(o.name),
+  ip_addresses: (o) => String(o.name),
   routes: (o) => `${o.route_table_id ?? ""}|${o.destination_cidr_block ?? ""}`,
   volumes: (o) => String(o.name),
   recurring_volume_attachments: (o) => `${o.storage_href}|${o.runnable_href}|${o.device}`,

@@ -1,10 +1,11 @@
-import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
+import type { ServiceApi } from "../../api/index.ts";
 import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";
 
 /** The deployment as the service shows it (view inputs_2_0). */
@@ -27,6 +28,8 @@ export interface DeploymentDesired {
   description?: string;
   serverTagScope?: "deployment" | "account";
   resourceGroupHref?: string;
+  /** Set when the spec names the resource group by reference (differences are reported under it). */
+  resourceGroupField?: "resourceGroupRef";
   locked: boolean;
   inputs?: Record<string, string>;
 }
@@ -45,17 +48,37 @@ export interface DeploymentApi {
 
 const VIEW = "inputs_2_0";
 
+/**
+ * The deployment's fields; the resource group is read from the `resource_group` link (the real
+ * deployment media type declares it; create and update take `resource_group_href`). The lock is
+ * compared here and set by the kind's own lock and unlock calls; inputs are the kind's own too.
+ */
+export const deploymentFields = new FieldTable<DeploymentDesired, DeploymentObserved>([
+  rows.name(),
+  rows.description(),
+  {
+    spec: "serverTagScope",
+    param: "server_tag_scope",
+    attribute: "server_tag_scope",
+    observed: "server_tag_scope",
+    at: "serverTagScope",
+    write: "update",
+  },
+  {
+    spec: "resourceGroupHref",
+    from: (d) => d.resourceGroupField ?? "resourceGroupHref",
+    param: "resource_group_href",
+    link: "resource_group",
+    write: "update",
+  },
+  { spec: "locked", attribute: "locked", write: "kind" },
+]);
+
 function toObserved(d: Deployment): DeploymentObserved {
-  return {
-    href: selfHref(d),
-    name: d.name,
-    description: d.description,
-    locked: d.locked,
-    server_tag_scope: d.server_tag_scope,
-    resourceGroupHref: linkHref(d, "resource_group"),
+  return deploymentFields.observe(d, {
     inputs: d.inputs?.map((i) => ({ name: i.name, value: i.value })),
     links: d.links.map((l) => ({ rel: l.rel, href: l.href ?? "" })),
-  };
+  });
 }
 
 /** The service client's deployment and inputs functions as this kind uses them. */
@@ -95,44 +118,27 @@ export function normalizeInput(name: string, value: string): string {
   return formatInputValue(v);
 }
 
-export function desiredDeployment(spec: DeploymentSpec, meta: Pick<ObjectMeta, "name">): DeploymentDesired {
+export function desiredDeployment(
+  spec: DeploymentSpec,
+  meta: Pick<ObjectMeta, "name">,
+  resourceGroupRefHref?: string,
+): DeploymentDesired {
   const d: DeploymentDesired = { name: spec.name ?? meta.name, locked: spec.locked };
   if (spec.description !== undefined) d.description = spec.description;
   if (spec.serverTagScope !== undefined) d.serverTagScope = spec.serverTagScope;
-  if (spec.resourceGroupHref !== undefined) d.resourceGroupHref = spec.resourceGroupHref;
+  const group = spec.resourceGroupHref ?? resourceGroupRefHref;
+  if (group !== undefined) d.resourceGroupHref = group;
+  if (spec.resourceGroupRef !== undefined) d.resourceGroupField = "resourceGroupRef";
   if (spec.inputs !== undefined) d.inputs = spec.inputs;
   return d;
 }
 
 /**
- * Pure diff by spec field. Unset optional fields are not managed. The resource group is read
- * from the `resource_group` link (the real deployment media type declares it; update takes
- * `resource_group_href`). Inputs are compared only for names the deployment has (multi_update
- * ignores unknown names).
+ * Pure diff by spec field: the table's rows, then the inputs, compared only for names the
+ * deployment has (multi_update ignores unknown names).
  */
 export function diffDeployment(desired: DeploymentDesired, observed: DeploymentObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  if (desired.name !== observed.name)
-    out.push({ field: "name", desired: desired.name, observed: observed.name });
-  if (desired.description !== undefined && desired.description !== (observed.description ?? "")) {
-    out.push({ field: "description", desired: desired.description, observed: observed.description });
-  }
-  if (desired.serverTagScope !== undefined && desired.serverTagScope !== observed.server_tag_scope) {
-    out.push({
-      field: "serverTagScope",
-      desired: desired.serverTagScope,
-      observed: observed.server_tag_scope,
-    });
-  }
-  if (desired.resourceGroupHref !== undefined && desired.resourceGroupHref !== observed.resourceGroupHref) {
-    out.push({
-      field: "resourceGroupHref",
-      desired: desired.resourceGroupHref,
-      observed: observed.resourceGroupHref ?? null,
-    });
-  }
-  if (desired.locked !== observed.locked)
-    out.push({ field: "locked", desired: desired.locked, observed: observed.locked });
+  const out = deploymentFields.diff(desired, observed);
   const changed = inputChanges(desired, observed);
   if (Object.keys(changed).length > 0) {
     const before: Record<string, string> = {};
@@ -187,38 +193,17 @@ export function deploymentWarnings(desired: DeploymentDesired, observed: Deploym
 }
 
 export function deploymentAtProvider(o: DeploymentObserved): Record<string, unknown> {
-  const at: Record<string, unknown> = {
-    name: o.name,
-    description: o.description,
-    locked: o.locked,
-    serverTagScope: o.server_tag_scope ?? null,
-  };
-  if (o.resourceGroupHref !== undefined) at.resourceGroupHref = o.resourceGroupHref;
+  const at = deploymentFields.atProvider(o);
   if (o.inputs) at.inputs = Object.fromEntries(o.inputs.map((i) => [i.name, i.value]));
   return at;
 }
 
 /** The PUT parameters for the fields that differ (one call, only changed fields). */
-export function updateParams(diff: FieldDiff[], desired: DeploymentDesired): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const d of diff) {
-    if (d.field === "name") params.name = desired.name;
-    if (d.field === "description") params.description = desired.description ?? "";
-    if (d.field === "serverTagScope" && desired.serverTagScope)
-      params.server_tag_scope = desired.serverTagScope;
-    if (d.field === "resourceGroupHref" && desired.resourceGroupHref)
-      params.resource_group_href = desired.resourceGroupHref;
-  }
-  return params;
-}
+export const updateParams = (diff: FieldDiff[], desired: DeploymentDesired) =>
+  deploymentFields.updateParams<Record<string, string>>(diff, desired);
 
-export function createParams(desired: DeploymentDesired): Record<string, string> {
-  const params: Record<string, string> = { name: desired.name };
-  if (desired.description !== undefined) params.description = desired.description;
-  if (desired.serverTagScope !== undefined) params.server_tag_scope = desired.serverTagScope;
-  if (desired.resourceGroupHref !== undefined) params.resource_group_href = desired.resourceGroupHref;
-  return params;
-}
+export const createParams = (desired: DeploymentDesired) =>
+  deploymentFields.createParams<Record<string, string>>(desired);
 
 export const deploymentKind: ManagedKind<
   DeploymentSpec,
@@ -241,7 +226,10 @@ export const deploymentKind: ManagedKind<
       description: "Lock state the service reports",
     },
   ],
-  references: () => [],
+  references: (spec) =>
+    spec.resourceGroupRef
+      ? [{ field: "resourceGroupRef", kind: "ResourceGroup", name: spec.resourceGroupRef.name }]
+      : [],
   links: (spec) => hrefLinks(spec, ["resourceGroupHref"]),
   validate(spec) {
     for (const [name, value] of Object.entries(spec.inputs ?? {})) {
@@ -249,7 +237,7 @@ export const deploymentKind: ManagedKind<
       if (!parsed.ok) throw new InvalidSpecError(`inputs.${name}`, parsed.error.message);
     }
   },
-  desired: (spec, ctx) => desiredDeployment(spec, ctx.meta),
+  desired: (spec, ctx) => desiredDeployment(spec, ctx.meta, ctx.refs.resourceGroupRef?.href),
   observe: (client, href) => calls(client).show(href),
   async lookup(client, desired) {
     const found = await calls(client).index({ name: desired.name });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { href, managedSpec } from "../../runtime/spec.ts";
+import { exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
 
 // 2.0 notation (spec 4.13), as far as a RE2 pattern can tell; the reconciler parses each value fully.
 const INPUT_VALUE =
@@ -19,6 +19,10 @@ export const deploymentSpecSchema = managedSpec(
       .optional()
       .describe("Scope of server tags: deployment or account."),
     resourceGroupHref: href("a cloud-provider resource group").optional(),
+    resourceGroupRef: ref(
+      "ResourceGroup",
+      "A ResourceGroup custom resource the deployment belongs to; waits until it is Ready.",
+    ).optional(),
     locked: z
       .boolean()
       .default(false)
@@ -42,7 +46,7 @@ export const deploymentSpecSchema = managedSpec(
           "applied with multi_update. Only inputs the deployment already has are applied; the service ignores other names.",
       ),
   },
-  [],
+  [{ ...exactlyOne(["resourceGroupRef", "resourceGroupHref"], false), fieldPath: ".resourceGroupRef" }],
   "Desired state of the deployment.",
 );
 

@@ -1,4 +1,3 @@
-import { linkHref, selfHref } from "../../api/index.ts";
 import type {
   NetworkGateway,
   NetworkGatewayCreate,
@@ -8,7 +7,8 @@ import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../ru
 import { hrefLinks } from "../../runtime/links.ts";
 import type { NetClient } from "../network/api.ts";
 import { CloudDirectory, resolveCloud } from "../network/cloud.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { GATEWAY_CREATE_ONLY, type NetworkGatewaySpec, networkGatewaySpecSchema } from "./schema.ts";
 
 export interface NetworkGatewayObserved {
@@ -34,18 +34,28 @@ export interface NetworkGatewayDesired {
   networkField: "networkRef" | "networkHref";
 }
 
-export function toGatewayObserved(g: NetworkGateway): NetworkGatewayObserved {
-  return {
-    href: selfHref(g),
-    name: g.name,
-    description: g.description,
-    type: g.type,
-    state: g.state ?? null,
-    resourceUid: g.resource_uid ?? null,
-    cloudHref: linkHref(g, "cloud"),
-    networkHref: linkHref(g, "network"),
-  };
-}
+/**
+ * The gateway's fields. Cloud and type are create-only (see `immutable`). The attachment is
+ * always managed (no network reference means detached) and is an update (spec 4.9): the update
+ * after the first observation attaches it.
+ */
+export const gatewayFields = new FieldTable<NetworkGatewayDesired, NetworkGatewayObserved>([
+  { ...rows.createOnlyLink("cloudHref", "cloud", "cloud_href"), from: (d) => d.cloudField },
+  { spec: "type", param: "type", attribute: "type", write: "create" },
+  rows.name(),
+  rows.description(),
+  {
+    spec: "networkHref",
+    from: (d) => d.networkField,
+    param: "network_href",
+    link: "network",
+    write: "afterCreate",
+    empty: "none",
+  },
+  ...rows.read({ state: "state", resourceUid: "resource_uid" }),
+]);
+
+export const toGatewayObserved = (g: NetworkGateway): NetworkGatewayObserved => gatewayFields.observe(g);
 
 export function gatewayReferences(spec: NetworkGatewaySpec): Reference[] {
   return spec.networkRef ? [{ field: "networkRef", kind: "Network", name: spec.networkRef.name }] : [];
@@ -69,54 +79,12 @@ export function desiredGateway(
   return d;
 }
 
-/** Pure diff by spec field. The attachment is always managed: no network reference means detached. */
-export function diffGateway(desired: NetworkGatewayDesired, observed: NetworkGatewayObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  const differs = (field: string, want: unknown, have: unknown) => {
-    if (want !== undefined && want !== have) out.push({ field, desired: want, observed: have });
-  };
-  if (observed.cloudHref !== undefined) differs(desired.cloudField, desired.cloudHref, observed.cloudHref);
-  differs("type", desired.type, observed.type);
-  differs("name", desired.name, observed.name);
-  differs("description", desired.description, observed.description ?? "");
-  if (desired.networkHref !== (observed.networkHref ?? null)) {
-    out.push({
-      field: desired.networkField,
-      desired: desired.networkHref,
-      observed: observed.networkHref ?? null,
-    });
-  }
-  return out;
-}
-
-export function gatewayCreateParams(desired: NetworkGatewayDesired): NetworkGatewayCreate {
-  const p: NetworkGatewayCreate = { cloud_href: desired.cloudHref, name: desired.name, type: desired.type };
-  if (desired.description !== undefined) p.description = desired.description;
-  // Attaching is an update (spec 4.9): the update after the first observation does it.
-  return p;
-}
-
-export function gatewayUpdateParams(diff: FieldDiff[], desired: NetworkGatewayDesired): NetworkGatewayUpdate {
-  const p: NetworkGatewayUpdate = {};
-  for (const d of diff) {
-    if (d.field === "name") p.name = desired.name;
-    if (d.field === "description") p.description = desired.description ?? "";
-    if (d.field === "networkRef" || d.field === "networkHref") p.network_href = desired.networkHref ?? "";
-  }
-  return p;
-}
-
-export function gatewayAtProvider(o: NetworkGatewayObserved): Record<string, unknown> {
-  return compact({
-    name: o.name,
-    description: o.description,
-    type: o.type,
-    state: o.state,
-    resourceUid: o.resourceUid,
-    cloudHref: o.cloudHref,
-    networkHref: o.networkHref,
-  });
-}
+export const diffGateway = (d: NetworkGatewayDesired, o: NetworkGatewayObserved) => gatewayFields.diff(d, o);
+export const gatewayCreateParams = (d: NetworkGatewayDesired) =>
+  gatewayFields.createParams<NetworkGatewayCreate>(d);
+export const gatewayUpdateParams = (diff: FieldDiff[], d: NetworkGatewayDesired) =>
+  gatewayFields.updateParams<NetworkGatewayUpdate>(diff, d);
+export const gatewayAtProvider = (o: NetworkGatewayObserved) => gatewayFields.atProvider(o);
 
 export function createNetworkGatewayKind(
   clouds: CloudDirectory = new CloudDirectory(),

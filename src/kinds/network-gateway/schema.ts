@@ -1,20 +1,14 @@
 import { z } from "zod";
 import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
-import { cloudByName } from "../network/schema.ts";
+import { cloudChoice, serviceName } from "../shared/spec-fields.ts";
 
 /** Fields the service takes only on create. */
 export const GATEWAY_CREATE_ONLY = ["cloudHref", "cloud", "type"] as const;
 
 export const networkGatewaySpecSchema = managedSpec(
   {
-    cloudHref: href("the cloud the gateway lives in").optional(),
-    cloud: cloudByName.optional(),
-    name: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .describe("Name of the gateway in the service; defaults to metadata.name."),
+    ...cloudChoice("the cloud the gateway lives in"),
+    name: serviceName("gateway"),
     type: z.enum(["vpn", "internet"]).describe("Gateway type: vpn or internet. Immutable."),
     description: z.string().max(4096).optional().describe("Description of the gateway; empty clears it."),
     networkRef: ref(

@@ -1,9 +1,9 @@
-import { isApiError, linkHref, selfHref } from "../../api/index.ts";
+import { linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
-import { DeletionBlockedError } from "../../runtime/result.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { destroyOrWait, orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
@@ -35,20 +35,30 @@ export interface NetworkDesired {
   routeTableHref?: string;
 }
 
-export function toNetworkObserved(n: Network): NetworkObserved {
-  return {
-    href: selfHref(n),
-    name: n.name ?? null,
-    description: n.description ?? null,
-    cidrBlock: n.cidr_block ?? null,
-    instanceTenancy: n.instance_tenancy ?? null,
-    isDefault: n.is_default,
-    resourceUid: n.resource_uid ?? null,
-    cloudHref: linkHref(n, "cloud"),
-    defaultRouteTableHref: linkHref(n, "default_route_table"),
-    deploymentHref: linkHref(n, "deployment"),
-  };
-}
+/**
+ * The network's fields: spec field, API parameter, representation member. The cloud, CIDR and
+ * tenancy are create-only (listed in `immutable`): a difference there is reported, never updated.
+ * The route table can only be chosen once the network (and so its tables) exists: the update
+ * after the create sets it.
+ */
+export const networkFields = new FieldTable<NetworkDesired, NetworkObserved>([
+  { ...rows.createOnlyLink("cloudHref", "cloud", "cloud_href"), from: (d) => d.cloudField },
+  { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "create" },
+  { spec: "instanceTenancy", param: "instance_tenancy", attribute: "instance_tenancy", write: "create" },
+  rows.name(),
+  rows.description(),
+  { spec: "deploymentHref", param: "deployment_href", link: "deployment", write: "update" },
+  {
+    spec: "routeTableHref",
+    param: "route_table_href",
+    link: "default_route_table",
+    observed: "defaultRouteTableHref",
+    write: "afterCreate",
+  },
+  ...rows.read({ isDefault: "is_default", resourceUid: "resource_uid" }),
+]);
+
+export const toNetworkObserved = (n: Network): NetworkObserved => networkFields.observe(n);
 
 export function networkReferences(spec: NetworkSpec): Reference[] {
   return spec.deploymentRef
@@ -77,87 +87,24 @@ export function desiredNetwork(
   return d;
 }
 
-/**
- * Pure diff by spec field. Unset optional fields are not managed. The cloud, CIDR and
- * tenancy are create-only (listed in `immutable`): a difference there is reported, never updated.
- */
-export function diffNetwork(desired: NetworkDesired, observed: NetworkObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  const differs = (field: string, want: unknown, have: unknown) => {
-    if (want !== undefined && want !== have) out.push({ field, desired: want, observed: have });
-  };
-  if (observed.cloudHref !== undefined) differs(desired.cloudField, desired.cloudHref, observed.cloudHref);
-  differs("cidrBlock", desired.cidrBlock, observed.cidrBlock);
-  differs("instanceTenancy", desired.instanceTenancy, observed.instanceTenancy);
-  differs("name", desired.name, observed.name);
-  differs("description", desired.description, observed.description ?? "");
-  differs("deploymentHref", desired.deploymentHref, observed.deploymentHref);
-  differs("routeTableHref", desired.routeTableHref, observed.defaultRouteTableHref);
-  return out;
-}
-
-export function networkCreateParams(desired: NetworkDesired): NetworkCreate {
-  const p: NetworkCreate = { cloud_href: desired.cloudHref, name: desired.name };
-  if (desired.description !== undefined) p.description = desired.description;
-  if (desired.cidrBlock !== undefined) p.cidr_block = desired.cidrBlock;
-  if (desired.instanceTenancy !== undefined) p.instance_tenancy = desired.instanceTenancy;
-  if (desired.deploymentHref !== undefined) p.deployment_href = desired.deploymentHref;
-  // The route table can only be chosen once the network (and so its tables) exists: the update that follows does it.
-  return p;
-}
-
-/** The PUT parameters for the updatable fields that differ (one call). */
-export function networkUpdateParams(diff: FieldDiff[], desired: NetworkDesired): NetworkUpdate {
-  const p: NetworkUpdate = {};
-  for (const d of diff) {
-    if (d.field === "name") p.name = desired.name;
-    if (d.field === "description") p.description = desired.description ?? "";
-    if (d.field === "deploymentHref") p.deployment_href = desired.deploymentHref;
-    if (d.field === "routeTableHref") p.route_table_href = desired.routeTableHref;
-  }
-  return p;
-}
-
-export function networkAtProvider(o: NetworkObserved): Record<string, unknown> {
-  return compact({
-    name: o.name,
-    description: o.description,
-    cidrBlock: o.cidrBlock,
-    instanceTenancy: o.instanceTenancy,
-    isDefault: o.isDefault,
-    resourceUid: o.resourceUid,
-    cloudHref: o.cloudHref,
-    defaultRouteTableHref: o.defaultRouteTableHref,
-    deploymentHref: o.deploymentHref,
-  });
-}
+export const diffNetwork = (d: NetworkDesired, o: NetworkObserved) => networkFields.diff(d, o);
+export const networkCreateParams = (d: NetworkDesired) => networkFields.createParams<NetworkCreate>(d);
+export const networkUpdateParams = (diff: FieldDiff[], d: NetworkDesired) =>
+  networkFields.updateParams<NetworkUpdate>(diff, d);
+export const networkAtProvider = (o: NetworkObserved) => networkFields.atProvider(o);
 
 async function showNetwork(client: NetClient, href: string): Promise<NetworkObserved | undefined> {
   const n = await orUndefined(client.networks.show(href));
   return n && toNetworkObserved(n);
 }
 
-/** How often a deletion the service refuses (dependents it knows of, not referenced here) is retried. */
-export const DELETION_RETRY_MS = 5_000;
-
 /**
  * Destroys the network. The service refuses (422) while subnets, routes or attached gateways
  * exist; those referenced by name already held the deletion back (DeletionBlocked), so these are
  * objects named by href or made outside the operator: wait for them instead of stalling for good.
  */
-export async function destroyNetwork(client: Pick<NetClient, "networks">, href: string): Promise<void> {
-  try {
-    await client.networks.destroy(href);
-  } catch (error) {
-    if (isApiError(error) && error.kind === "conflict") {
-      throw new DeletionBlockedError(
-        `the service refuses to delete ${href} yet: ${error.serviceMessage ?? error.message}`,
-        DELETION_RETRY_MS,
-      );
-    }
-    throw error;
-  }
-}
+export const destroyNetwork = (client: Pick<NetClient, "networks">, href: string): Promise<void> =>
+  destroyOrWait(() => client.networks.destroy(href), href);
 
 export function createNetworkKind(
   clouds: CloudDirectory = new CloudDirectory(),

@@ -1,13 +1,9 @@
 import { z } from "zod";
-import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
+import { exactlyOne, href, immutable, managedSpec } from "../../runtime/spec.ts";
+import { cloudByName, cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
 import { IPV4_CIDR } from "./cidr.ts";
 
-export const cloudByName = z
-  .object({
-    name: z.string().min(1).max(255).describe("Exact name of the cloud, looked up through the clouds index."),
-  })
-  .strict()
-  .describe("The cloud by name (alternative to cloudHref).");
+export { cloudByName };
 
 export const cidrBlock = (what: string) =>
   z.string().regex(IPV4_CIDR, "must be an IPv4 CIDR block such as 10.10.0.0/16").describe(what);
@@ -17,14 +13,8 @@ export const NETWORK_CREATE_ONLY = ["cloudHref", "cloud", "cidrBlock", "instance
 
 export const networkSpecSchema = managedSpec(
   {
-    cloudHref: href("the cloud the network lives in").optional(),
-    cloud: cloudByName.optional(),
-    name: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .describe("Name of the network in the service; defaults to metadata.name."),
+    ...cloudChoice("the cloud the network lives in"),
+    name: serviceName("network"),
     description: z.string().max(4096).optional().describe("Description of the network; empty clears it."),
     cidrBlock: cidrBlock(
       "IPv4 CIDR block of the network (required by some clouds, e.g. amazon). Create-only.",
@@ -33,8 +23,7 @@ export const networkSpecSchema = managedSpec(
       .enum(["default", "dedicated"])
       .optional()
       .describe("default lets instances decide; dedicated forces dedicated launch. Create-only."),
-    deploymentRef: ref("Deployment", "A Deployment custom resource the network belongs to.").optional(),
-    deploymentHref: href("a deployment the network belongs to").optional(),
+    ...deploymentChoice("the network"),
     routeTableHref: href("a route table of this network to make its default route table").optional(),
   },
   [

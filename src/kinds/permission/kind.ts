@@ -1,9 +1,10 @@
-import { isApiError, linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
+import { isApiError, type ServiceApi } from "../../api/index.ts";
 import type { Permission } from "../../api/resources/permissions.ts";
-import type { FieldDiff, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
+import type { ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
 
 export interface PermissionObserved {
@@ -26,14 +27,14 @@ export interface PermissionCalls {
   destroy(href: string): Promise<void>;
 }
 
-export function toPermissionObserved(p: Permission): PermissionObserved {
-  return {
-    href: selfHref(p),
-    roleTitle: p.role_title,
-    userHref: linkHref(p, "user"),
-    createdAt: p.created_at ?? null,
-  };
-}
+/** A grant's fields: both are create-only (the href names user and role; there is no update). */
+export const permissionFields = new FieldTable<PermissionDesired, PermissionObserved>([
+  { spec: "roleTitle", param: "role_title", attribute: "role_title", write: "create" },
+  rows.createOnlyLink("userHref", "user", "user_href"),
+  ...rows.read({ createdAt: "created_at" }),
+]);
+
+export const toPermissionObserved = (p: Permission): PermissionObserved => permissionFields.observe(p);
 
 export function permissionCalls(api: ServiceApi): PermissionCalls {
   return {
@@ -72,14 +73,7 @@ export const Message = {
     "the observer grant existed before the operator adopted it, and the operator never revokes an observer grant it did not make",
 } as const;
 
-export function diffPermission(desired: PermissionDesired, observed: PermissionObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  if (desired.roleTitle !== observed.roleTitle)
-    out.push({ field: "roleTitle", desired: desired.roleTitle, observed: observed.roleTitle });
-  if (observed.userHref !== undefined && desired.userHref !== observed.userHref)
-    out.push({ field: "userHref", desired: desired.userHref, observed: observed.userHref });
-  return out;
-}
+export const diffPermission = (d: PermissionDesired, o: PermissionObserved) => permissionFields.diff(d, o);
 
 /** Pure: an adopted observer grant stays when its Permission goes. */
 export function retainPermission(spec: PermissionSpec, status: ManagedStatus): string | undefined {
@@ -129,7 +123,7 @@ export function createPermissionKind(
           throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
       }
       try {
-        return await calls(client).create({ role_title: desired.roleTitle, user_href: desired.userHref });
+        return await calls(client).create(permissionFields.createParams(desired));
       } catch (error) {
         // 422 "A user must have the observer role.": observer was revoked since the check.
         if (desired.roleTitle !== "observer" && isApiError(error) && error.kind === "conflict")
@@ -171,7 +165,7 @@ export function createPermissionKind(
     retain: retainPermission,
     diff: diffPermission,
     immutable: ["userHref", "roleTitle"],
-    atProvider: (o) => compact({ roleTitle: o.roleTitle, userHref: o.userHref, createdAt: o.createdAt }),
+    atProvider: (o) => permissionFields.atProvider(o),
     index: {
       scope: () => "",
       list: (client) => calls(client).index(),

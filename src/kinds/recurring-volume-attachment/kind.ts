@@ -1,10 +1,11 @@
-import { linkHref, type ServiceApi, selfHref } from "../../api/index.ts";
+import { type ServiceApi, selfHref } from "../../api/index.ts";
 import type { RecurringVolumeAttachment } from "../../api/resources/recurring-volume-attachments.ts";
-import type { FieldDiff, ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
+import type { ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import type { Named } from "../volume/kind.ts";
 import { type AttachmentSpec, attachmentSpecSchema, DEVICE } from "./schema.ts";
 
@@ -38,19 +39,33 @@ export interface AttachmentCalls {
   clouds(): Promise<Named[]>;
 }
 
-export function toAttachmentObserved(a: RecurringVolumeAttachment): AttachmentObserved {
-  return {
-    href: selfHref(a),
-    device: a.device ?? null,
-    status: a.status ?? null,
-    size: a.size ?? null,
-    cloudHref: linkHref(a, "cloud"),
-    runnableHref: linkHref(a, "runnable"),
-    storageHref: linkHref(a, "storage"),
-    runnableType: a.runnable_type ?? null,
-    storageType: a.storage_type ?? null,
-  };
-}
+/**
+ * The attachment's fields. The service has no update: every one is create-only and a change
+ * replaces the attachment (see `immutable`). Settings and volume type are never shown (write-only:
+ * the runtime diffs them against status.applied); the cloud is the collection's.
+ */
+export const attachmentFields = new FieldTable<AttachmentDesired, AttachmentObserved>([
+  { ...rows.createOnlyLink("cloudHref", "cloud"), from: (d) => d.fields.cloud },
+  { spec: "device", param: "device", attribute: "device", write: "create", empty: "unshown" },
+  rows.createOnlyLink("runnableHref", "runnable", "runnable_href"),
+  { ...rows.createOnlyLink("storageHref", "storage", "storage_href"), from: (d) => d.fields.storage },
+  {
+    spec: "settings",
+    param: "settings",
+    write: "create",
+    toParam: (v) => (Object.keys(v as object).length > 0 ? v : undefined),
+  },
+  { spec: "volumeTypeHref", param: "volume_type_href", write: "create" },
+  ...rows.read({
+    status: "status",
+    size: "size",
+    runnableType: "runnable_type",
+    storageType: "storage_type",
+  }),
+]);
+
+export const toAttachmentObserved = (a: RecurringVolumeAttachment): AttachmentObserved =>
+  attachmentFields.observe(a);
 
 export function attachmentCalls(api: ServiceApi): AttachmentCalls {
   const rva = api.recurringVolumeAttachments;
@@ -92,43 +107,9 @@ export function desiredAttachment(
   return d;
 }
 
-/** Pure diff of what the service shows (device, runnable, storage, cloud); settings and volume type are write-only. */
-export function diffAttachment(desired: AttachmentDesired, observed: AttachmentObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  const cmp = (field: string, want: string, have: string | null | undefined) => {
-    if (have !== undefined && have !== null && want !== have)
-      out.push({ field, desired: want, observed: have });
-  };
-  cmp(desired.fields.cloud, desired.cloudHref, observed.cloudHref);
-  cmp("device", desired.device, observed.device);
-  cmp("runnableHref", desired.runnableHref, observed.runnableHref);
-  cmp(desired.fields.storage, desired.storageHref, observed.storageHref);
-  return out;
-}
-
-export function createParams(d: AttachmentDesired): Record<string, unknown> {
-  const p: Record<string, unknown> = {
-    device: d.device,
-    runnable_href: d.runnableHref,
-    storage_href: d.storageHref,
-  };
-  if (d.settings !== undefined && Object.keys(d.settings).length > 0) p.settings = d.settings;
-  if (d.volumeTypeHref !== undefined) p.volume_type_href = d.volumeTypeHref;
-  return p;
-}
-
-export function attachmentAtProvider(o: AttachmentObserved): Record<string, unknown> {
-  return compact({
-    device: o.device,
-    status: o.status,
-    size: o.size,
-    cloudHref: o.cloudHref ?? null,
-    runnableHref: o.runnableHref ?? null,
-    runnableType: o.runnableType,
-    storageHref: o.storageHref ?? null,
-    storageType: o.storageType,
-  });
-}
+export const diffAttachment = (d: AttachmentDesired, o: AttachmentObserved) => attachmentFields.diff(d, o);
+export const createParams = (d: AttachmentDesired) => attachmentFields.createParams(d);
+export const attachmentAtProvider = (o: AttachmentObserved) => attachmentFields.atProvider(o);
 
 /** Every spec field: the service has no update, so a change of any of them replaces the attachment. */
 export const ATTACHMENT_FIELDS = [
@@ -194,7 +175,7 @@ export function createAttachmentKind(): ManagedKind<
     },
     delete: (client, href) => calls(client).destroy(href),
     diff: diffAttachment,
-    writeOnly: (d) => ({ settings: d.settings, volumeTypeHref: d.volumeTypeHref }),
+    writeOnly: (d) => attachmentFields.writeOnly(d),
     immutable: ATTACHMENT_FIELDS,
     replace: "deleteBeforeCreate",
     atProvider: attachmentAtProvider,

@@ -1,4 +1,4 @@
-import { linkHref, selfHref } from "../../api/index.ts";
+import { linkHref } from "../../api/index.ts";
 import type { NextHopType, Route, RouteCreate, RouteUpdate } from "../../api/resources/routes.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { deepEqual } from "../../runtime/kube.ts";
@@ -7,6 +7,7 @@ import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.
 import type { NetClient } from "../network/api.ts";
 import { LinkCache } from "../shared/link-cache.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { brokenNextHopRules } from "./rules.ts";
 import { type RouteSpec, routeSpecSchema } from "./schema.ts";
 
@@ -64,29 +65,56 @@ function member(r: Route, key: string): string | null | undefined {
 const HREF_HOPS = new Set(["instance", "network_interface", "network_gateway"]);
 
 /**
- * The route as the real route media type shows it: the next hop from the `next_hop` link (the
- * real route has no `next_hop_href` attribute), the network from its route table (`networkHref`,
- * the real route has no `network` link): see `withNetworks`.
+ * The route's fields: what the create sends, what the representation shows and atProvider. The
+ * diff and the update are the kind's own (`diffRoute`, `routeUpdateParams`): the next-hop rules
+ * decide which members a change of type carries and what replaces the route.
+ */
+export const routeFields = new FieldTable<RouteDesired, RouteObserved>([
+  { spec: "routeTableHref", param: "route_table_href", link: "route_table", write: "create" },
+  {
+    spec: "destinationCidrBlock",
+    param: "destination_cidr_block",
+    attribute: "destination_cidr_block",
+    write: "update",
+  },
+  { spec: "nextHopType", param: "next_hop_type", attribute: "next_hop_type", write: "update" },
+  // The hop's href is the `next_hop` link (the real route has no `next_hop_href` attribute).
+  { spec: "nextHopHref", param: "next_hop_href", link: "next_hop", write: "update" },
+  { spec: "nextHopIp", param: "next_hop_ip", attribute: "next_hop_ip", write: "update" },
+  { spec: "nextHopUrl", param: "next_hop_url", attribute: "next_hop_url", write: "create" },
+  rows.description(),
+  {
+    spec: "cloudSpecificAttributes",
+    param: "cloud_specific_attributes",
+    desired: (d) =>
+      d.instanceTags === undefined && d.priority === undefined
+        ? undefined
+        : compact({ instance_tags: d.instanceTags, priority: d.priority }),
+    at: false,
+    write: "create",
+  },
+  { spec: "instanceTags", write: "read" },
+  { spec: "priority", write: "read" },
+  ...rows.read({ state: "state", resourceUid: "resource_uid" }),
+  { spec: "cloudHref", link: "cloud", write: "read" },
+  // The network of the route's route table (the real route has no `network` link): see `withNetworks`.
+  { spec: "networkHref", write: "read" },
+]);
+
+/**
+ * The route as the real route media type shows it. A next hop named by href that shows no link
+ * is null (lost); next-hop members the representation does not carry stay undefined (not shown).
  */
 export function toRouteObserved(r: Route, networkHref?: string): RouteObserved {
   const attrs = r.cloud_specific_attributes ?? undefined;
-  const hop = linkHref(r, "next_hop");
-  return {
-    href: selfHref(r),
-    destinationCidrBlock: r.destination_cidr_block,
-    nextHopType: r.next_hop_type,
-    nextHopHref: hop ?? (HREF_HOPS.has(r.next_hop_type) ? null : undefined),
+  return routeFields.observe(r, {
+    nextHopHref: linkHref(r, "next_hop") ?? (HREF_HOPS.has(r.next_hop_type) ? null : undefined),
     nextHopIp: member(r, "next_hop_ip"),
     nextHopUrl: member(r, "next_hop_url"),
-    description: r.description ?? null,
-    state: r.state ?? null,
-    resourceUid: r.resource_uid ?? null,
-    routeTableHref: linkHref(r, "route_table"),
     networkHref,
-    cloudHref: linkHref(r, "cloud"),
     instanceTags: attrs?.instance_tags,
     priority: attrs?.priority,
-  };
+  });
 }
 
 export function routeReferences(spec: RouteSpec): Reference[] {
@@ -169,23 +197,7 @@ export function diffRoute(desired: RouteDesired, observed: RouteObserved): Field
   return out;
 }
 
-export function routeCreateParams(desired: RouteDesired): RouteCreate {
-  const p: RouteCreate = {
-    route_table_href: desired.routeTableHref,
-    destination_cidr_block: desired.destinationCidrBlock,
-    next_hop_type: desired.nextHopType,
-  };
-  if (desired.nextHopHref !== undefined) p.next_hop_href = desired.nextHopHref;
-  if (desired.nextHopIp !== undefined) p.next_hop_ip = desired.nextHopIp;
-  if (desired.nextHopUrl !== undefined) p.next_hop_url = desired.nextHopUrl;
-  if (desired.description !== undefined) p.description = desired.description;
-  if (desired.instanceTags !== undefined || desired.priority !== undefined) {
-    p.cloud_specific_attributes = {};
-    if (desired.instanceTags !== undefined) p.cloud_specific_attributes.instance_tags = desired.instanceTags;
-    if (desired.priority !== undefined) p.cloud_specific_attributes.priority = desired.priority;
-  }
-  return p;
-}
+export const routeCreateParams = (d: RouteDesired) => routeFields.createParams<RouteCreate>(d);
 
 /** The PUT parameters for the updatable fields that differ; a new type carries its next-hop member. */
 export function routeUpdateParams(diff: FieldDiff[], desired: RouteDesired): RouteUpdate {
@@ -203,23 +215,7 @@ export function routeUpdateParams(diff: FieldDiff[], desired: RouteDesired): Rou
   return p;
 }
 
-export function routeAtProvider(o: RouteObserved): Record<string, unknown> {
-  return compact({
-    destinationCidrBlock: o.destinationCidrBlock,
-    nextHopType: o.nextHopType,
-    nextHopHref: o.nextHopHref,
-    nextHopIp: o.nextHopIp,
-    nextHopUrl: o.nextHopUrl,
-    description: o.description,
-    state: o.state,
-    resourceUid: o.resourceUid,
-    routeTableHref: o.routeTableHref,
-    networkHref: o.networkHref,
-    cloudHref: o.cloudHref,
-    instanceTags: o.instanceTags,
-    priority: o.priority,
-  });
-}
+export const routeAtProvider = (o: RouteObserved) => routeFields.atProvider(o);
 
 /** Same route table, destination and next hop: what identifies the route a lost create made. */
 export function sameRoute(desired: RouteDesired, o: RouteObserved): boolean {

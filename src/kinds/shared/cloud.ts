@@ -1,3 +1,4 @@
+import { type ServiceApi, selfHref } from "../../api/index.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 
 /** Where a spec names its cloud: by href or by name (`cloud: {name}`). */
@@ -20,3 +21,14 @@ export function resolveCloudHref(
   const names = ctx.names ?? new NameLookup();
   return names.href(`${ctx.account ?? ""}/api/clouds`, choice.cloud!.name, "cloud.name", list);
 }
+
+/**
+ * A table row's `byName` for a cloud named in the spec (`cloud: {name}`): the clouds index, under
+ * the same cache key as `resolveCloudHref`, so every kind naming clouds shares one entry per account.
+ */
+export const cloudLookup = {
+  field: "cloud",
+  collection: "/api/clouds",
+  list: async (client: Pick<ServiceApi, "clouds">) =>
+    (await client.clouds.index()).map((c) => ({ name: c.name, href: selfHref(c) })),
+};

@@ -1,4 +1,5 @@
 import { isApiError } from "../../api/index.ts";
+import { DeletionBlockedError } from "../../runtime/result.ts";
 
 /** Undefined for a service "not found" (404, or 422 ResourceNotFound). */
 export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {
@@ -26,4 +27,30 @@ export function compact(record: Record<string, unknown>): Record<string, unknown
 export function numeric(value: unknown): number | null {
   if (typeof value === "number") return value;
   return typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/** How often a deletion the service refuses (something it knows still uses the object) is retried. */
+export const DELETION_RETRY_MS = 5_000;
+
+/**
+ * Destroys an object; when the service refuses (422/409: dependents it knows of, made outside the
+ * operator or named by href, that no reference held the deletion back for), waits for them
+ * (DeletionBlocked, retried) instead of stalling for good.
+ */
+export async function destroyOrWait(
+  destroy: () => Promise<void>,
+  href: string,
+  retryMs = DELETION_RETRY_MS,
+): Promise<void> {
+  try {
+    await destroy();
+  } catch (error) {
+    if (isApiError(error) && error.kind === "conflict") {
+      throw new DeletionBlockedError(
+        `the service refuses to delete ${href} yet: ${error.serviceMessage ?? error.message}`,
+        retryMs,
+      );
+    }
+    throw error;
+  }
 }

@@ -1,4 +1,3 @@
-import { linkHref, selfHref } from "../../api/index.ts";
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
@@ -6,7 +5,8 @@ import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.
 import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";
-import { compact, orUndefined } from "../shared/observe.ts";
+import { orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
 
 export interface SubnetObserved {
@@ -45,23 +45,41 @@ export interface SubnetDesired {
   routeTableHref?: string;
 }
 
-export function toSubnetObserved(s: Subnet, cloudHref: string | undefined): SubnetObserved {
-  return {
-    href: selfHref(s),
-    name: s.name ?? null,
-    description: s.description ?? null,
-    cidrBlock: s.cidr_block,
-    state: s.state ?? null,
-    visibility: s.visibility ?? null,
-    resourceUid: s.resource_uid ?? null,
-    isDefault: s.is_default,
-    datacenterHref: linkHref(s, "datacenter"),
-    routeTableHref: linkHref(s, "route_table"),
-    effectiveRouteTableHref: linkHref(s, "effective_route_table"),
-    networkHref: linkHref(s, "network"),
-    cloudHref,
-  };
-}
+/**
+ * The subnet's fields. The network and datacenter are create-only (see `immutable`); the route
+ * table is not a create parameter (the update after the first observation sets it), and its
+ * empty value resets the subnet to the network's default (no `route_table` link).
+ */
+export const subnetFields = new FieldTable<SubnetDesired, SubnetObserved>([
+  {
+    ...rows.createOnlyLink("networkHref", "network", "network_href"),
+    from: (d) => d.networkField,
+    desired: (d) => d.network.href,
+  },
+  rows.createOnlyLink("datacenterHref", "datacenter", "datacenter_href"),
+  { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "update" },
+  rows.name(),
+  rows.description(),
+  {
+    spec: "routeTableHref",
+    param: "route_table_href",
+    link: "route_table",
+    write: "afterCreate",
+    empty: "blank",
+  },
+  ...rows.read({
+    state: "state",
+    visibility: "visibility",
+    resourceUid: "resource_uid",
+    isDefault: "is_default",
+  }),
+  { spec: "effectiveRouteTableHref", link: "effective_route_table", write: "read" },
+  // The cloud whose subnets collection holds it: known from the network, not from the representation.
+  { spec: "cloudHref", write: "read" },
+]);
+
+export const toSubnetObserved = (s: Subnet, cloudHref: string | undefined): SubnetObserved =>
+  subnetFields.observe(s, { cloudHref });
 
 export function subnetReferences(spec: SubnetSpec): Reference[] {
   return spec.networkRef ? [{ field: "networkRef", kind: "Network", name: spec.networkRef.name }] : [];
@@ -91,65 +109,11 @@ export function desiredSubnet(spec: SubnetSpec, metaName: string, network: Netwo
   return d;
 }
 
-/** Pure diff by spec field; the network and datacenter are create-only (see `immutable`). */
-export function diffSubnet(desired: SubnetDesired, observed: SubnetObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  const differs = (field: string, want: unknown, have: unknown) => {
-    if (want !== undefined && want !== have) out.push({ field, desired: want, observed: have });
-  };
-  if (observed.networkHref !== undefined)
-    differs(desired.networkField, desired.network.href, observed.networkHref);
-  if (observed.datacenterHref !== undefined)
-    differs("datacenterHref", desired.datacenterHref, observed.datacenterHref);
-  differs("cidrBlock", desired.cidrBlock, observed.cidrBlock);
-  differs("name", desired.name, observed.name);
-  differs("description", desired.description, observed.description ?? "");
-  if (desired.routeTableHref !== undefined) {
-    const have = observed.routeTableHref ?? "";
-    if (desired.routeTableHref !== have)
-      out.push({ field: "routeTableHref", desired: desired.routeTableHref, observed: have });
-  }
-  return out;
-}
-
-export function subnetCreateParams(desired: SubnetDesired): SubnetCreate {
-  const p: SubnetCreate = {
-    cidr_block: desired.cidrBlock,
-    network_href: desired.network.href,
-    name: desired.name,
-  };
-  if (desired.description !== undefined) p.description = desired.description;
-  if (desired.datacenterHref !== undefined) p.datacenter_href = desired.datacenterHref;
-  // The route table is not a create parameter: the update after the first observation sets it.
-  return p;
-}
-
-export function subnetUpdateParams(diff: FieldDiff[], desired: SubnetDesired): SubnetUpdate {
-  const p: SubnetUpdate = {};
-  for (const d of diff) {
-    if (d.field === "name") p.name = desired.name;
-    if (d.field === "description") p.description = desired.description ?? "";
-    if (d.field === "cidrBlock") p.cidr_block = desired.cidrBlock;
-    if (d.field === "routeTableHref") p.route_table_href = desired.routeTableHref ?? "";
-  }
-  return p;
-}
-
-export function subnetAtProvider(o: SubnetObserved): Record<string, unknown> {
-  return compact({
-    name: o.name,
-    description: o.description,
-    cidrBlock: o.cidrBlock,
-    state: o.state,
-    visibility: o.visibility,
-    resourceUid: o.resourceUid,
-    datacenterHref: o.datacenterHref,
-    routeTableHref: o.routeTableHref,
-    effectiveRouteTableHref: o.effectiveRouteTableHref,
-    networkHref: o.networkHref,
-    cloudHref: o.cloudHref,
-  });
-}
+export const diffSubnet = (d: SubnetDesired, o: SubnetObserved) => subnetFields.diff(d, o);
+export const subnetCreateParams = (d: SubnetDesired) => subnetFields.createParams<SubnetCreate>(d);
+export const subnetUpdateParams = (diff: FieldDiff[], d: SubnetDesired) =>
+  subnetFields.updateParams<SubnetUpdate>(diff, d);
+export const subnetAtProvider = (o: SubnetObserved) => subnetFields.atProvider(o);
 
 /** The network a spec names: from the resolved Network custom resource, or shown by href. */
 async function networkFacts(spec: SubnetSpec, ctx: DesiredContext<NetClient>): Promise<NetworkFacts> {

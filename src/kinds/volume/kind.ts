@@ -11,7 +11,8 @@ import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
-import { compact, numeric, orUndefined } from "../shared/observe.ts";
+import { numeric, orUndefined } from "../shared/observe.ts";
+import { FieldTable, rows } from "../shared/table.ts";
 import { VOLUME_CREATE_ONLY, type VolumeSpec, volumeSpecSchema } from "./schema.ts";
 
 /** The volume as the service shows it, flattened (links and cloud_specific_attributes). */
@@ -180,60 +181,59 @@ export function allowedInstanceChanges(
   };
 }
 
+/** A create-only href, reported under the spec field the value came from. */
+const hrefRow = (spec: string, link: string, from?: (d: VolumeDesired) => string) => ({
+  ...rows.createOnlyLink(spec, link, `${link}_href`),
+  from,
+});
+
 /**
- * Pure diff by spec field. Create-only fields are compared only where the service shows
- * them (a link or attribute it leaves out is not held against the spec); unset optional
- * fields are not managed.
+ * The volume's fields. Every one but the name is create-only, compared only where the service
+ * shows it (a link or attribute it leaves out is not held against the spec); every value is
+ * sent as a string (size and iops as digits). The cloud is the collection's, not a parameter.
  */
+export const volumeFields = new FieldTable<VolumeDesired, VolumeObserved>(
+  [
+    rows.name(),
+    { ...hrefRow("cloudHref", "cloud", (d) => d.fields.cloud), param: undefined },
+    hrefRow("datacenterHref", "datacenter"),
+    hrefRow("deploymentHref", "deployment", (d) => d.fields.deployment),
+    hrefRow("volumeTypeHref", "volume_type", (d) => d.fields.volumeType),
+    hrefRow("imageHref", "image"),
+    hrefRow("parentVolumeSnapshotHref", "parent_volume_snapshot"),
+    hrefRow("placementGroupHref", "placement_group"),
+    { spec: "size", param: "size", attribute: "size", toParam: String, write: "create", empty: "unshown" },
+    rows.description("create"),
+    {
+      // No attribute of its own in the real media type: cloud_specific_attributes, where shown.
+      spec: "encrypted",
+      param: "encrypted",
+      read: (o) => o.attributes.encrypted,
+      toParam: String,
+      write: "create",
+      empty: "unshown",
+    },
+    { spec: "iops", param: "iops", attribute: "iops", toParam: String, write: "create", empty: "unshown" },
+    ...rows.read({ status: "status", resourceUid: "resource_uid" }),
+  ],
+  // Links are kept by rel (see VolumeObserved).
+  { read: (o, f) => (f.link ? o.links[f.link] : (o as unknown as Record<string, unknown>)[f.spec]) },
+);
+
+/** Pure diff by spec field: the table's rows, then the allowed instances (as sets). */
 export function diffVolume(desired: VolumeDesired, observed: VolumeObserved): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  const push = (field: string, want: unknown, have: unknown) =>
-    out.push({ field, desired: want, observed: have });
-  if (desired.name !== observed.name) push("name", desired.name, observed.name);
+  const out = volumeFields.diff(desired, observed);
   const allowed = allowedInstanceChanges(desired, observed);
   if (allowed && (allowed.add.length > 0 || allowed.remove.length > 0))
-    push("allowedInstanceHrefs", desired.allowedInstanceHrefs, observedAllowed(observed));
-
-  const link = (field: string, want: string | undefined, rel: string) => {
-    const have = observed.links[rel];
-    if (want !== undefined && have !== undefined && want !== have) push(field, want, have);
-  };
-  link(desired.fields.cloud, desired.cloudHref, "cloud");
-  link("datacenterHref", desired.datacenterHref, "datacenter");
-  link(desired.fields.deployment, desired.deploymentHref, "deployment");
-  link(desired.fields.volumeType, desired.volumeTypeHref, "volume_type");
-  link("imageHref", desired.imageHref, "image");
-  link("parentVolumeSnapshotHref", desired.parentVolumeSnapshotHref, "parent_volume_snapshot");
-  link("placementGroupHref", desired.placementGroupHref, "placement_group");
-  if (desired.size !== undefined && observed.size !== null && desired.size !== observed.size)
-    push("size", desired.size, observed.size);
-  if (desired.description !== undefined && desired.description !== (observed.description ?? ""))
-    push("description", desired.description, observed.description);
-  const attr = (field: string, want: unknown, key: string) => {
-    const have = observed.attributes[key];
-    if (want !== undefined && have !== undefined && have !== null && want !== have) push(field, want, have);
-  };
-  attr("encrypted", desired.encrypted, "encrypted");
-  if (desired.iops !== undefined && observed.iops !== null && desired.iops !== observed.iops)
-    push("iops", desired.iops, observed.iops);
+    out.push({
+      field: "allowedInstanceHrefs",
+      desired: desired.allowedInstanceHrefs,
+      observed: observedAllowed(observed),
+    });
   return out;
 }
 
-/** The create parameters: every value a string, as the spec asks (size and iops as digits). */
-export function createParams(d: VolumeDesired): Record<string, string> {
-  const p: Record<string, string> = { name: d.name };
-  if (d.datacenterHref !== undefined) p.datacenter_href = d.datacenterHref;
-  if (d.deploymentHref !== undefined) p.deployment_href = d.deploymentHref;
-  if (d.description !== undefined) p.description = d.description;
-  if (d.encrypted !== undefined) p.encrypted = String(d.encrypted);
-  if (d.imageHref !== undefined) p.image_href = d.imageHref;
-  if (d.iops !== undefined) p.iops = String(d.iops);
-  if (d.parentVolumeSnapshotHref !== undefined) p.parent_volume_snapshot_href = d.parentVolumeSnapshotHref;
-  if (d.placementGroupHref !== undefined) p.placement_group_href = d.placementGroupHref;
-  if (d.size !== undefined) p.size = String(d.size);
-  if (d.volumeTypeHref !== undefined) p.volume_type_href = d.volumeTypeHref;
-  return p;
-}
+export const createParams = (d: VolumeDesired) => volumeFields.createParams<Record<string, string>>(d);
 
 /** The PUT parameters for the fields that differ: the name and exactly the add and remove sets. */
 export function updateParams(
@@ -241,10 +241,10 @@ export function updateParams(
   desired: VolumeDesired,
   observed: VolumeObserved,
 ): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  const fields = new Set(diff.map((d) => d.field));
-  if (fields.has("name")) params.name = desired.name;
-  const allowed = fields.has("allowedInstanceHrefs") ? allowedInstanceChanges(desired, observed) : undefined;
+  const params = volumeFields.updateParams(diff, desired);
+  const allowed = diff.some((d) => d.field === "allowedInstanceHrefs")
+    ? allowedInstanceChanges(desired, observed)
+    : undefined;
   if (allowed) {
     const sets: { add?: string[]; remove?: string[] } = {};
     if (allowed.add.length > 0) sets.add = allowed.add;
@@ -255,27 +255,7 @@ export function updateParams(
 }
 
 export function volumeAtProvider(o: VolumeObserved): Record<string, unknown> {
-  const at: Record<string, unknown> = {
-    name: o.name,
-    size: o.size,
-    description: o.description,
-    status: o.status,
-    resourceUid: o.resourceUid,
-  };
-  const rels: [string, string][] = [
-    ["cloudHref", "cloud"],
-    ["datacenterHref", "datacenter"],
-    ["deploymentHref", "deployment"],
-    ["volumeTypeHref", "volume_type"],
-    ["imageHref", "image"],
-    ["parentVolumeSnapshotHref", "parent_volume_snapshot"],
-    ["placementGroupHref", "placement_group"],
-  ];
-  for (const [key, rel] of rels) if (o.links[rel] !== undefined) at[key] = o.links[rel];
-  if (o.attributes.encrypted !== undefined) at.encrypted = o.attributes.encrypted;
-  at.iops = o.iops;
-  at.allowedInstanceHrefs = observedAllowed(o);
-  return compact(at);
+  return { ...volumeFields.atProvider(o), allowedInstanceHrefs: observedAllowed(o) };
 }
 
 /** Statuses of a volume attached (or being attached) to an instance: it is not deleted then. */

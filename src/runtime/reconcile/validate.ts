@@ -1,7 +1,8 @@
 import type { z } from "zod";
+import type { Reference } from "../kind.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
-import { accountKey } from "../references.ts";
-import { InvalidSpecError } from "../result.ts";
+import { accountKey, describeCycle } from "../references.ts";
+import { InvalidSpecError, Reason, terminal } from "../result.ts";
 import { deleted } from "./delete.ts";
 import type { Run } from "./run.ts";
 import type { Admitted, End, Validated } from "./state.ts";
@@ -58,6 +59,7 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
   if (deleting) return { end: await deleted(run, spec, accountName) };
 
   run.kind.validate?.(spec, run.meta);
+  refuseCycle(run, references);
   const observeOnly = spec.managementPolicy === "ObserveOnly";
   // Before the finalizer and any service call: a resource that does not own its href writes nothing.
   if (!observeOnly) run.deps.owners.require(run.kind.kind, run.obj);
@@ -66,4 +68,21 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
   const withFinalizer =
     !observeOnly && !hasFinalizer ? [...(run.meta.finalizers ?? []), FINALIZER] : undefined;
   return { spec, references, accountName, observeOnly, withFinalizer };
+}
+
+/**
+ * The references lead back to this object (a Deployment in a ResourceGroup that names the
+ * Deployment): each object of the cycle waits for the next to be Ready, forever. Stalled instead,
+ * naming the cycle and the reference that starts it; removing any reference of the cycle lets
+ * them all proceed (each one Ready wakes the next).
+ */
+function refuseCycle(run: Run, references: readonly Reference[]): void {
+  const cycle = run.deps.refs.cycleThrough(run.key);
+  if (!cycle) return;
+  const first = references.find((r) => objectKey(r.kind, run.meta.namespace, r.name) === cycle[1]);
+  throw terminal(
+    Reason.ReferenceCycle,
+    `${first ? `spec.${first.field}: ` : ""}the references form a cycle: ${describeCycle(cycle)}; ` +
+      "none of them can become Ready until one of these references is removed",
+  );
 }

@@ -1,0 +1,205 @@
+import type { ServiceApi } from "../../api/index.ts";
+import type { Linked } from "../../api/schemas.ts";
+import type { DesiredContext, ManagedKind, ManagedStatus, Reference } from "../../runtime/kind.ts";
+import { hrefLinks } from "../../runtime/links.ts";
+import { NameLookup } from "../../runtime/lookup.ts";
+import { type CelRule, exactlyOne, immutable } from "../../runtime/spec.ts";
+import { cloudLookup } from "./cloud.ts";
+import { destroyOrWait, orUndefined } from "./observe.ts";
+import { type Field, FieldTable } from "./table.ts";
+
+/** Desired state of a table kind: each row's value by spec field, and the spec field each came from. */
+export type TableDesired = Record<string, unknown> & { fields: Record<string, string> };
+/** Observed record of a table kind: `href`, and each row's value by its observed key. */
+export type TableObserved = Record<string, unknown> & { href: string };
+
+/**
+ * A row of a kind built by `tableKind`: a Field, and where the desired value comes from when
+ * the spec does not give it directly.
+ */
+export interface TableRow<C = unknown> extends Field<TableDesired, TableObserved> {
+  /** The spec may name a custom resource instead (`deploymentRef: {name}` for `deploymentHref`). */
+  ref?: { field: string; kind: string };
+  /** The spec may name the object instead (`cloud: {name}`), looked up through a collection index. */
+  byName?: { field: string; collection: string; list(client: C): Promise<{ name: string; href: string }[]> };
+  /** Exactly one of the spec field and its alternative (`ref` or `byName`) must be set. */
+  required?: boolean;
+  /** Unset: metadata.name. */
+  defaultName?: boolean;
+}
+
+/** The service calls of a resource: one collection for the account, or one per cloud (`/api/clouds/:id/...`). */
+export interface TableResource {
+  show(href: string): Promise<Linked>;
+  index(scope: string, filter?: Record<string, string>): Promise<Linked[]>;
+  create(scope: string, params: Record<string, unknown>): Promise<string>;
+  update(href: string, params: Record<string, unknown>): Promise<void>;
+  destroy(href: string): Promise<void>;
+}
+
+/** What names and shows the kind is the kind's own; the rest comes from the rows and the resource. */
+export interface TableKindOptions<S, C>
+  extends Pick<
+    ManagedKind<S, TableDesired, TableObserved, C>,
+    "kind" | "plural" | "singular" | "shortNames" | "description" | "schema" | "printerColumns" | "notReady"
+  > {
+  rows: readonly TableRow<C>[];
+  resource(client: C): TableResource;
+  /**
+   * The spec field of the cloud whose collection holds the objects (`cloudHref`), for a resource
+   * listed per cloud; absent: one collection for the account. The observed record takes the
+   * cloud from it: some representations have no `cloud` link of their own.
+   */
+  perCloud?: string;
+  /** The spec fields a lost create is looked up by (index filter on their parameters, then an exact match). */
+  lookupBy: string[];
+}
+
+/** Rows several table kinds share. */
+export const tableRows = {
+  /** The cloud, by `cloudHref` or by `cloud: {name}` (exactly one); create-only. `shown`: how the service shows it. */
+  cloud: (shown: Partial<TableRow<Pick<ServiceApi, "clouds">>>): TableRow<Pick<ServiceApi, "clouds">> => ({
+    spec: "cloudHref",
+    byName: cloudLookup,
+    required: true,
+    write: "create",
+    ...shown,
+  }),
+  /** The deployment it belongs to, by `deploymentRef` or `deploymentHref`; updatable. */
+  deployment: (): TableRow => ({
+    spec: "deploymentHref",
+    ref: { field: "deploymentRef", kind: "Deployment" },
+    param: "deployment_href",
+    link: "deployment",
+    write: "update",
+  }),
+};
+
+/** The CEL rules a table implies: one of each alternative pair, and create-only fields immutable. */
+export function tableRules<C>(rows: readonly TableRow<C>[]): CelRule[] {
+  const rules: CelRule[] = [];
+  for (const r of rows) {
+    if (r.ref)
+      rules.push({ ...exactlyOne([r.ref.field, r.spec], r.required ?? false), fieldPath: `.${r.ref.field}` });
+    if (r.byName)
+      rules.push({ ...exactlyOne([r.spec, r.byName.field], r.required ?? false), fieldPath: `.${r.spec}` });
+  }
+  return [...rules, ...createOnly(rows).map(immutable)];
+}
+
+/** The spec fields of the create-only rows, alternatives included. */
+function createOnly<C>(rows: readonly TableRow<C>[]): string[] {
+  return rows
+    .filter((r) => r.write === "create")
+    .flatMap((r) => [r.spec, ...(r.ref ? [r.ref.field] : []), ...(r.byName ? [r.byName.field] : [])]);
+}
+
+/** The desired state: each row's value from the spec, a resolved reference, a name lookup or metadata.name. */
+async function desiredOf<C>(
+  rows: readonly TableRow<C>[],
+  spec: Record<string, unknown>,
+  ctx: DesiredContext<C>,
+): Promise<TableDesired> {
+  const d: TableDesired = { fields: {} };
+  for (const r of rows) {
+    let value = spec[r.spec];
+    if (value === undefined && r.ref && spec[r.ref.field] !== undefined) {
+      value = ctx.refs[r.ref.field]?.href;
+      d.fields[r.spec] = r.ref.field;
+    }
+    const named = r.byName && (spec[r.byName.field] as { name: string } | undefined);
+    if (value === undefined && r.byName && named) {
+      const names = ctx.names ?? new NameLookup();
+      const list = r.byName.list;
+      value = await names.href(
+        `${ctx.account ?? ""}${r.byName.collection}`,
+        named.name,
+        `${r.byName.field}.name`,
+        () => list(ctx.client),
+      );
+      d.fields[r.spec] = r.byName.field;
+    }
+    if (value === undefined && r.defaultName) value = ctx.meta.name;
+    if (value !== undefined) d[r.spec] = value;
+  }
+  return d;
+}
+
+/**
+ * A whole ManagedKind from a field table and the resource's calls: the kind is its table, its
+ * schema and a few lines of wiring. References, links checked before a create, `immutable`,
+ * write-only values, the lookup of a lost create and drift through the collection index all
+ * come from the rows. What is special stays with the kind (wrap the result to add it).
+ */
+export function tableKind<S extends { accountRef: { name: string } }, C>(
+  o: TableKindOptions<S, C>,
+): ManagedKind<S, TableDesired, TableObserved, C> {
+  const rows = o.rows.map((r) => ({
+    ...r,
+    from: r.from ?? ((d: TableDesired) => d.fields[r.spec] ?? r.spec),
+  }));
+  const table = new FieldTable<TableDesired, TableObserved>(rows);
+  const scopeOf = (d: TableDesired | undefined) =>
+    o.perCloud ? (d?.[o.perCloud] as string | undefined) : "";
+  const observe = (rep: Linked, scope: string | undefined) =>
+    table.observe(rep, o.perCloud ? { [o.perCloud]: scope } : {});
+  const hrefFields = rows.filter((r) => r.spec.endsWith("Href") && r.write !== "read").map((r) => r.spec);
+  const locked = createOnly(rows);
+  const { kind, plural, singular, shortNames, description, schema, printerColumns, notReady } = o;
+  return {
+    kind,
+    plural,
+    singular,
+    shortNames,
+    description,
+    schema,
+    printerColumns,
+    notReady,
+    references: (spec) =>
+      rows.flatMap((r): Reference[] => {
+        const target = r.ref && (spec as Record<string, { name: string } | undefined>)[r.ref.field];
+        return r.ref && target ? [{ field: r.ref.field, kind: r.ref.kind, name: target.name }] : [];
+      }),
+    links: (spec) => hrefLinks(spec as Record<string, unknown>, hrefFields),
+    desired: (spec, ctx) => desiredOf(rows, spec as Record<string, unknown>, ctx),
+    async observe(client, href, desired) {
+      const rep = await orUndefined(o.resource(client).show(href));
+      return rep && observe(rep, scopeOf(desired));
+    },
+    async lookup(client, desired) {
+      const filter = Object.fromEntries(
+        rows.filter((r) => o.lookupBy.includes(r.spec)).map((r) => [r.param!, String(desired[r.spec])]),
+      );
+      const found = await o.resource(client).index(scopeOf(desired)!, filter);
+      // Filters may match partially: a candidate shows every identifying value and no other create-only one.
+      return found
+        .map((rep) => observe(rep, scopeOf(desired)))
+        .filter(
+          (c) =>
+            o.lookupBy.every((f) => c[f] === desired[f]) &&
+            table.diff(desired, c).every((d) => !locked.includes(d.field)),
+        );
+    },
+    hrefOf: (obs) => obs.href,
+    create: (client, desired) => o.resource(client).create(scopeOf(desired)!, table.createParams(desired)),
+    async update(client, href, desired, _observed, diff) {
+      const params = table.updateParams(diff, desired);
+      if (Object.keys(params).length > 0) await o.resource(client).update(href, params);
+    },
+    // The service refuses (422) while something it knows still uses the object: wait, do not stall.
+    delete: (client, href) => destroyOrWait(() => o.resource(client).destroy(href), href),
+    diff: (desired, observed) => table.diff(desired, observed),
+    immutable: locked,
+    writeOnly: table.writeOnlyFields.length > 0 ? (d) => table.writeOnly(d) : undefined,
+    atProvider: (obs) => table.atProvider(obs),
+    index: {
+      scope: (spec, status: ManagedStatus) => {
+        if (!o.perCloud) return "";
+        const cloud = (spec as Record<string, unknown>)[o.perCloud] ?? status.atProvider?.[o.perCloud];
+        return typeof cloud === "string" ? cloud : undefined;
+      },
+      list: async (client, scope) =>
+        (await o.resource(client).index(scope)).map((rep) => observe(rep, scope)),
+    },
+  };
+}
