@@ -7,6 +7,8 @@ export class KubeHttpError extends Error {
   override name = "KubeHttpError";
   readonly code: number;
   readonly reason: string | undefined;
+  /** The Status object's message alone (or the start of a body that is not one). */
+  readonly statusMessage: string;
   constructor(code: number, method: string, path: string, body: string) {
     let reason: string | undefined;
     let message = body.slice(0, 500);
@@ -20,6 +22,7 @@ export class KubeHttpError extends Error {
     super(`${method} ${path} -> ${code}: ${message}`);
     this.code = code;
     this.reason = reason;
+    this.statusMessage = message;
   }
 }
 
