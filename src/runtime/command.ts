@@ -13,6 +13,7 @@ import { CONFIG_FLAGS, ConfigError, loadConfig, type OperatorConfig } from "./co
 import type { AnyManagedKind } from "./kind.ts";
 import { operatorLogger } from "./logging.ts";
 import { Operator } from "./operator.ts";
+import { serviceHint } from "./service-hints.ts";
 
 export interface CreateOperatorOptions {
   config: OperatorConfig;
@@ -58,6 +59,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
     clock: options.clock,
     isTerminalApiError,
     isOutcomeUnknown,
+    explainServiceError: serviceHint,
     serveHealth: options.serveHealth,
     accounts: (shared) =>
       new AccountController(
@@ -90,6 +92,8 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           log: options.log,
           resyncMs: options.config.resync,
           onVerified: shared.wake,
+          problems: shared.problems,
+          explain: serviceHint,
         },
       ),
   });
