@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { ManagedObject } from "./kind.ts";
+import type { ObjectStore } from "./kube.ts";
 import { isReported } from "./kube-raw.ts";
 import type { Outcome } from "./outcome.ts";
 import type { ProblemLog } from "./problems.ts";
@@ -37,6 +38,17 @@ const FIXES: Record<string, string> = {
   [Reason.SecretNotFound]: "create the Secret in the Account's namespace",
   [Reason.SecretKeyMissing]: "add the key to the Secret",
 };
+
+/**
+ * Why an Account is not in the cache: not there, or not listed yet (the operator may not list
+ * Accounts, or their CRD is missing), which its resources must not call "not found".
+ */
+export function missingAccount(store: ObjectStore, namespace: string, name: string): string {
+  const unlisted = store.unlisted?.("Account");
+  return unlisted === undefined
+    ? `Account ${name} not found in namespace ${namespace}`
+    : `the operator cannot read Accounts yet: ${unlisted}`;
+}
 
 /** What a ProblemLog knows an Account by: its recovery (or deletion) clears its line. */
 export const accountSubject = (namespace: string, name: string) => `Account ${namespace}/${name}`;

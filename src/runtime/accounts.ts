@@ -1,12 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import {
-  accountSubject,
-  type ExplainServiceError,
-  explainAccountError,
-  logAccountFailure,
-} from "./account-problems.ts";
+import * as problem from "./account-problems.ts";
 import { ACCOUNT_DELETING, type AccountUse, type NoClient } from "./account-use.ts";
 import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";
 import type { Clock } from "./clock.ts";
@@ -98,7 +93,7 @@ export class AccountController implements AccountClients {
     /** Where an Account that stays unready is logged, once per cause; a line per attempt without. */
     problems?: ProblemLog;
     /** Words for a service failure that say what to do (the condition message). */
-    explain?: ExplainServiceError;
+    explain?: problem.ExplainServiceError;
   };
 
   constructor(kind: AccountKind<unknown, unknown, unknown>, deps: AccountController["deps"]) {
@@ -114,7 +109,7 @@ export class AccountController implements AccountClients {
       if (entry?.client && (entry.verified || entry.worked)) return { client: entry.client };
     } else if (obj?.metadata.deletionTimestamp) return { notReady: ACCOUNT_DELETING };
     else if (entry?.verified) return { client: entry.client };
-    if (!obj) return { notReady: `Account ${name} not found in namespace ${namespace}` };
+    if (!obj) return { notReady: problem.missingAccount(this.deps.store, namespace, name) };
     if (this.parkIfPending(key)) return { notReady: "credentials not verified yet", pending: true };
     const failingSince = entry?.failingSince;
     return {
@@ -236,7 +231,7 @@ export class AccountController implements AccountClients {
       }
       host = await this.check(key, namespace, name, obj);
       outcome = { type: "ready", reason: Reason.Available, message: `authenticated against ${host}` };
-      this.deps.problems?.succeeded(accountSubject(namespace, name));
+      this.deps.problems?.succeeded(problem.accountSubject(namespace, name));
     } catch (error) {
       if (error instanceof ConflictError) return { retry: true };
       if (error instanceof GoneError) return {};
@@ -246,7 +241,7 @@ export class AccountController implements AccountClients {
       if (this.parked.delete(key)) this.deps.onVerified?.(key);
       const event = outcomeEvent(outcome, obj.status?.conditions);
       if (event) this.event(obj, event.reason, event.message);
-      logAccountFailure(this.deps.problems, log, { namespace, name }, outcome, error);
+      problem.logAccountFailure(this.deps.problems, log, { namespace, name }, outcome, error);
     }
     const status: Record<string, unknown> = { ...(current.status ?? {}) };
     if (host) status.host = host;
@@ -313,7 +308,7 @@ export class AccountController implements AccountClients {
       }
       return checked.host;
     } catch (caught) {
-      const error = explainAccountError(this.deps.explain, caught, obj);
+      const error = problem.explainAccountError(this.deps.explain, caught, obj);
       const failed = outcomeOf(error, () => false);
       entry ??= this.entries.get(key);
       if (!entry) {
@@ -354,7 +349,7 @@ export class AccountController implements AccountClients {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     const { namespace, name } = parseKey(key);
-    this.deps.problems?.forget(accountSubject(namespace, name));
+    this.deps.problems?.forget(problem.accountSubject(namespace, name));
     if (entry?.client) await this.kind.close(entry.client).catch(() => {});
     if (this.parked.delete(key)) this.deps.onVerified?.(key);
   }

@@ -116,6 +116,12 @@ export class InformerSet implements ObjectStore {
     return this.entries.length > 0 && this.entries.every((e) => e.synced && e.failing === undefined);
   }
 
+  /** Why the kind has never been listed, if it has not (its cache is empty, not the cluster). */
+  unlisted(kind: string): string | undefined {
+    const e = this.entries.find((x) => x.kind === kind && !x.synced);
+    return e ? (e.failing ?? "not listed yet") : undefined;
+  }
+
   /** Why the set is not synced, one line per informer that is not (for /readyz). */
   notReady(): string[] {
     if (this.entries.length === 0) return ["informers not started"];
