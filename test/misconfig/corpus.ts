@@ -61,6 +61,8 @@ export const caseSchema = z
     break: breakSchema,
     /** Absent when nothing needs mending (the operator must cope) or it must exit instead. */
     fix: fixSchema.optional(),
+    /** Run the operator with leader election (its Lease calls fail with the rest). */
+    leaderElect: z.boolean().default(false),
     /** Seconds the environment stays broken once the expected line was logged. */
     holdSeconds: z.number().min(0).max(30).default(4),
     expect: z

@@ -75,7 +75,8 @@ export class CaseEnvironment {
 
   /** The operator, as a user runs it: `svc-operator run --kubeconfig ...`. */
   async startOperator(): Promise<void> {
-    this.operator = new OperatorProcess({ kubeconfigPath: this.kubeconfigPath } as Rig);
+    const env: Record<string, string> = this.c.leaderElect ? { SVC_OPERATOR_LEADER_ELECT: "true" } : {};
+    this.operator = new OperatorProcess({ kubeconfigPath: this.kubeconfigPath } as Rig, {}, undefined, env);
     await this.operator.start();
   }
 

@@ -145,6 +145,8 @@ async function runCase(c: MisconfigCase): Promise<void> {
     for (const pattern of UNREADABLE) expect(all(), String(pattern)).not.toMatch(pattern);
     for (const secret of env.secrets) expect(all().includes(secret), "a credential was logged").toBe(false);
   } finally {
+    // MISCONFIG_LOG=1 prints each case's log (what the docs quote).
+    if (process.env.MISCONFIG_LOG) console.log(`--- ${c.name}\n${env.operator?.lines.join("\n") ?? ""}`);
     await env.close();
   }
 }
