@@ -127,13 +127,16 @@ export class OAuthAuthenticator implements Authenticator {
     const response = await this.send({ method: "POST", path: this.tokenPath, form });
     const parsed = parseJson(response.body, tokenResponseSchema);
     if (!parsed) {
+      // What came instead, without its text (an echo could hold the refresh token): an HTML page
+      // there is a proxy or a captive portal, not a malformed grant.
+      const type = String(response.headers["content-type"] ?? "no content-type").split(";")[0];
       throw new ApiError({
         kind: "invalid",
         code: ApiErrorCodes.badResponse,
         method: "POST",
         href: this.tokenPath,
         status: response.status,
-        message: `POST ${this.tokenPath}: the token response is not {access_token, expires_in, token_type}`,
+        message: `POST ${this.tokenPath}: the token response is not {access_token, expires_in, token_type} (${response.status}, ${type}, ${response.body.length} characters)`,
       });
     }
     this.hold(parsed.access_token);

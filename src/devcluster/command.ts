@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineCommand, flag } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
+import { parseDenyFlag } from "./deny.ts";
 import type { createDevCluster, DevClusterOptions } from "./index.ts";
 
 const schema = z
@@ -11,6 +12,17 @@ const schema = z
     "state-file": z.string().min(1, "must not be empty").optional(),
     token: z.string().min(16, "must be at least 16 characters").optional(),
     "plain-http": z.boolean().default(false),
+    deny: z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return parseDenyFlag(text);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
   })
   .strict();
 
@@ -50,6 +62,11 @@ export function devclusterCommand(stop: StopSignal = waitForSignal) {
         description:
           "serve plain HTTP instead of HTTPS (kubectl then cannot send the token: client-node only)",
       },
+      deny: {
+        type: "string",
+        description:
+          "test-only: answer these requests with kube-apiserver's 403, e.g. list:accounts.cloud.svc.io,patch:deployments.cloud.svc.io/status (see POST /__dev/faults/deny)",
+      },
     },
     schema,
     async run(options, io) {
@@ -63,6 +80,7 @@ export function devclusterCommand(stop: StopSignal = waitForSignal) {
       if (options.kubeconfig) config.kubeconfigPath = options.kubeconfig;
       if (options["state-file"]) config.stateFile = options["state-file"];
       if (options.token) config.token = options.token;
+      if (options.deny) config.deny = options.deny;
       // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
       const { createDevCluster } = await import("./index.ts");
       let cluster: Awaited<ReturnType<typeof createDevCluster>>;

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requestTarget } from "../http/safe-server.ts";
 import type { Presenter } from "./admission-adapter.ts";
+import { type DenyList, requestVerb } from "./deny.ts";
 import {
   AGGREGATED_DISCOVERY,
   aggregatedDiscovery,
@@ -33,6 +34,8 @@ export interface HandlerDeps {
   ops: Operations;
   hub: WatchHub;
   presenter: Presenter;
+  /** Requests refused with a 403 (test-only authorization, deny.ts). */
+  deny: DenyList;
   token: string;
   /** host:port as clients reach it (for /api's serverAddressByClientCIDRs). */
   serverAddress: () => string;
@@ -137,6 +140,13 @@ export function createHandler(
         deps.log("info", "fault: cut watch connections", { cut, mode });
         return sendJson(res, 200, { cut, mode });
       }
+      case "deny": {
+        if (method === "GET") return sendJson(res, 200, deps.deny.current);
+        if (method !== "POST") throw methodNotAllowed();
+        const config = deps.deny.setFromBody(Operations.parseBody(await readBody(req), "application/json"));
+        deps.log("info", "fault: deny", { rules: config.rules.length });
+        return sendJson(res, 200, config);
+      }
       case "resource":
         return handleResource(req, res, r, url.searchParams, method);
       default:
@@ -151,11 +161,21 @@ export function createHandler(
     query: URLSearchParams,
     method: string,
   ): Promise<void> => {
+    const isWatch = r.legacyWatch || query.get("watch") === "true" || query.get("watch") === "1";
+    // Authorization comes before the resource is looked up, as on the real server (a 403, not a 404).
+    const refused = deps.deny.check({
+      verb: requestVerb(method, r.name !== undefined, isWatch),
+      group: r.group,
+      resource: r.resource,
+      ...(r.subresource !== undefined ? { subresource: r.subresource } : {}),
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+      ...(r.name !== undefined ? { name: r.name } : {}),
+    });
+    if (refused) throw refused;
     const type = ops.registry.find(r.group, r.version, r.resource);
     if (!type) throw pageNotFound();
     if (r.namespace !== undefined && !type.namespaced) throw pageNotFound();
     if (r.subresource !== undefined && !type.subresources.includes(r.subresource)) throw pageNotFound();
-    const isWatch = r.legacyWatch || query.get("watch") === "true" || query.get("watch") === "1";
     const warnings: string[] = [];
     const write: WriteRequest = {
       type,

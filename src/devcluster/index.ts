@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createSafeServer } from "../http/safe-server.ts";
 import { type Admitter, crdAdmission, defaultPresenter, type Presenter } from "./admission-adapter.ts";
 import { Controllers } from "./controllers.ts";
+import { type DenyConfig, DenyList, type DenyRule } from "./deny.ts";
 import { createHandler, internalError } from "./handler.ts";
 import { sendError } from "./http-util.ts";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.ts";
@@ -47,6 +48,8 @@ export interface DevClusterOptions {
   admitter?: Admitter;
   presenter?: Presenter;
   log?: LogFn;
+  /** Requests to refuse with kube-apiserver's 403 (test-only; see deny.ts). Default none. */
+  deny?: DenyRule[];
 }
 
 export interface DevCluster {
@@ -59,6 +62,8 @@ export interface DevCluster {
   kubeconfigPath?: string;
   /** Cuts all open watch connections (the fault hook, without HTTP). */
   cutWatches(mode?: "reset" | "close"): number;
+  /** Replaces the requests refused with a 403 (the deny hook, without HTTP); `{rules: []}` clears. */
+  deny(config: DenyConfig): void;
   /** Writes the state file now (when there is one). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -127,9 +132,12 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
   });
   let address = "";
+  const deny = new DenyList();
+  if (options.deny) deny.set({ rules: options.deny });
   const handler = createHandler({
     ops,
     hub,
+    deny,
     presenter: options.presenter ?? defaultPresenter,
     token,
     serverAddress: () => address,
@@ -165,6 +173,7 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     token,
     kubeconfig,
     cutWatches: (mode) => hub.cutAll(mode),
+    deny: (config) => deny.set(config),
     flush: async () => {
       await stateFile?.flush();
     },

@@ -20,6 +20,7 @@ export type Route =
   | { kind: "openapi-v3" }
   | { kind: "openapi-v3-gv"; group: string; version: string }
   | { kind: "cut-watches" }
+  | { kind: "deny" }
   | { kind: "unknown" };
 
 /**
@@ -53,6 +54,7 @@ export function route(
     return { kind: "unknown" };
   }
   if (pathname === "/__dev/faults/cut-watches") return { kind: "cut-watches" };
+  if (pathname === "/__dev/faults/deny") return { kind: "deny" };
   let group: string;
   let version: string | undefined;
   let rest: string[];

@@ -5,6 +5,8 @@ import { ACCOUNT_DELETING } from "./account-use.ts";
 import { AccountController, type AccountKind, credentialsRefused, secretProblem } from "./accounts.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
+import { memoryLog } from "./memory-log.ts";
+import { ProblemLog } from "./problems.ts";
 import { ReferenceIndex } from "./references.ts";
 import { Reason } from "./result.ts";
 
@@ -183,5 +185,60 @@ describe("AccountController: serving deletes", () => {
       reason: "SecretNotFound",
       failingForMs: 10_000,
     });
+  });
+});
+
+describe("AccountController: an Account that stays unready", () => {
+  it("is logged once when it starts and once when it clears, with what to do, not at each check", async () => {
+    const { log, lines } = memoryLog("info");
+    const problems = new ProblemLog({ log, clock, gatherMs: 0 });
+    const unreachable = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    let down = true;
+    const kind = accountKind(service);
+    const controller = new AccountController(
+      {
+        ...kind,
+        verify: async (client: { token: string }) => {
+          if (down) throw unreachable;
+          return kind.verify(client);
+        },
+      } as AccountKind<unknown, unknown, unknown>,
+      {
+        store: kube,
+        kube,
+        refs: new ReferenceIndex(),
+        events: { emit: () => {} },
+        clock,
+        log,
+        resyncMs: 60_000,
+        problems,
+        explain: (error, endpoint) =>
+          error === unreachable
+            ? { cause: "refused", transient: false, message: `nothing accepts connections at ${endpoint}` }
+            : undefined,
+      },
+    );
+    kube.put("Account", {
+      metadata: { name: "default", namespace: NS },
+      spec: { secretRef: { name: "creds" }, endpoint: "https://svc.example" },
+    });
+    for (let i = 0; i < 10; i++) await controller.reconcile(NS, "default");
+    expect(lines.map((l) => l.msg)).toEqual([
+      `Account ${NS}/default is not ready (ApiError): nothing accepts connections at https://svc.example`,
+    ]);
+    expect(controller.get(NS, "default")).toMatchObject({
+      notReady: "nothing accepts connections at https://svc.example",
+    });
+    down = false;
+    await controller.reconcile(NS, "default");
+    expect(lines.at(-1)!.msg).toMatch(
+      new RegExp(`^resolved: Account ${NS}/default works again \\(after 10 failed attempts`),
+    );
+    // Refused credentials say what to do besides.
+    service.refused.add("t1");
+    await controller.reconcile(NS, "default");
+    expect(lines.at(-1)!.msg).toMatch(
+      /\(CredentialsInvalid\): the token was refused; put working credentials in the Secret/,
+    );
   });
 });

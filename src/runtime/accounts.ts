@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import * as problem from "./account-problems.ts";
 import { ACCOUNT_DELETING, type AccountUse, type NoClient } from "./account-use.ts";
 import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";
 import type { Clock } from "./clock.ts";
@@ -16,6 +17,7 @@ import {
 } from "./kube.ts";
 import { Annotation, FINALIZER, objectKey, parseKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "./outcome.ts";
+import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
 import type { ReferenceIndex } from "./references.ts";
@@ -88,6 +90,10 @@ export class AccountController implements AccountClients {
      * dependents can proceed, or record why they cannot (they are parked until then).
      */
     onVerified?: (key: string) => void;
+    /** Where an Account that stays unready is logged, once per cause; a line per attempt without. */
+    problems?: ProblemLog;
+    /** Words for a service failure that say what to do (the condition message). */
+    explain?: problem.ExplainServiceError;
   };
 
   constructor(kind: AccountKind<unknown, unknown, unknown>, deps: AccountController["deps"]) {
@@ -103,7 +109,7 @@ export class AccountController implements AccountClients {
       if (entry?.client && (entry.verified || entry.worked)) return { client: entry.client };
     } else if (obj?.metadata.deletionTimestamp) return { notReady: ACCOUNT_DELETING };
     else if (entry?.verified) return { client: entry.client };
-    if (!obj) return { notReady: `Account ${name} not found in namespace ${namespace}` };
+    if (!obj) return { notReady: problem.missingAccount(this.deps.store, namespace, name) };
     if (this.parkIfPending(key)) return { notReady: "credentials not verified yet", pending: true };
     const failingSince = entry?.failingSince;
     return {
@@ -225,6 +231,7 @@ export class AccountController implements AccountClients {
       }
       host = await this.check(key, namespace, name, obj);
       outcome = { type: "ready", reason: Reason.Available, message: `authenticated against ${host}` };
+      this.deps.problems?.succeeded(problem.accountSubject(namespace, name));
     } catch (error) {
       if (error instanceof ConflictError) return { retry: true };
       if (error instanceof GoneError) return {};
@@ -234,11 +241,7 @@ export class AccountController implements AccountClients {
       if (this.parked.delete(key)) this.deps.onVerified?.(key);
       const event = outcomeEvent(outcome, obj.status?.conditions);
       if (event) this.event(obj, event.reason, event.message);
-      // Waiting for dependents to go is the normal course of a deletion, not a problem.
-      log[outcome.type === "waiting" ? "info" : "warn"](
-        { reason: "reason" in outcome ? outcome.reason : undefined },
-        "message" in outcome ? outcome.message : "",
-      );
+      problem.logAccountFailure(this.deps.problems, log, { namespace, name }, outcome, error);
     }
     const status: Record<string, unknown> = { ...(current.status ?? {}) };
     if (host) status.host = host;
@@ -304,7 +307,8 @@ export class AccountController implements AccountClients {
         this.event(obj, EventReason.CredentialsValid, `credentials work; host ${checked.host}`);
       }
       return checked.host;
-    } catch (error) {
+    } catch (caught) {
+      const error = problem.explainAccountError(this.deps.explain, caught, obj);
       const failed = outcomeOf(error, () => false);
       entry ??= this.entries.get(key);
       if (!entry) {
@@ -344,6 +348,8 @@ export class AccountController implements AccountClients {
     await this.takeAhead(key, undefined);
     const entry = this.entries.get(key);
     this.entries.delete(key);
+    const { namespace, name } = parseKey(key);
+    this.deps.problems?.forget(problem.accountSubject(namespace, name));
     if (entry?.client) await this.kind.close(entry.client).catch(() => {});
     if (this.parked.delete(key)) this.deps.onVerified?.(key);
   }

@@ -98,6 +98,8 @@ export type AuditErrorReason =
   | "other";
 
 class AuditFailure extends Error {
+  override name = "AuditFailure";
+  readonly code = "AUDIT_FAILED";
   readonly reason: AuditErrorReason;
   constructor(reason: AuditErrorReason, message: string, options?: { cause?: unknown }) {
     super(message, options);

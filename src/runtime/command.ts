@@ -13,6 +13,7 @@ import { CONFIG_FLAGS, ConfigError, loadConfig, type OperatorConfig } from "./co
 import type { AnyManagedKind } from "./kind.ts";
 import { operatorLogger } from "./logging.ts";
 import { Operator } from "./operator.ts";
+import { serviceHint } from "./service-hints.ts";
 
 export interface CreateOperatorOptions {
   config: OperatorConfig;
@@ -58,6 +59,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
     clock: options.clock,
     isTerminalApiError,
     isOutcomeUnknown,
+    explainServiceError: serviceHint,
     serveHealth: options.serveHealth,
     accounts: (shared) =>
       new AccountController(
@@ -90,6 +92,8 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           log: options.log,
           resyncMs: options.config.resync,
           onVerified: shared.wake,
+          problems: shared.problems,
+          explain: serviceHint,
         },
       ),
   });
@@ -97,18 +101,25 @@ export function createOperator(options: CreateOperatorOptions): Operator {
 
 export function loadKubeConfig(config: OperatorConfig): KubeConfig {
   const kc = new KubeConfig();
+  const flag = `--kubeconfig (${CONFIG_FLAGS.kubeconfig.env})`;
   const source = config.inCluster
     ? "--in-cluster"
     : config.kubeconfig
-      ? `--kubeconfig ${config.kubeconfig}`
+      ? `${flag}: ${config.kubeconfig}`
       : "the default kubeconfig";
   try {
     if (config.inCluster) kc.loadFromCluster();
     else if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
     else kc.loadFromDefault();
   } catch (error) {
-    // A missing or unparsable file is a usage error: name where it came from, no stack trace.
-    throw new UsageError(`cannot load ${source}: ${(error as Error).message}`);
+    // A missing or unparsable file is a usage error: name where it came from, no stack trace, and
+    // no retry (nothing the operator can do about it will make the file appear).
+    const { code, message } = error as { code?: unknown; message: string };
+    if (code === "ENOENT" && config.kubeconfig && !config.inCluster)
+      throw new UsageError(
+        `${flag}: cannot read ${config.kubeconfig}: no such file; pass the path of a kubeconfig file (or --in-cluster in a pod)`,
+      );
+    throw new UsageError(`cannot load ${source}: ${message}`);
   }
   if (!kc.getCurrentCluster())
     throw new UsageError("no Kubernetes cluster configured: pass --kubeconfig or --in-cluster");

@@ -8,7 +8,7 @@ import {
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import type { ManagedObject } from "./kind.ts";
-import type { RawKube } from "./kube-raw.ts";
+import { isReported, type RawKube } from "./kube-raw.ts";
 import { API_VERSION } from "./names.ts";
 
 export type EventType = "Normal" | "Warning";
@@ -90,7 +90,9 @@ export class EventRecorder implements EventSink {
     if (!this.take(objectId)) return;
     const key = [objectId, type, reason, message].join("/");
     const work = this.record(key, object, kind, type, reason, message).catch((error: unknown) => {
-      this.log?.warn({ err: error, reason }, "could not record event");
+      // Refused by RBAC or the apiserver unreachable: logged once per cause by RawKube, not per event.
+      if (isReported(error)) this.log?.debug({ reason }, "could not record event");
+      else this.log?.warn({ err: error, reason }, "could not record event");
     });
     this.pending = this.pending.then(() => work);
   }

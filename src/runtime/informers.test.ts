@@ -5,10 +5,13 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
+import { FakeClock } from "./fake-clock.ts";
 import { cacheTransform, InformerSet, type ListPage, pagedList, withoutManagedFields } from "./informers.ts";
 import type { ManagedObject } from "./kind.ts";
 import { RawKube } from "./kube-raw.ts";
+import { memoryLog } from "./memory-log.ts";
 import { API_VERSION } from "./names.ts";
+import { ProblemLog } from "./problems.ts";
 import { StringPool } from "./string-pool.ts";
 
 const path = (name = "") => `/apis/${API_VERSION}/namespaces/ns/deployments${name ? `/${name}` : ""}`;
@@ -181,5 +184,98 @@ describe("InformerSet against the devcluster", () => {
     expect(list.items.map((o) => o.metadata?.name).sort()).toEqual(["b", "c", "web"]);
     expect(list.items.every((o) => managedFields(o as ManagedObject) === undefined)).toBe(true);
     expect(list.metadata?.resourceVersion).toEqual(expect.any(String));
+  });
+});
+
+describe("InformerSet when the apiserver refuses", () => {
+  /** A FakeClock that records the delays asked of it. */
+  class RecordingClock extends FakeClock {
+    readonly delays: number[] = [];
+    override setTimeout(fn: () => void, ms: number): unknown {
+      this.delays.push(ms);
+      return super.setTimeout(fn, ms);
+    }
+  }
+
+  let cluster: DevCluster;
+  let informers: InformerSet;
+  const clock = new RecordingClock();
+  const { log, lines, text } = memoryLog("info");
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    cluster = await createDevCluster({ deny: [{ verb: "list", resource: "deployments" }] });
+    const kc = new KubeConfig();
+    kc.loadFromString(cluster.kubeconfig);
+    const crd = parse(await readFile(join(import.meta.dirname, "../../crds/deployment.yaml"), "utf8"));
+    await new RawKube(kc).call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+    informers = new InformerSet({
+      kubeConfig: kc,
+      api: kc.makeApiClient(CustomObjectsApi),
+      kinds: [{ kind: "Deployment", plural: "deployments" }],
+      namespaces: [],
+      handlers: { added: () => {}, updated: () => {}, deleted: () => {} },
+      log,
+      clock,
+      problems: new ProblemLog({ log, clock, gatherMs: 0 }),
+      onError: (kind, reason) => errors.push(`${kind} ${reason}`),
+      random: () => 1,
+    });
+    await informers.start();
+  });
+
+  afterAll(async () => {
+    await informers?.stop();
+    await cluster?.close();
+  });
+
+  /** Fires the pending restart and waits for the attempt it makes to end (the next one is scheduled, or none is). */
+  async function retry(): Promise<void> {
+    const asked = clock.delays.length;
+    clock.advance(clock.delays.at(-1)!);
+    await until(() => clock.delays.length > asked || informers.synced, "the restart's attempt");
+  }
+
+  it("is not ready, says why, and logs the refusal once, readable, without the exception", async () => {
+    expect(informers.synced).toBe(false);
+    expect(informers.notReady()).toEqual([
+      expect.stringMatching(/^Deployment: cannot list deployments\.cloud\.svc\.io \(403 Forbidden: /),
+    ]);
+    // Nine attempts over 77 s (of the fake clock): the first line, then one a minute.
+    for (let i = 0; i < 8; i++) await retry();
+    const first =
+      'cannot list deployments.cloud.svc.io (403 Forbidden: deployments.cloud.svc.io is forbidden: User "system:serviceaccount:svc-operator-system:svc-operator" cannot list resource "deployments" in API group "cloud.svc.io" at the cluster scope); ' +
+      "the operator's ServiceAccount lacks `list` on deployments.cloud.svc.io: apply deploy/operator/rbac.yaml";
+    expect(lines.map((l) => l.msg)).toEqual([
+      first,
+      `still failing: ${first} (7 failed attempts in the last 1m17s)`,
+    ]);
+    expect(lines[0]).toMatchObject({
+      verb: "list",
+      resource: "deployments.cloud.svc.io",
+      status: 403,
+      kind: "Deployment",
+    });
+    expect(text.join("")).not.toMatch(/stack|HTTP-Code|headers|\\\\/i);
+    expect(errors).toEqual(Array(9).fill("Deployment forbidden"));
+  });
+
+  it("backs off exponentially with jitter up to its cap, and starts over once a list succeeds", async () => {
+    // random() = 1: each delay is the doubled base plus its full 25%.
+    expect(clock.delays).toEqual([625, 1250, 2500, 5000, 10_000, 20_000, 37_500, 37_500, 37_500]);
+    cluster.deny({ rules: [] });
+    await retry();
+    await until(() => informers.synced, "the list");
+    expect(informers.notReady()).toEqual([]);
+    expect(lines.at(-1)).toMatchObject({ level: 30, problem: "resolved" });
+    expect(String(lines.at(-1)!.msg)).toMatch(/^resolved: list deployments\.cloud\.svc\.io works again/);
+    // A later failure (the watch cut) waits the first delay again, and makes the set unready.
+    const before = clock.delays.length;
+    cluster.cutWatches("reset");
+    await until(() => clock.delays.length > before, "the watch's restart");
+    expect(clock.delays.at(-1)).toBe(625);
+    expect(informers.synced).toBe(false);
+    await retry();
+    await until(() => informers.synced, "the watch again");
   });
 });

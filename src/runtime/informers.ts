@@ -12,7 +12,9 @@ import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
+import { type KubeCall, type KubeFailureReason, kubeTrouble, subjectOf } from "./kube-errors.ts";
 import { GROUP, VERSION } from "./names.ts";
+import type { ProblemLog } from "./problems.ts";
 import { StringPool } from "./string-pool.ts";
 
 export interface WatchedKind {
@@ -36,7 +38,14 @@ export interface InformerSetOptions {
   handlers: InformerHandlers;
   log: Logger;
   clock?: Clock;
+  /** Restart delays: `baseMs` doubling per failure up to `maxMs`, each plus up to 25% (default 0.5 s to 30 s). */
   backoff?: { baseMs: number; maxMs: number };
+  /** Where failures are logged, once per cause (without one: a line per failure). */
+  problems?: ProblemLog;
+  /** Counts each failure (svc_operator_informer_errors_total). */
+  onError?: (kind: string, reason: KubeFailureReason) => void;
+  /** Jitter source (tests). */
+  random?: () => number;
 }
 
 type CachedInformer = Informer<KubernetesObject> & ObjectCache<KubernetesObject>;
@@ -44,9 +53,16 @@ type CachedInformer = Informer<KubernetesObject> & ObjectCache<KubernetesObject>
 interface Entry {
   kind: string;
   namespace: string | undefined;
+  plural: string;
   informer: CachedInformer;
+  /** Listed and watching at least once. */
   synced: boolean;
+  /** Failed, and not yet restarted successfully: /readyz fails meanwhile. */
+  failing?: string;
+  /** Consecutive failures: the next restart waits baseMs * 2^failures. */
   failures: number;
+  /** What the informer does now: an error is the list's until a list has succeeded. */
+  phase: "list" | "watch";
   restartTimer?: unknown;
   /** Last version seen per object: client-node's update callback does not pass the old object. */
   last: Map<string, ManagedObject>;
@@ -95,8 +111,23 @@ export class InformerSet implements ObjectStore {
     await Promise.all(runs);
   }
 
+  /** Every informer has listed, and none is failing now (what /readyz answers). */
   get synced(): boolean {
-    return this.entries.length > 0 && this.entries.every((e) => e.synced);
+    return this.entries.length > 0 && this.entries.every((e) => e.synced && e.failing === undefined);
+  }
+
+  /** Why the kind has never been listed, if it has not (its cache is empty, not the cluster). */
+  unlisted(kind: string): string | undefined {
+    const e = this.entries.find((x) => x.kind === kind && !x.synced);
+    return e ? (e.failing ?? "not listed yet") : undefined;
+  }
+
+  /** Why the set is not synced, one line per informer that is not (for /readyz). */
+  notReady(): string[] {
+    if (this.entries.length === 0) return ["informers not started"];
+    return this.entries
+      .filter((e) => !e.synced || e.failing !== undefined)
+      .map((e) => `${e.kind}${e.namespace ? ` in ${e.namespace}` : ""}: ${e.failing ?? "not listed yet"}`);
   }
 
   async stop(): Promise<void> {
@@ -151,7 +182,15 @@ export class InformerSet implements ObjectStore {
     const listed = new Promise<void>((resolve) => {
       onListed = resolve;
     });
-    const list = () => pagedList(page, this.slim).finally(onListed);
+    const list = () => {
+      entry.phase = "list";
+      return pagedList(page, this.slim)
+        .then((listed) => {
+          entry.phase = "watch";
+          return listed;
+        })
+        .finally(onListed);
+    };
     // client-node's makeInformer, with a Watch that slims objects before the cache sees them.
     const informer = new ListWatch(
       path,
@@ -163,9 +202,11 @@ export class InformerSet implements ObjectStore {
     const entry: Entry = {
       kind: k.kind,
       namespace,
+      plural: k.plural,
       informer,
       synced: false,
       failures: 0,
+      phase: "list",
       last: new Map(),
       listed,
     };
@@ -184,9 +225,6 @@ export class InformerSet implements ObjectStore {
     informer.on("delete", (o) => {
       entry.last.delete(id(o));
       handlers.deleted(k.kind, o as unknown as ManagedObject);
-    });
-    informer.on("connect", () => {
-      entry.failures = 0;
     });
     informer.on("error", (error) => this.restartLater(entry, error));
     return entry;
@@ -208,18 +246,42 @@ export class InformerSet implements ObjectStore {
     } finally {
       entry.informer.off("error", onError);
     }
-    if (!failed) entry.synced = true;
+    if (failed) return;
+    // Listed (when it had to) and watching: the backoff starts over, and /readyz passes again.
+    entry.synced = true;
+    entry.failures = 0;
+    entry.failing = undefined;
+    for (const verb of ["list", "watch"]) this.options.problems?.succeeded(subjectOf(this.call(entry, verb)));
   }
 
+  private call(entry: Entry, verb: string): KubeCall {
+    return {
+      verb,
+      resource: `${entry.plural}.${GROUP}`,
+      ...(entry.namespace ? { namespace: entry.namespace } : {}),
+    };
+  }
+
+  /**
+   * Restarts a stopped informer after a delay that doubles per consecutive failure, jittered so that
+   * the informers a cause stopped together do not retry in step. The failure is logged once per
+   * cause (ProblemLog), never as the exception: client-node's carries the response headers and the
+   * body escaped twice.
+   */
   private restartLater(entry: Entry, error: unknown): void {
     if (this.stopped || entry.restartTimer !== undefined) return;
     const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 500, maxMs: 30_000 };
-    const delay = Math.min(maxMs, baseMs * 2 ** entry.failures);
+    const random = this.options.random ?? Math.random;
+    const delay = Math.round(Math.min(maxMs, baseMs * 2 ** entry.failures) * (1 + random() / 4));
     entry.failures++;
-    this.log.warn(
-      { err: error, kind: entry.kind, namespace: entry.namespace, retryInMs: delay },
-      "informer stopped on an error; restarting",
-    );
+    const server = this.options.kubeConfig.getCurrentCluster()?.server ?? "the apiserver";
+    const { failure, trouble } = kubeTrouble(this.call(entry, entry.phase), error, server, {
+      kind: entry.kind,
+    });
+    entry.failing = trouble.message;
+    this.options.onError?.(entry.kind, failure.reason);
+    if (this.options.problems) this.options.problems.failed(trouble);
+    else this.log.warn({ ...trouble.fields, retryInMs: delay }, trouble.message);
     entry.restartTimer = this.clock.setTimeout(() => {
       entry.restartTimer = undefined;
       void this.run(entry);

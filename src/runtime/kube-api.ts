@@ -4,6 +4,7 @@ import type { ManagedObject } from "./kind.ts";
 import { ConflictError, GoneError, type KubeWriter, type MetadataPatch, type ObjectRef } from "./kube.ts";
 import { KubeHttpError, RawKube } from "./kube-raw.ts";
 import { GROUP, VERSION } from "./names.ts";
+import type { ProblemLog } from "./problems.ts";
 
 const MERGE_PATCH = "application/merge-patch+json";
 
@@ -15,8 +16,9 @@ const MERGE_PATCH = "application/merge-patch+json";
 export class KubeApiWriter implements KubeWriter {
   private readonly raw: RawKube;
 
-  constructor(kc: KubeConfig) {
-    this.raw = new RawKube(kc);
+  /** `problems`: where failures of the environment (RBAC, the network) are logged, once per cause. */
+  constructor(kc: KubeConfig, problems?: ProblemLog) {
+    this.raw = new RawKube(kc, problems);
   }
 
   patchMetadata(ref: ObjectRef, patch: MetadataPatch, resourceVersion?: string): Promise<ManagedObject> {

@@ -1,12 +1,16 @@
 import type { RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { Agent, request } from "undici";
+import { callOf, isEnvironmental, kubeTrouble, subjectOf } from "./kube-errors.ts";
+import type { ProblemLog } from "./problems.ts";
 
 /** An apiserver answer other than 2xx, with the Status object's reason and message. */
 export class KubeHttpError extends Error {
   override name = "KubeHttpError";
   readonly code: number;
   readonly reason: string | undefined;
+  /** The Status object's message alone (or the start of a body that is not one). */
+  readonly statusMessage: string;
   constructor(code: number, method: string, path: string, body: string) {
     let reason: string | undefined;
     let message = body.slice(0, 500);
@@ -20,7 +24,34 @@ export class KubeHttpError extends Error {
     super(`${method} ${path} -> ${code}: ${message}`);
     this.code = code;
     this.reason = reason;
+    this.statusMessage = message;
   }
+}
+
+/** A request that got no answer (refused, reset, TLS, DNS): the network error is its cause. */
+export class KubeRequestError extends Error {
+  override name = "KubeRequestError";
+  constructor(method: string, path: string, cause: unknown) {
+    const code = (cause as { code?: unknown })?.code;
+    const inner = (cause as { cause?: { code?: unknown; message?: unknown } })?.cause;
+    const why = [
+      typeof code === "string" ? code : inner?.code,
+      (inner?.message ?? (cause as Error)?.message) as unknown,
+    ]
+      .filter((x) => typeof x === "string" && x)
+      .join(" ");
+    super(`${method} ${path} failed: ${why || String(cause)}`, { cause });
+  }
+}
+
+/** Marks an error the ProblemLog has been told of: callers need not log it again. */
+const REPORTED = Symbol("reported");
+
+/** Whether the apiserver client reported this failure to the ProblemLog already. */
+export function isReported(error: unknown): boolean {
+  return (
+    typeof error === "object" && error !== null && (error as { [REPORTED]?: boolean })[REPORTED] === true
+  );
 }
 
 /**
@@ -33,13 +64,19 @@ export class KubeHttpError extends Error {
 export class RawKube {
   private readonly kc: KubeConfig;
   private readonly base: string;
+  private readonly problems: ProblemLog | undefined;
   private dispatcher: Agent | undefined;
 
-  constructor(kc: KubeConfig) {
+  /**
+   * `problems`: where failures the environment causes (RBAC, credentials, the network) are logged,
+   * once per cause; the errors thrown are then marked (isReported) so callers log them no more.
+   */
+  constructor(kc: KubeConfig, problems?: ProblemLog) {
     this.kc = kc;
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error("the kubeconfig has no current cluster");
     this.base = cluster.server.replace(/\/+$/, "");
+    this.problems = problems;
   }
 
   async call<T = unknown>(
@@ -50,7 +87,9 @@ export class RawKube {
   ): Promise<T> {
     const res = await this.request(method, path, body, contentType);
     const text = await res.body.text();
-    if (res.statusCode >= 300) throw new KubeHttpError(res.statusCode, method, path, text);
+    if (res.statusCode >= 300)
+      throw this.failed(new KubeHttpError(res.statusCode, method, path, text), method, path);
+    this.worked(method, path);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
@@ -62,8 +101,26 @@ export class RawKube {
     contentType = "application/json",
   ): Promise<void> {
     const res = await this.request(method, path, body, contentType);
-    if (res.statusCode >= 300) throw new KubeHttpError(res.statusCode, method, path, await res.body.text());
+    if (res.statusCode >= 300)
+      throw this.failed(new KubeHttpError(res.statusCode, method, path, await res.body.text()), method, path);
     await res.body.dump();
+    this.worked(method, path);
+  }
+
+  /** Reports a failure the environment causes (not a conflict, not one object gone) and marks it. */
+  private failed<E extends Error>(error: E, method: string, path: string): E {
+    if (!this.problems) return error;
+    const call = callOf(method, path);
+    const { failure, trouble } = kubeTrouble(call, error, this.base);
+    if (!isEnvironmental(failure, call)) return error;
+    this.problems.failed(trouble);
+    (error as { [REPORTED]?: boolean })[REPORTED] = true;
+    return error;
+  }
+
+  /** A call that worked clears what its kind of call was failing of (nothing to do while nothing fails). */
+  private worked(method: string, path: string): void {
+    if (this.problems && this.problems.open > 0) this.problems.succeeded(subjectOf(callOf(method, path)));
   }
 
   private async request(method: string, path: string, body: unknown, contentType: string) {
@@ -85,12 +142,16 @@ export class RawKube {
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
     if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
     if (body !== undefined) headers["content-type"] = contentType;
-    return request(`${this.base}${path}`, {
-      method: method as "GET",
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      dispatcher: this.dispatcher,
-    });
+    try {
+      return await request(`${this.base}${path}`, {
+        method: method as "GET",
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        dispatcher: this.dispatcher,
+      });
+    } catch (error) {
+      throw this.failed(new KubeRequestError(method, path, error), method, path);
+    }
   }
 
   async close(): Promise<void> {

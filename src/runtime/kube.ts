@@ -38,6 +38,8 @@ export interface KubeWriter {
 export interface ObjectStore {
   get(kind: string, namespace: string, name: string): ManagedObject | undefined;
   list(kind: string): readonly ManagedObject[];
+  /** Why the kind's objects have not been listed yet (RBAC, a missing CRD), if they have not: absent is not gone. */
+  unlisted?(kind: string): string | undefined;
 }
 
 /** 409 from the apiserver: the object changed since it was read. */

@@ -3,6 +3,8 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "./fake-clock.ts";
 import { LeaderElector, type LeaseApi } from "./leader.ts";
+import { memoryLog } from "./memory-log.ts";
+import { ProblemLog } from "./problems.ts";
 
 /** An in-memory Lease endpoint with resourceVersion conflicts. */
 function fakeLeases(): LeaseApi & { lease?: V1Lease } {
@@ -112,5 +114,59 @@ describe("LeaderElector", () => {
     await settle(clock, 2500);
     expect(leading).toBe(false);
     await e.stop();
+  });
+});
+
+describe("LeaderElector when the apiserver refuses the Lease", () => {
+  it("logs it once (not at every retry period) naming the verb, and once when it works again", async () => {
+    const clock = new FakeClock();
+    const api = fakeLeases();
+    const { log, lines } = memoryLog("info");
+    let refuse = true;
+    const forbidden = Object.assign(new Error("HTTP-Code: 403 Headers: {...}"), {
+      code: 403,
+      body: JSON.stringify({
+        kind: "Status",
+        message:
+          'leases.coordination.k8s.io "lease" is forbidden: User "system:serviceaccount:x:y" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "ns"',
+      }),
+    });
+    const read = api.readNamespacedLease.bind(api);
+    api.readNamespacedLease = (async (args: { namespace: string; name: string }) => {
+      if (refuse) throw forbidden;
+      return read(args);
+    }) as LeaseApi["readNamespacedLease"];
+    let leading = false;
+    const elector = new LeaderElector({
+      api,
+      namespace: "ns",
+      name: "lease",
+      identity: "a",
+      leaseDurationMs: 3000,
+      clock,
+      log,
+      problems: new ProblemLog({ log, clock, gatherMs: 0 }),
+      server: "https://10.0.0.1:6443",
+      onStartedLeading: () => {
+        leading = true;
+      },
+      onStoppedLeading: () => {},
+    });
+    elector.start();
+    await settle(clock, 10_000);
+    expect(leading).toBe(false);
+    expect(lines.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^cannot get leases\.coordination\.k8s\.io in namespace ns \(403 Forbidden: .*\); the operator's ServiceAccount lacks `get` on leases\.coordination\.k8s\.io: apply deploy\/operator\/rbac\.yaml$/,
+      ),
+    ]);
+    expect(lines.map((l) => l.msg).join("")).not.toContain("Headers");
+    refuse = false;
+    await settle(clock, 1000);
+    expect(leading).toBe(true);
+    expect(lines.map((l) => l.msg)).toContainEqual(
+      expect.stringMatching(/^resolved: get leases\.coordination\.k8s\.io in namespace ns works again/),
+    );
+    await elector.stop();
   });
 });

@@ -1,6 +1,8 @@
 import { type CoordinationV1Api, type V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
+import { kubeTrouble, subjectOf } from "./kube-errors.ts";
+import type { ProblemLog } from "./problems.ts";
 
 export type LeaseApi = Pick<
   CoordinationV1Api,
@@ -20,6 +22,10 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
   clock?: Clock;
   log: Logger;
+  /** Where a failing election is logged, once per cause, not at every retry period. */
+  problems?: ProblemLog;
+  /** The apiserver's address, for the line that says it cannot be reached. */
+  server?: string;
   onStartedLeading(): void;
   onStoppedLeading(): void;
 }
@@ -31,7 +37,10 @@ export interface LeaderElectionOptions {
  * leaseDuration has passed on *our* clock since we last saw it change (no clock skew).
  */
 export class LeaderElector {
-  private readonly o: Required<Omit<LeaderElectionOptions, "clock">> & { clock: Clock };
+  private readonly o: Required<Omit<LeaderElectionOptions, "clock" | "problems" | "server">> &
+    Pick<LeaderElectionOptions, "problems" | "server"> & { clock: Clock };
+  /** The Lease call in progress (what a failure names). */
+  private calling: "get" | "create" | "update" = "get";
   private leading = false;
   private stopped = true;
   private timer: unknown;
@@ -83,8 +92,9 @@ export class LeaderElector {
     let ok = false;
     try {
       ok = await this.tryAcquireOrRenew();
+      for (const verb of ["get", "create", "update"]) this.o.problems?.succeeded(subjectOf(this.call(verb)));
     } catch (error) {
-      this.o.log.warn({ err: error }, "leader election attempt failed");
+      this.failed(error);
     }
     if (this.stopped) return;
     const now = this.o.clock.now();
@@ -96,6 +106,18 @@ export class LeaderElector {
     } else if (this.leading && this.observed && this.observed.holder !== this.o.identity) {
       this.setLeading(false);
     }
+  }
+
+  private call(verb: string) {
+    return { verb, resource: "leases.coordination.k8s.io", namespace: this.o.namespace };
+  }
+
+  private failed(error: unknown): void {
+    const { trouble } = kubeTrouble(this.call(this.calling), error, this.o.server ?? "the apiserver", {
+      lease: `${this.o.namespace}/${this.o.name}`,
+    });
+    if (this.o.problems) this.o.problems.failed(trouble);
+    else this.o.log.warn(trouble.fields, `leader election attempt failed: ${trouble.message}`);
   }
 
   private setLeading(leading: boolean): void {
@@ -113,6 +135,7 @@ export class LeaderElector {
     const { namespace, name, identity } = this.o;
     let lease: V1Lease | undefined;
     try {
+      this.calling = "get";
       lease = await this.o.api.readNamespacedLease({ namespace, name });
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
@@ -126,6 +149,7 @@ export class LeaderElector {
     };
     if (!lease) {
       try {
+        this.calling = "create";
         await this.o.api.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec } });
         this.observed = { holder: identity, renew: String(now), at: now };
         return true;
@@ -152,6 +176,7 @@ export class LeaderElector {
       },
     };
     try {
+      this.calling = "update";
       await this.o.api.replaceNamespacedLease({ namespace, name, body });
     } catch (error) {
       if (statusOf(error) === 409) return false;

@@ -33,6 +33,23 @@ describe("operatorLogger", () => {
     expect(lines[0]).not.toContain("hunter2");
     expect(lines[0]).not.toContain("eA==");
   });
+
+  it.each([
+    {
+      reason: "an expected failure (a stable code): message and fields, no stack",
+      code: "SVC_OUTCOME_UNKNOWN",
+      stack: false,
+    },
+    { reason: "an apiserver answer (a numeric code): no stack", code: 403, stack: false },
+    { reason: "a bug (no code): the stack stays", code: undefined, stack: true },
+  ])("$reason", ({ code, stack }) => {
+    const out = sink();
+    const error = Object.assign(new Error("it failed"), code === undefined ? {} : { code });
+    operatorLogger("info", out.stream).warn({ err: error }, "failed");
+    const line = JSON.parse(out.lines[0]!) as { err: { message: string; stack?: string } };
+    expect(line.err.message).toBe("it failed");
+    expect(line.err.stack !== undefined).toBe(stack);
+  });
 });
 
 describe("lazyChild", () => {

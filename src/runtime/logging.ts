@@ -19,9 +19,29 @@ export function operatorLogger(level: string, destination?: DestinationStream): 
       base: { component: "svc-operator" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: errorWithoutExpectedStack },
     },
     destination,
   );
+}
+
+/**
+ * pino's error serializer, without the stack of a failure the operator expects: an error that
+ * carries a stable `code` (the service client's, the apiserver's, the audit trail's) is explained
+ * by its message and fields, and a stack there only buries that message. An error without a code
+ * is a bug, and keeps its stack.
+ */
+export function errorWithoutExpectedStack(err: unknown): unknown {
+  const serialized = pino.stdSerializers.err(err as Error) as unknown;
+  if (
+    err instanceof Error &&
+    "code" in err &&
+    err.code !== undefined &&
+    serialized &&
+    typeof serialized === "object"
+  )
+    delete (serialized as { stack?: string }).stack;
+  return serialized;
 }
 
 const noop = () => {};

@@ -29,6 +29,7 @@ describe("OperatorMetrics", () => {
     host: "127.0.0.1",
     port: 0,
     ready: () => ready,
+    notReady: () => ["Account: cannot list accounts.cloud.svc.io (403 Forbidden)"],
     extra: () => resourceConditionLines(cache),
     extraNames: ["svc_operator_resource_condition"],
   });
@@ -50,13 +51,22 @@ describe("OperatorMetrics", () => {
       'svc_operator_api_calls_total{method="GET",route="/api/deployments/:id",status="200"} 1',
     );
     expect(text).toContain('svc_operator_resources{kind="Deployment",condition="Ready",status="True"} 1');
+    metrics.informerErrors.inc({ kind: "Account", reason: "forbidden" });
+    expect(await registry.metrics()).toContain(
+      'svc_operator_informer_errors_total{kind="Account",reason="forbidden"} 1',
+    );
   });
 
   it("serves /metrics, /healthz and /readyz", async () => {
     const server = await serverP;
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    const notReady = await fetch(`${base}/readyz`);
+    expect(notReady.status).toBe(503);
+    // Says why: which informer cannot list, and the cause.
+    expect(await notReady.text()).toBe(
+      "not ready\nAccount: cannot list accounts.cloud.svc.io (403 Forbidden)\n",
+    );
     ready = true;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     const m = await fetch(`${base}/metrics`);

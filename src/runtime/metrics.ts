@@ -68,6 +68,7 @@ export class OperatorMetrics {
   readonly resyncCalls: Counter<"kind">;
   readonly auditErrors: Counter<"kind" | "reason">;
   readonly leader: Gauge;
+  readonly informerErrors: Counter<"kind" | "reason">;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -134,6 +135,12 @@ export class OperatorMetrics {
     this.leader = new Gauge({
       name: "svc_operator_leader",
       help: "1 while this instance is the leader",
+      registers,
+    });
+    this.informerErrors = new Counter({
+      name: "svc_operator_informer_errors_total",
+      help: "Informer list and watch failures by kind and reason (forbidden, unauthorized, notFound, unreachable, tls, timeout, throttled, serverError, other)",
+      labelNames: ["kind", "reason"],
       registers,
     });
   }
@@ -235,6 +242,8 @@ export function startHealthServer(options: {
   host: string;
   port: number;
   ready: () => boolean;
+  /** Why it is not ready, one line each (the /readyz body when it fails). */
+  notReady?: () => string[];
   healthy?: () => boolean;
   extra?: () => Iterable<string>;
   extraNames?: readonly string[];
@@ -286,7 +295,9 @@ export function startHealthServer(options: {
       if (path === "/metrics") return metrics(res, url.searchParams.getAll("name[]"));
       if (path === "/healthz" || path === "/readyz") {
         const ok = path === "/healthz" ? (options.healthy?.() ?? true) : options.ready();
-        return text(res, ok ? 200 : 503, ok ? "ok\n" : "not ready\n");
+        if (ok) return text(res, 200, "ok\n");
+        const why = path === "/readyz" ? (options.notReady?.() ?? []) : [];
+        return text(res, 503, `not ready\n${why.map((w) => `${w}\n`).join("")}`);
       }
       text(res, 404, "not found\n");
     },

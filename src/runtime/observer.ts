@@ -3,6 +3,7 @@ import { isTrue } from "./conditions.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import { deepEqual, type ObjectStore, withoutNulls } from "./kube.ts";
 import { Annotation, objectKey } from "./names.ts";
+import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ObservationCache } from "./reconciler.ts";
 
 /** Observations handed from a resync to the reconcile it triggers (saves the show call). */
@@ -65,11 +66,33 @@ export class IndexObserver {
     observations: Observations;
     enqueue: (key: string) => void;
     log: Logger;
+    /** A failing index is logged once per Account while it fails, not at each resync. */
+    problems?: ProblemLog;
     onCall?: (kind: string) => void;
   };
 
   constructor(options: IndexObserver["o"]) {
     this.o = options;
+  }
+
+  private indexFailed(
+    kind: string,
+    g: { namespace: string; account: string; scope: string },
+    error: unknown,
+  ) {
+    const message = error instanceof Error ? error.message : String(error);
+    const fields = { kind, namespace: g.namespace, account: g.account, scope: g.scope };
+    if (!this.o.problems) {
+      this.o.log.warn({ ...fields, error: message }, "index observation failed");
+      return;
+    }
+    // One cause per Account: a service that throttles or is down fails every kind's index at once.
+    this.o.problems.failed({
+      cause: `resync ${g.namespace}/${g.account}`,
+      subject: indexSubject(kind, g),
+      message: `drift detection of Account ${g.namespace}/${g.account} failed: ${message} (retried at the next resync)`,
+      fields,
+    });
   }
 
   async resync(): Promise<ResyncReport[]> {
@@ -130,12 +153,10 @@ export class IndexObserver {
         this.o.onCall?.(kind.kind);
         items = await kind.index!.list(found.client, g.scope);
       } catch (error) {
-        this.o.log.warn(
-          { err: error, kind: kind.kind, namespace: g.namespace, scope: g.scope },
-          "index observation failed",
-        );
+        this.indexFailed(kind.kind, g, error);
         continue;
       }
+      this.o.problems?.succeeded(indexSubject(kind.kind, g));
       const byHref = new Map(items.map((i) => [kind.hrefOf(i), i]));
       for (const obj of g.objects) {
         report.checked++;
@@ -155,4 +176,9 @@ export class IndexObserver {
     this.o.log.debug({ ...report }, "resync");
     return report;
   }
+}
+
+/** A resync's index read, as a ProblemLog knows it. */
+function indexSubject(kind: string, g: { namespace: string; account: string; scope: string }): string {
+  return `index of ${kind} ${g.scope} for Account ${g.namespace}/${g.account}`;
 }

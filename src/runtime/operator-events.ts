@@ -69,6 +69,10 @@ export class InformerEvents {
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of refs.dependents(key)) this.enqueue(dependent);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
+    } else if (kind === "Account" && wasReady && !isReady) {
+      // Credentials that stopped working (a Secret changed): every resource of the Account says so
+      // now (DependencyNotReady, naming why), not at its next resync; none of them is touched.
+      for (const dependent of refs.dependents(key)) this.enqueue(dependent);
     } else this.tellWaitingDependents(kind, key, old, obj);
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
+import { isReported } from "./kube-raw.ts";
 import type { OperatorMetrics } from "./metrics.ts";
 import { parseKey } from "./names.ts";
 import { WorkQueue } from "./queue.ts";
@@ -88,7 +89,9 @@ export class Workers {
       try {
         result = await this.o.reconcile(key);
       } catch (error) {
-        this.o.log.error({ err: error, key }, "reconcile threw");
+        // A status write the apiserver refused, or could not take: logged once per cause (RawKube).
+        if (isReported(error)) this.o.log.debug({ key }, "reconcile failed on an apiserver call");
+        else this.o.log.error({ err: error, key }, "reconcile threw");
         result = { retry: true };
       }
       if (result.retry) queue.addRateLimited(key);

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { CoordinationV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import type { ExplainServiceError } from "./account-problems.ts";
 import type { AccountController } from "./accounts.ts";
 import { AuditTrail } from "./audit.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -29,6 +30,7 @@ import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
 import { InformerEvents } from "./operator-events.ts";
 import { Workers } from "./operator-workers.ts";
 import { accountIdScope, OwnerIndex } from "./owners.ts";
+import { ProblemLog } from "./problems.ts";
 import { ManagedReconciler, type ReconcileOutcome } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
 import { SiblingIndex } from "./siblings.ts";
@@ -49,6 +51,8 @@ export interface OperatorOptions {
     metrics: OperatorMetrics;
     /** Enqueues the dependents of an object (an Account whose client just became usable). */
     wake: (key: string) => void;
+    /** Where persisting failures are logged, once per cause. */
+    problems: ProblemLog;
   }) => AccountController;
   registry: Registry;
   log: Logger;
@@ -56,6 +60,8 @@ export interface OperatorOptions {
   /** Terminal service errors (Stalled) and creates of unknown outcome (looked up before creating again). */
   isTerminalApiError?: (error: unknown) => boolean;
   isOutcomeUnknown?: (error: unknown) => boolean;
+  /** Words for service failures that say what to do (conditions, and one log line per cause). */
+  explainServiceError?: ExplainServiceError;
   /** Serve /metrics, /healthz and /readyz (default true). */
   serveHealth?: boolean;
 }
@@ -74,6 +80,8 @@ export class Operator {
   private readonly o: OperatorOptions;
   private readonly clock: Clock;
   private readonly log: Logger;
+  /** Failures that persist (RBAC, a missing CRD, an unreachable apiserver or service): a line per cause, not per attempt. */
+  readonly problems: ProblemLog;
   private readonly informers: InformerSet;
   private readonly writer: KubeWriter;
   private readonly events: EventRecorder;
@@ -98,10 +106,15 @@ export class Operator {
     this.metrics = new OperatorMetrics(options.registry);
     this.owners = new OwnerIndex(accountIdScope(() => this.informers));
     this.metrics.countResourcesFrom(() => this.kindObjects());
+    this.problems = new ProblemLog({ log: this.log, clock: this.clock });
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
-    this.writer = new KubeApiWriter(kc);
-    this.events = new EventRecorder({ api: rawEventsApi(new RawKube(kc)), clock: this.clock, log: this.log });
+    this.writer = new KubeApiWriter(kc, this.problems);
+    this.events = new EventRecorder({
+      api: rawEventsApi(new RawKube(kc, this.problems)),
+      clock: this.clock,
+      log: this.log,
+    });
     this.identity =
       options.config.identity ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 7)}`;
     const selector = options.config.labelSelector;
@@ -120,8 +133,11 @@ export class Operator {
       },
       log: this.log,
       clock: this.clock,
+      problems: this.problems,
+      onError: (kind, reason) => this.metrics.informerErrors.inc({ kind, reason }),
     });
     this.accounts = options.accounts({
+      problems: this.problems,
       store: this.informers,
       kube: this.writer,
       refs: this.refs,
@@ -179,6 +195,8 @@ export class Operator {
           isTerminalApiError: options.isTerminalApiError,
           isOutcomeUnknown: options.isOutcomeUnknown,
           audit: this.audit,
+          problems: this.problems,
+          explainServiceError: options.explainServiceError,
         }),
       );
     }
@@ -189,6 +207,7 @@ export class Operator {
       observations: this.observations,
       enqueue: (key) => this.workers.queue?.add(key),
       log: this.log,
+      problems: this.problems,
       onCall: (kind) => this.metrics.resyncCalls.inc({ kind }),
     });
     this.workers = new Workers({
@@ -224,6 +243,8 @@ export class Operator {
         leaseDurationMs: options.config.leaseDuration,
         clock: this.clock,
         log: this.log,
+        problems: this.problems,
+        server: kc.getCurrentCluster()?.server,
         onStartedLeading: () => this.startWorkers(),
         onStoppedLeading: () => void this.stopWorkers(),
       });
@@ -247,6 +268,7 @@ export class Operator {
         host,
         port,
         ready: () => this.ready,
+        notReady: () => (this.stopping ? ["shutting down"] : this.informers.notReady()),
         healthy: () => !this.stopping,
         extraNames: [RESOURCE_CONDITION.name],
         extra: () => resourceConditionLines(this.kindObjects()),
@@ -282,6 +304,7 @@ export class Operator {
     await this.informers.stop();
     await this.events.flush();
     await this.accounts.close();
+    this.problems.close();
     await new Promise<void>((resolve) => (this.health ? this.health.close(() => resolve()) : resolve()));
     this.health?.closeAllConnections?.();
   }

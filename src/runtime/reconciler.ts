@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { ExplainServiceError } from "./account-problems.ts";
 import type { AccountUse, NoClient } from "./account-use.ts";
 import type { AuditSink } from "./audit.ts";
 import type { Clock } from "./clock.ts";
@@ -10,6 +11,7 @@ import type { NameLookup } from "./lookup.ts";
 import { Annotation, objectKey } from "./names.ts";
 import type { Outcome } from "./outcome.ts";
 import type { OwnerIndex } from "./owners.ts";
+import type { ProblemLog } from "./problems.ts";
 import { Run } from "./reconcile/run.ts";
 import type { RunMemory } from "./reconcile/state.ts";
 import type { ReferenceIndex } from "./references.ts";
@@ -60,6 +62,10 @@ export interface ReconcilerDeps {
   links?: LinkCheck;
   /** The audit trail in the service of the changes made (audit.ts); none: no audit calls. */
   audit?: AuditSink;
+  /** Failures many resources share (the service throttling, unreachable): one line per cause. */
+  problems?: ProblemLog;
+  /** Says what a service failure is about (service-hints.ts); transient ones go to `problems`. */
+  explainServiceError?: ExplainServiceError;
 }
 
 /** What a reconcile ended with; the controller requeues accordingly. */
@@ -97,6 +103,7 @@ export class ManagedReconciler {
     const object = this.deps.store.get(this.kind.kind, namespace, name);
     if (!object) {
       const key = objectKey(this.kind.kind, namespace, name);
+      this.deps.problems?.forget(key);
       this.deps.refs.remove(key);
       this.memory.notReadySince.delete(key);
       this.memory.ownHrefs.delete(key);
@@ -108,6 +115,9 @@ export class ManagedReconciler {
     const run = new Run(this.kind, object, this.deps, this.memory);
     const result = await run.execute();
     if (run.released && uid !== undefined) this.remember(uid);
+    // A resource that failed of a cause many share (a throttling service) clears its part of it.
+    const problems = this.deps.problems;
+    if (problems && problems.open > 0 && result.outcome !== "error") problems.succeeded(run.key);
     this.deps.metrics?.reconciled(
       this.kind.kind,
       result.outcome ?? (result.retry ? "error" : "ok"),

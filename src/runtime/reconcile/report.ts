@@ -4,6 +4,7 @@ import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "../outcome
 import type { ReconcileOutcome } from "../reconciler.ts";
 import { Reason, WaitError } from "../result.ts";
 import { recordUnrecordedHref } from "./create.ts";
+import { logRetriedFailure } from "./failure-log.ts";
 import type { Run } from "./run.ts";
 import { AccountPendingError, type Existing } from "./state.ts";
 
@@ -58,7 +59,7 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
   if (error instanceof GoneError) return {};
   const outcome = outcomeOf(error, run.deps.isTerminalApiError ?? (() => false));
   if (outcome.type === "error") {
-    run.log.warn({ err: error }, "reconcile failed; will retry");
+    logRetriedFailure(run, error);
   } else {
     run.log.info(
       { reason: "reason" in outcome ? outcome.reason : undefined },

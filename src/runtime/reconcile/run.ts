@@ -9,7 +9,7 @@ import { lazyChild } from "../logging.ts";
 import { NameLookup } from "../lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
 import type { ReconcileOutcome, ReconcilerDeps } from "../reconciler.ts";
-import { DependencyNotReadyError, type EventReason, EventTypes } from "../result.ts";
+import { DependencyNotReadyError, EventReason, EventTypes } from "../result.ts";
 import { converge } from "./converge.ts";
 import { createIfMissing } from "./create.ts";
 import { observeOrAdopt } from "./observe.ts";
@@ -128,7 +128,10 @@ export class Run {
   /** Records an event, emitted when the run's status is written; its type comes with the reason. */
   event(reason: EventReason, message: string): void {
     this.emitted.push({ reason, message });
-    this.log.info({ event: reason }, message);
+    // A failed attempt is logged where it is handled (failure-log.ts: once per attempt, or once per
+    // cause many resources share); its event would say it again, at every retry.
+    if (reason === EventReason.ReconcileError) this.log.debug({ event: reason }, message);
+    else this.log.info({ event: reason }, message);
   }
 
   async patchMetadata(
