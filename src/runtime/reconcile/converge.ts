@@ -27,6 +27,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   const { client, href, desired } = state;
   const drift =
     run.obj.status?.observedGeneration === run.meta.generation && isTrue(run.obj.status?.conditions, "Ready");
+  await run.kind.beforeWrite?.(client, desired, diff.map((d) => d.field));
   await run.kind.update(client, href, desired, state.observed, diff);
   run.status.applied = run.writeOnlyValues(desired);
   const fields = diff.map((d) => d.field).join(", ");

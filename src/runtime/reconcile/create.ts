@@ -14,6 +14,7 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   const links = run.kind.links?.(spec) ?? [];
   const account = `${run.meta.namespace}/${accountName}`;
   await run.deps.links?.require(account, client, links, run.deps.dependencyRetryMs);
+  await run.kind.beforeWrite?.(client, desired);
   const finalizers = (run.meta.finalizers ?? []).includes(FINALIZER) ? undefined : state.withFinalizer;
   await run.patchMetadata(
     {
