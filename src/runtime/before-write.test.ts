@@ -80,9 +80,9 @@ beforeEach(() => {
 
 function apply(spec: Record<string, unknown>, annotations?: Record<string, string>): void {
   const old = kube.get("Dial", NS, "d");
-  const meta = old?.metadata ?? {};
+  const meta = old?.metadata;
   kube.put("Dial", {
-    metadata: { ...meta, name: "d", namespace: NS, annotations: { ...meta.annotations, ...annotations } },
+    metadata: { ...meta, name: "d", namespace: NS, annotations: { ...meta?.annotations, ...annotations } },
     spec,
   });
 }

@@ -27,13 +27,13 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   const { client, href, desired } = state;
   const drift =
     run.obj.status?.observedGeneration === run.meta.generation && isTrue(run.obj.status?.conditions, "Ready");
-  await run.kind.beforeWrite?.(client, desired, diff.map((d) => d.field));
+  const fields = diff.map((d) => d.field);
+  await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);
   run.status.applied = run.writeOnlyValues(desired);
-  const fields = diff.map((d) => d.field).join(", ");
   run.event(
     drift ? EventReason.DriftCorrected : EventReason.Updated,
-    `${drift ? "put back" : "updated"} ${fields}`,
+    `${drift ? "put back" : "updated"} ${fields.join(", ")}`,
   );
   run.audited(drift ? "driftCorrected" : "updated", href, changedFields(diff), desired);
   const observed = (await run.kind.observe(client, href, desired)) ?? state.observed;
