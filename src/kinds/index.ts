@@ -4,6 +4,7 @@ import type { AnyManagedKind } from "../runtime/kind.ts";
 import { accountDefinition } from "./account/schema.ts";
 import { deploymentKind } from "./deployment/kind.ts";
 import { ipAddressKind } from "./ip-address/kind.ts";
+import { ipAddressBindingKind } from "./ip-address-binding/kind.ts";
 import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
@@ -22,6 +23,7 @@ export const managedKinds: AnyManagedKind[] = [
   networkGatewayKind,
   routeKind,
   ipAddressKind,
+  ipAddressBindingKind,
   volumeKind,
   recurringVolumeAttachmentKind,
   permissionKind,
