@@ -2,6 +2,7 @@ import type { CrdSource } from "../runtime/crd.ts";
 import { managedStatusSchema } from "../runtime/crd.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
 import { accountDefinition } from "./account/schema.ts";
+import { alertSpecKind } from "./alert-spec/kind.ts";
 import { deploymentKind } from "./deployment/kind.ts";
 import { ipAddressKind } from "./ip-address/kind.ts";
 import { ipAddressBindingKind } from "./ip-address-binding/kind.ts";
@@ -24,6 +25,7 @@ export const managedKinds: AnyManagedKind[] = [
   routeKind,
   ipAddressKind,
   ipAddressBindingKind,
+  alertSpecKind,
   volumeKind,
   recurringVolumeAttachmentKind,
   permissionKind,
