@@ -63,10 +63,8 @@ let kube: FakeKube;
 let service: Service;
 let reconciler: ManagedReconciler;
 
-beforeEach(() => {
-  kube = new FakeKube();
-  service = new Service();
-  reconciler = new ManagedReconciler(dialKind, {
+function reconcilerOf(kind: ManagedKind<{ dial: string }, D, O, Service>) {
+  return new ManagedReconciler(kind, {
     store: kube,
     kube,
     accounts: { get: () => ({ client: service }) },
@@ -76,6 +74,12 @@ beforeEach(() => {
     clock: new FakeClock(),
     log: pino({ level: "silent" }),
   });
+}
+
+beforeEach(() => {
+  kube = new FakeKube();
+  service = new Service();
+  reconciler = reconcilerOf(dialKind);
 });
 
 function apply(spec: Record<string, unknown>, annotations?: Record<string, string>): void {
@@ -119,6 +123,17 @@ describe("beforeWrite: the kind's check of the service just before a write", () 
     await reconciler.reconcile(NS, "d");
     expect(service.calls.slice(3)).toEqual(["check dial", "update z"]);
     expect(ready()?.status).toBe("True");
+  });
+
+  it("a replacement is checked before the object it replaces is deleted", async () => {
+    reconciler = reconcilerOf({ ...dialKind, immutable: ["dial"], replace: "deleteBeforeCreate" });
+    apply({ dial: "a" });
+    await reconciler.reconcile(NS, "d");
+    apply({ dial: "z" });
+    await reconciler.reconcile(NS, "d");
+    expect(service.calls).toEqual(["check create", "create a", "check create"]);
+    expect([...service.objects.values()]).toEqual([{ href: "/api/dials/1", dial: "a" }]);
+    expect(ready()).toMatchObject({ status: "False", reason: "DependencyNotReady" });
   });
 
   it("an ObserveOnly resource is never checked", async () => {
