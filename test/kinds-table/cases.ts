@@ -41,6 +41,17 @@ export interface KindCase {
   };
 }
 
+/** An alert on a metric every running instance of the simulator reports. */
+export const ALERT = {
+  subjectHref: SERVER,
+  file: "cpu-0/cpu-idle",
+  variable: "value",
+  condition: "<",
+  threshold: "10",
+  duration: 5,
+  escalationName: "critical",
+};
+
 const idOf = (href: string) => href.split("/").at(-1);
 
 export const cases: KindCase[] = [
@@ -119,15 +130,7 @@ export const cases: KindCase[] = [
     collection: "alert_specs",
     post: "/api/alert_specs",
     wrapper: "alert_spec",
-    spec: {
-      subjectHref: SERVER,
-      file: "cpu-0/cpu-idle",
-      variable: "value",
-      condition: "<",
-      threshold: "10",
-      duration: 5,
-      escalationName: "critical",
-    },
+    spec: ALERT,
     created: () => ({
       name: "x",
       subject_href: SERVER,

@@ -1,7 +1,5 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
-import type { DesiredContext } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import { desiredContext } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { alertSpecKind, createAlertSpecKind } from "./kind.ts";
 import { SubjectMetrics } from "./metrics.ts";
@@ -47,15 +45,7 @@ function fake(items: ReturnType<typeof rep>[] = []) {
   return { client, calls };
 }
 
-const ctx = (client: AlertSpecClient) =>
-  ({
-    meta: { name: "cpu", namespace: "ns" },
-    client,
-    refs: {},
-    log: pino({ level: "silent" }),
-    names: new NameLookup(),
-    account: "ns/default",
-  }) as DesiredContext<AlertSpecClient>;
+const ctx = <C>(client: C) => desiredContext(client, "cpu");
 
 const base = {
   subjectHref: SERVER,

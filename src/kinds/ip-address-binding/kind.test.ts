@@ -1,10 +1,9 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { buildCrd } from "../../runtime/crd.ts";
-import type { DesiredContext } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { ResolvedReference } from "../../runtime/kind.ts";
 import { DependencyNotReadyError } from "../../runtime/result.ts";
 import { crdSources } from "../index.ts";
+import { desiredContext } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { ipAddressBindingKind as kind } from "./kind.ts";
 import { type IpAddressBindingClient, ipAddressBindingSpecSchema } from "./schema.ts";
@@ -52,15 +51,7 @@ function fake(items: ReturnType<typeof rep>[] = []) {
   return { client, calls };
 }
 
-const ctx = (client: IpAddressBindingClient, refs: DesiredContext<unknown>["refs"] = {}) =>
-  ({
-    meta: { name: "b", namespace: "ns" },
-    client,
-    refs,
-    log: pino({ level: "silent" }),
-    names: new NameLookup(),
-    account: "ns/default",
-  }) as DesiredContext<IpAddressBindingClient>;
+const ctx = <C>(client: C, refs: Record<string, ResolvedReference> = {}) => desiredContext(client, "b", refs);
 
 const ipRef = { ipAddressRef: { kind: "IpAddress", name: "web-ip", href: IP, atProvider: {} } };
 

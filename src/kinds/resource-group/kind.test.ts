@@ -1,7 +1,6 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
-import type { DesiredContext } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { ResolvedReference } from "../../runtime/kind.ts";
+import { desiredContext } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { resourceGroupKind as kind } from "./kind.ts";
 import { type ResourceGroupClient, resourceGroupSpecSchema } from "./schema.ts";
@@ -40,15 +39,8 @@ function fake(items: ReturnType<typeof rep>[]) {
   return { client, calls };
 }
 
-const ctx = (client: ResourceGroupClient, refs: DesiredContext<unknown>["refs"] = {}) =>
-  ({
-    meta: { name: "rg", namespace: "ns" },
-    client,
-    refs,
-    log: pino({ level: "silent" }),
-    names: new NameLookup(),
-    account: "ns/default",
-  }) as DesiredContext<ResourceGroupClient>;
+const ctx = <C>(client: C, refs: Record<string, ResolvedReference> = {}) =>
+  desiredContext(client, "rg", refs);
 
 const spec = resourceGroupSpecSchema.parse({ cloudHref: "/api/clouds/1", deploymentRef: { name: "web" } });
 const web = { kind: "Deployment", name: "web", href: "/api/deployments/1", atProvider: {} };
