@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { desiredContext } from "../shared/context.testing.ts";
+import { desiredContext, fakeResource } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { alertSpecKind, createAlertSpecKind } from "./kind.ts";
 import { SubjectMetrics } from "./metrics.ts";
@@ -27,20 +27,7 @@ const rep = (id: number, over: Record<string, unknown> = {}, subject = SERVER) =
 function fake(items: ReturnType<typeof rep>[] = []) {
   const calls: string[] = [];
   const client = {
-    alertSpecs: {
-      show: async (href: string) => items.find((i) => i.links[0]!.href === href),
-      index: async (options?: { filter?: Record<string, string> }) => {
-        calls.push(`index ${JSON.stringify(options?.filter ?? {})}`);
-        return items;
-      },
-      create: async (params: object) => {
-        calls.push(`create ${JSON.stringify(params)}`);
-        return "/api/alert_specs/9";
-      },
-      update: async (href: string, params: object) =>
-        void calls.push(`update ${href} ${JSON.stringify(params)}`),
-      destroy: async () => {},
-    },
+    alertSpecs: fakeResource(items, calls, "/api/alert_specs/9"),
   } as unknown as AlertSpecClient;
   return { client, calls };
 }

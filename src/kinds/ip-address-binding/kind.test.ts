@@ -3,7 +3,7 @@ import { buildCrd } from "../../runtime/crd.ts";
 import type { ResolvedReference } from "../../runtime/kind.ts";
 import { DependencyNotReadyError } from "../../runtime/result.ts";
 import { crdSources } from "../index.ts";
-import { desiredContext } from "../shared/context.testing.ts";
+import { desiredContext, fakeResource } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { ipAddressBindingKind as kind } from "./kind.ts";
 import { type IpAddressBindingClient, ipAddressBindingSpecSchema } from "./schema.ts";
@@ -29,18 +29,7 @@ const rep = (id: number, links: Record<string, string>, attrs: Record<string, un
 function fake(items: ReturnType<typeof rep>[] = []) {
   const calls: string[] = [];
   const client = {
-    ipAddressBindings: {
-      show: async (href: string) => items.find((i) => i.links[0]!.href === href),
-      index: async (cloud: string, options?: { filter?: Record<string, string> }) => {
-        calls.push(`index ${cloud} ${JSON.stringify(options?.filter ?? {})}`);
-        return items;
-      },
-      create: async (cloud: string, params: object) => {
-        calls.push(`create ${cloud} ${JSON.stringify(params)}`);
-        return `${C}/ip_address_bindings/9`;
-      },
-      destroy: async (href: string) => void calls.push(`destroy ${href}`),
-    },
+    ipAddressBindings: fakeResource(items, calls, `${C}/ip_address_bindings/9`),
     clouds: { index: async () => [] },
     linksOf: async (href: string) => {
       calls.push(`links ${href}`);
