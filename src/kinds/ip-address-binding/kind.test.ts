@@ -70,25 +70,17 @@ describe("IpAddressBinding", () => {
     const { client } = fake([
       rep(1, { instance: I1, ip_address: IP }, { public_port: 8080, private_port: "80", protocol: "TCP" }),
     ]);
-    const spec = ipAddressBindingSpecSchema.parse({
+    const given = {
       cloudHref: C,
       publicIpAddressHref: IP,
       instanceHref: I1,
       publicPort: 8080,
       privatePort: 80,
-      protocol: "TCP",
-    });
+    };
+    const spec = ipAddressBindingSpecSchema.parse({ ...given, protocol: "TCP" });
     const d = await kind.desired(spec, ctx(client));
     const o = (await kind.observe(client, `${C}/ip_address_bindings/1`, d))!;
-    expect(kind.atProvider(o)).toEqual({
-      cloudHref: C,
-      publicIpAddressHref: IP,
-      instanceHref: I1,
-      publicPort: 8080,
-      privatePort: 80,
-      protocol: "TCP",
-      recurring: false,
-    });
+    expect(kind.atProvider(o)).toEqual({ ...given, protocol: "TCP", recurring: false });
     expect(kind.diff(d, o)).toEqual([]);
     const other = await kind.desired({ ...spec, privatePort: undefined, protocol: "UDP" }, ctx(client));
     expect(kind.diff(other, o).map((x) => x.field)).toEqual(["privatePort", "protocol"]);
