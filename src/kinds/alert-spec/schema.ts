@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ServiceApi } from "../../api/index.ts";
-import { type CelRule, href, managedSpec } from "../../runtime/spec.ts";
+import { type CelRule, href, managedSpec, requiredWhere } from "../../runtime/spec.ts";
 import { numeric } from "../shared/observe.ts";
 import { serviceName } from "../shared/spec-fields.ts";
 import { rows } from "../shared/table.ts";
@@ -44,12 +44,7 @@ const alertRules: CelRule[] = [
     message: "an alert must either escalate or vote: set escalationName, or voteTag and voteType, not both",
     fieldPath: ".escalationName",
   },
-  {
-    rule: "has(self.voteTag) == has(self.voteType)",
-    message: "voteTag and voteType go together",
-    fieldPath: ".voteTag",
-    reason: "FieldValueRequired",
-  },
+  requiredWhere("voteTag", "has(self.voteTag) == has(self.voteType)", "voteTag and voteType go together"),
 ];
 
 const text = (description: string) => z.string().min(1).max(255).describe(description);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ServiceApi } from "../../api/index.ts";
-import { type CelRule, exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
+import { type CelRule, exactlyOne, href, managedSpec, ref, requiredWhere } from "../../runtime/spec.ts";
 import { numeric } from "../shared/observe.ts";
 import { cloudChoice } from "../shared/spec-fields.ts";
 import { rows } from "../shared/table.ts";
@@ -46,26 +46,21 @@ export const ipAddressBindingRows: TableRow<IpAddressBindingClient>[] = [
 /** Spec 4.11's rules beyond the pairs: the address unless port forwarding, the port fields together. */
 const bindingRules: CelRule[] = [
   { ...exactlyOne(["instanceHref", "serverHref"]), fieldPath: ".instanceHref" },
-  {
-    rule: "has(self.ipAddressRef) || has(self.publicIpAddressHref) || has(self.publicPort)",
-    message:
-      "publicIpAddressHref or ipAddressRef is required unless port forwarding (publicPort, protocol) is given",
-    fieldPath: ".publicIpAddressHref",
-    reason: "FieldValueRequired",
-  },
-  {
-    rule: "!has(self.publicPort) || has(self.protocol)",
-    message:
-      "protocol is required with publicPort: port forwarding takes publicPort, protocol and privatePort together",
-    fieldPath: ".protocol",
-    reason: "FieldValueRequired",
-  },
-  {
-    rule: "has(self.publicPort) || !(has(self.protocol) || has(self.privatePort))",
-    message: "publicPort is required with protocol or privatePort: port forwarding takes the three together",
-    fieldPath: ".publicPort",
-    reason: "FieldValueRequired",
-  },
+  requiredWhere(
+    "publicIpAddressHref",
+    "has(self.ipAddressRef) || has(self.publicIpAddressHref) || has(self.publicPort)",
+    "publicIpAddressHref or ipAddressRef is required unless port forwarding (publicPort, protocol) is given",
+  ),
+  requiredWhere(
+    "protocol",
+    "!has(self.publicPort) || has(self.protocol)",
+    "protocol is required with publicPort: port forwarding takes publicPort, protocol and privatePort together",
+  ),
+  requiredWhere(
+    "publicPort",
+    "has(self.publicPort) || !(has(self.protocol) || has(self.privatePort))",
+    "publicPort is required with protocol or privatePort: port forwarding takes the three together",
+  ),
 ];
 
 const portField = (what: string) =>
