@@ -2,8 +2,9 @@
  * The service API client. `createServiceApi(options)` gives one client per account with
  * a typed function set per resource; see docs/api-client.md for options and behaviour.
  */
+import { z } from "zod";
 import { ApiClient, type ApiClientOptions } from "./client.ts";
-import { objectExists } from "./resource.ts";
+import { objectExists, showOne } from "./resource.ts";
 import { alertSpecsApi } from "./resources/alert-specs.ts";
 import { auditEntriesApi } from "./resources/audit-entries.ts";
 import { cloudsApi } from "./resources/clouds.ts";
@@ -22,6 +23,9 @@ import { routesApi } from "./resources/routes.ts";
 import { storedScriptAttachmentsApi } from "./resources/stored-script-attachments.ts";
 import { subnetsApi } from "./resources/subnets.ts";
 import { volumesApi } from "./resources/volumes.ts";
+import { type Linked, linksSchema } from "./schemas.ts";
+
+const linkedSchema = z.looseObject({ links: linksSchema });
 
 /**
  * Every function of a resource set, with the errors it throws passed through `client.redact`:
@@ -82,6 +86,11 @@ export function serviceApi(client: ApiClient) {
     ...redacting(client, {
       /** Whether the object an href names exists (404 or 422 ResourceNotFound: false). */
       exists: (href: string, signal?: AbortSignal) => objectExists(client, href, signal),
+      /**
+       * The links of the object an href names, whatever its type (a server, an instance): to
+       * follow a link no resource of this client reads (a server's current instance).
+       */
+      linksOf: (href: string): Promise<Linked> => showOne(client, href, linkedSchema),
     }),
     close: () => client.close(),
   };

@@ -2,8 +2,10 @@ import type { CrdSource } from "../runtime/crd.ts";
 import { managedStatusSchema } from "../runtime/crd.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
 import { accountDefinition } from "./account/schema.ts";
+import { alertSpecKind } from "./alert-spec/kind.ts";
 import { deploymentKind } from "./deployment/kind.ts";
 import { ipAddressKind } from "./ip-address/kind.ts";
+import { ipAddressBindingKind } from "./ip-address-binding/kind.ts";
 import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
@@ -22,6 +24,8 @@ export const managedKinds: AnyManagedKind[] = [
   networkGatewayKind,
   routeKind,
   ipAddressKind,
+  ipAddressBindingKind,
+  alertSpecKind,
   volumeKind,
   recurringVolumeAttachmentKind,
   permissionKind,

@@ -1,5 +1,6 @@
 import { MockAgent } from "undici";
 import { createServiceApi, type ServiceApi } from "../api/index.ts";
+import type { AnyManagedKind } from "../runtime/kind.ts";
 
 /**
  * The attributes and link rels the real service's media types declare, for the media types the
@@ -134,6 +135,29 @@ export const REAL_MEDIA_TYPES = {
     attributes: ["created_at", "updated_at", "name", "links", "address", "domain"],
     links: ["self", "network", "deployment", "ip_address_bindings"],
   },
+  ip_address_binding: {
+    attributes: ["created_at", "links", "recurring", "public_port", "private_port", "protocol"],
+    links: ["self", "instance", "ip_address"],
+  },
+  alert_spec: {
+    attributes: [
+      "name",
+      "description",
+      "created_at",
+      "updated_at",
+      "duration",
+      "threshold",
+      "condition",
+      "file",
+      "variable",
+      "escalation_name",
+      "vote_tag",
+      "vote_type",
+      "links",
+      "actions",
+    ],
+    links: ["self", "subject"],
+  },
   resource_group: {
     attributes: [
       "name",
@@ -150,6 +174,18 @@ export const REAL_MEDIA_TYPES = {
 } as const;
 
 export type RealMediaType = keyof typeof REAL_MEDIA_TYPES;
+
+/** A kind observed from real representations: what it shows and what it finds differing. */
+export interface RealShapeCase {
+  reason: string;
+  kind: AnyManagedKind;
+  href: string;
+  desired: unknown;
+  /** Representations by path (the object's href, route tables, ...). */
+  paths: Record<string, unknown>;
+  atProvider: Record<string, unknown>;
+  diff: string[];
+}
 
 /**
  * A representation of `type` with exactly the given attributes and links (rel -> href), in the

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnyManagedKind } from "../runtime/kind.ts";
 import { deploymentKind, desiredDeployment } from "./deployment/kind.ts";
 import { deploymentSpecSchema } from "./deployment/schema.ts";
-import { ipAddressKind } from "./ip-address/kind.ts";
 import { desiredNetwork, networkKind } from "./network/kind.ts";
 import { networkSpecSchema } from "./network/schema.ts";
 import { desiredGateway, networkGatewayKind } from "./network-gateway/kind.ts";
@@ -12,11 +10,12 @@ import {
   type FakeService,
   fakeService,
   REAL_MEDIA_TYPES,
+  type RealShapeCase,
   realRepresentation as real,
 } from "./real-media-types.testing.ts";
+import { tableKindCases } from "./real-shapes-table.testing.ts";
 import { desiredAttachment, recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { attachmentSpecSchema } from "./recurring-volume-attachment/schema.ts";
-import { resourceGroupKind } from "./resource-group/kind.ts";
 import { createRouteKind, desiredRoute } from "./route/kind.ts";
 import { routeSpecSchema } from "./route/schema.ts";
 import { desiredSubnet, subnetKind } from "./subnet/kind.ts";
@@ -71,18 +70,7 @@ const routeDesired = desiredRoute(
   { routeTableHref: "/api/route_tables/1", gatewayHref: "/api/network_gateways/3" },
 );
 
-interface Case {
-  reason: string;
-  kind: AnyManagedKind;
-  href: string;
-  desired: unknown;
-  /** Representations by path (the object's href, route tables, ...). */
-  paths: Record<string, unknown>;
-  atProvider: Record<string, unknown>;
-  diff: string[];
-}
-
-const cases: Case[] = [
+const cases: RealShapeCase[] = [
   {
     reason: "Deployment: the resource group is the resource_group link; another one is drift (updatable)",
     kind: deploymentKind,
@@ -330,54 +318,7 @@ const cases: Case[] = [
     atProvider: { roleTitle: "observer", userHref: "/api/users/3" },
     diff: ["userHref"],
   },
-  {
-    reason:
-      "IpAddress: network and deployment are its links, the cloud its collection's (it has no cloud link)",
-    kind: ipAddressKind,
-    href: `${C}/ip_addresses/4`,
-    desired: {
-      cloudHref: C,
-      name: "web-ip",
-      domain: "vpc",
-      networkHref: "/api/networks/1",
-      deploymentHref: "/api/deployments/1",
-      fields: { deploymentHref: "deploymentRef" },
-    },
-    paths: {
-      [`${C}/ip_addresses/4`]: real(
-        "ip_address",
-        { name: "web-ip", address: "198.18.0.4", domain: "vpc", created_at: null, updated_at: null },
-        {
-          self: `${C}/ip_addresses/4`,
-          network: "/api/networks/1",
-          deployment: "/api/deployments/2",
-          ip_address_bindings: `${C}/ip_addresses/4/ip_address_bindings`,
-        },
-      ),
-    },
-    atProvider: {
-      cloudHref: C,
-      address: "198.18.0.4",
-      networkHref: "/api/networks/1",
-      deploymentHref: "/api/deployments/2",
-    },
-    diff: ["deploymentRef"],
-  },
-  {
-    reason: "ResourceGroup: cloud and deployment are its links; another deployment is drift",
-    kind: resourceGroupKind,
-    href: "/api/resource_groups/3",
-    desired: { cloudHref: C, name: "rg", deploymentHref: "/api/deployments/1", fields: {} },
-    paths: {
-      "/api/resource_groups/3": real(
-        "resource_group",
-        { name: "rg", description: null, state: "available", resource_uid: "rg-3", actions: [] },
-        { self: "/api/resource_groups/3", cloud: C, deployment: "/api/deployments/2" },
-      ),
-    },
-    atProvider: { cloudHref: C, state: "available", deploymentHref: "/api/deployments/2" },
-    diff: ["deploymentHref"],
-  },
+  ...tableKindCases,
 ];
 
 describe("kinds observe the real media types", () => {
@@ -403,7 +344,7 @@ describe("kinds observe the real media types", () => {
       "route: link network is not declared",
     );
     expect(() => real("route_table", { is_default: true }, {})).toThrow("is_default is not declared");
-    expect(Object.keys(REAL_MEDIA_TYPES)).toHaveLength(11);
+    expect(Object.keys(REAL_MEDIA_TYPES)).toHaveLength(13);
   });
 });
 

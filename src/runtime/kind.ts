@@ -72,6 +72,14 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    * create the service would refuse. Declare only links whose href the service can show.
    */
   links?(spec: S): Link[];
+  /**
+   * Checks the service just before a write (a create: `fields` undefined; an update: the spec
+   * fields it changes) for values the service would take but that cannot work (an alert on a
+   * metric its subject does not report): throw DependencyNotReadyError naming the field. Called
+   * only when a write is about to be sent, so a reconcile or resync that writes nothing costs no
+   * call, and an ObserveOnly resource is never checked.
+   */
+  beforeWrite?(client: C, desired: D, fields?: readonly string[]): Promise<void>;
   /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
   retain?(spec: S, status: ManagedStatus): string | undefined;
   /** Pure: the representation as shown in status.atProvider. */

@@ -75,6 +75,11 @@ export function exactlyOne(fields: string[], required = true): CelRule {
   };
 }
 
+/** CEL: `field` is required where `rule` (which holds when all is well) says so; the message names it. */
+export function requiredWhere(field: string, rule: string, message: string): CelRule {
+  return { rule, message, fieldPath: `.${field}`, reason: "FieldValueRequired" };
+}
+
 /** CEL transition rule on the parent: `field` cannot change once set (nor be added or removed). */
 export function immutable(field: string): CelRule {
   return {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { linkHref, selfHref } from "../../src/api/schemas.ts";
-import { rejection, startResourceSuite } from "./helpers.ts";
+import { rejection, startResourceSuite, testApi } from "./helpers.ts";
 
-const { api } = await startResourceSuite();
+const { h, api } = await startResourceSuite();
 
 const CLOUD = "/api/clouds/1";
 
@@ -92,6 +92,36 @@ describe("IP addresses and bindings", () => {
     await api.ipAddressBindings.destroy(next);
     await api.ipAddresses.destroy(address);
     expect(await rejection(api.ipAddresses.show(address))).toMatchObject({ kind: "notFound" });
+  });
+});
+
+describe("an IP address binding created without Location", () => {
+  it("is found among its address's bindings by its instance and ports, not mistaken for another", async () => {
+    const address = await api.ipAddresses.create(CLOUD, { name: "forwarded" });
+    const instance = "/api/clouds/1/instances/1";
+    const http = await api.ipAddressBindings.create(CLOUD, {
+      instance_href: instance,
+      public_ip_address_href: address,
+      public_port: "80",
+      protocol: "TCP",
+    });
+    const noLocation = testApi(h, {
+      editResponseHeaders: (status, headers) => {
+        if (status === 201) delete headers.location;
+      },
+    });
+    const https = await noLocation.api.ipAddressBindings.create(CLOUD, {
+      instance_href: instance,
+      public_ip_address_href: address,
+      public_port: "443",
+      private_port: "8443",
+      protocol: "TCP",
+    });
+    expect(https).not.toBe(http);
+    expect(await api.ipAddressBindings.show(https)).toMatchObject({ public_port: 443, private_port: 8443 });
+    await noLocation.close();
+    for (const b of [http, https]) await api.ipAddressBindings.destroy(b);
+    await api.ipAddresses.destroy(address);
   });
 });
 

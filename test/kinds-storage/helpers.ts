@@ -2,13 +2,15 @@ import * as k8s from "@kubernetes/client-node";
 import pino from "pino";
 import qs from "qs";
 import { Agent } from "undici";
+import { afterAll, beforeAll } from "vitest";
+import type { ServiceApi } from "../../src/api/index.ts";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { createPermissionKind } from "../../src/kinds/permission/kind.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/runtime/command.ts";
 import { loadConfig } from "../../src/runtime/config.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
-import { type Stack, simStats } from "../operator/harness.ts";
+import { type Stack, serviceApi, simStats, startStack } from "../operator/harness.ts";
 
 export {
   createCr as apply,
@@ -92,4 +94,29 @@ export async function refusal(
 /** Simulator requests with a status of 400 or more on routes matching `route`. */
 export async function simErrors(stack: Stack, route: RegExp) {
   return (await simStats(stack)).filter((r) => r.status >= 400 && route.test(r.route));
+}
+
+/** A test file's stack and operator (see startStorageOperator), set before its tests and closed after. */
+export interface OperatorStack {
+  stack: Stack;
+  operator: Operator;
+  /** A service client of the stack's simulator, for the tests' own calls. */
+  api: ServiceApi;
+  /** Every write the operator sent. */
+  sent: SentWrite[];
+}
+
+/** Starts a stack and an operator before the file's tests and closes them after (call at the top level). */
+export function operatorStack(): OperatorStack {
+  const t = { sent: [] } as unknown as OperatorStack;
+  beforeAll(async () => {
+    t.stack = await startStack();
+    t.operator = await startStorageOperator(t.stack, t.sent);
+    t.api = serviceApi(t.stack);
+  });
+  afterAll(async () => {
+    await t.api?.close();
+    await t.stack?.close();
+  });
+  return t;
 }

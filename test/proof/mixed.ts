@@ -77,6 +77,32 @@ export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
       },
     },
   ],
+  IpAddressBinding: (u) => [
+    {
+      kind: "IpAddressBinding",
+      name: `${u}-ipb`,
+      spec: {
+        cloudHref: "/api/clouds/1",
+        ipAddressRef: { name: `${u}-ip` },
+        instanceHref: "/api/clouds/1/instances/1",
+      },
+    },
+  ],
+  AlertSpec: (u) => [
+    {
+      kind: "AlertSpec",
+      name: `${u}-alert`,
+      spec: {
+        subjectHref: "/api/servers/1",
+        file: "cpu-0/cpu-idle",
+        variable: "value",
+        condition: "<",
+        threshold: "10",
+        duration: 5,
+        escalationName: "critical",
+      },
+    },
+  ],
   Volume: (u) => [
     {
       kind: "Volume",
@@ -132,6 +158,8 @@ export const COLLECTIONS: Record<string, (o: Record<string, unknown>) => string>
   network_gateways: (o) => String(o.name),
   resource_groups: (o) => String(o.name),
   ip_addresses: (o) => String(o.name),
+  ip_address_bindings: (o) => `${o.ip_address_id}|${o.instance_href}|${o.public_port}`,
+  alert_specs: (o) => String(o.name),
   routes: (o) => `${o.route_table_id ?? ""}|${o.destination_cidr_block ?? ""}`,
   volumes: (o) => String(o.name),
   recurring_volume_attachments: (o) => `${o.storage_href}|${o.runnable_href}|${o.device}`,

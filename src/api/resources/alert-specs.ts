@@ -11,12 +11,15 @@ export const alertSpecSchema = z.looseObject({
   description: z.string().nullish(),
   created_at: timestampSchema.nullish(),
   updated_at: timestampSchema.nullish(),
-  duration: z.number(),
+  /** Minutes; an integer (the JSON type is not shown: digits read too). */
+  duration: z.union([z.number(), z.string()]),
   threshold: z.string(),
   condition: z.string(),
   file: z.string(),
   variable: z.string(),
   escalation_name: z.string().nullish(),
+  vote_tag: z.string().nullish(),
+  vote_type: z.string().nullish(),
   links: linksSchema,
   actions: actionsSchema.optional(),
 });

@@ -1,11 +1,10 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
 import { buildCrd } from "../../runtime/crd.ts";
-import type { DesiredContext } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { ResolvedReference } from "../../runtime/kind.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
 import { crdSources } from "../index.ts";
+import { desiredContext } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { ipAddressKind as kind } from "./kind.ts";
 import { type IpAddressClient, ipAddressSpecSchema } from "./schema.ts";
@@ -62,19 +61,8 @@ function fake(items = [rep(1, "web-ip", { deployment: "/api/deployments/1", netw
   return { client, calls };
 }
 
-function ctx(
-  client: IpAddressClient,
-  refs: DesiredContext<unknown>["refs"] = {},
-): DesiredContext<IpAddressClient> {
-  return {
-    meta: { name: "web-ip", namespace: "ns" },
-    client,
-    refs,
-    log: pino({ level: "silent" }),
-    names: new NameLookup(),
-    account: "ns/default",
-  };
-}
+const ctx = <C>(client: C, refs: Record<string, ResolvedReference> = {}) =>
+  desiredContext(client, "web-ip", refs);
 
 const ref = (kind: string, name: string, href: string) => ({ kind, name, href, atProvider: {} });
 

@@ -1,7 +1,6 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
-import type { DesiredContext } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { ResolvedReference } from "../../runtime/kind.ts";
+import { desiredContext, fakeResource } from "../shared/context.testing.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { resourceGroupKind as kind } from "./kind.ts";
 import { type ResourceGroupClient, resourceGroupSpecSchema } from "./schema.ts";
@@ -21,34 +20,14 @@ const rep = (id: number, name: string, over: Record<string, unknown> = {}, cloud
 function fake(items: ReturnType<typeof rep>[]) {
   const calls: string[] = [];
   const client = {
-    resourceGroups: {
-      show: async (href: string) => items.find((i) => i.links[0]!.href === href),
-      index: async (options?: { filter?: Record<string, string> }) => {
-        calls.push(`index ${JSON.stringify(options?.filter ?? {})}`);
-        return items;
-      },
-      create: async (params: object) => {
-        calls.push(`create ${JSON.stringify(params)}`);
-        return "/api/resource_groups/9";
-      },
-      update: async (href: string, params: object) =>
-        void calls.push(`update ${href} ${JSON.stringify(params)}`),
-      destroy: async () => {},
-    },
+    resourceGroups: fakeResource(items, calls, "/api/resource_groups/9"),
     clouds: { index: async () => [] },
   } as unknown as ResourceGroupClient;
   return { client, calls };
 }
 
-const ctx = (client: ResourceGroupClient, refs: DesiredContext<unknown>["refs"] = {}) =>
-  ({
-    meta: { name: "rg", namespace: "ns" },
-    client,
-    refs,
-    log: pino({ level: "silent" }),
-    names: new NameLookup(),
-    account: "ns/default",
-  }) as DesiredContext<ResourceGroupClient>;
+const ctx = <C>(client: C, refs: Record<string, ResolvedReference> = {}) =>
+  desiredContext(client, "rg", refs);
 
 const spec = resourceGroupSpecSchema.parse({ cloudHref: "/api/clouds/1", deploymentRef: { name: "web" } });
 const web = { kind: "Deployment", name: "web", href: "/api/deployments/1", atProvider: {} };

@@ -26,6 +26,8 @@ export interface TableRow<C = unknown> extends Field<TableDesired, TableObserved
   required?: boolean;
   /** Unset: metadata.name. */
   defaultName?: boolean;
+  /** The index filter that finds the object by this value, where it is not named as the parameter. */
+  filter?: string;
 }
 
 /** The service calls of a resource: one collection for the account, or one per cloud (`/api/clouds/:id/...`). */
@@ -33,7 +35,8 @@ export interface TableResource {
   show(href: string): Promise<Linked>;
   index(scope: string, filter?: Record<string, string>): Promise<Linked[]>;
   create(scope: string, params: Record<string, unknown>): Promise<string>;
-  update(href: string, params: Record<string, unknown>): Promise<void>;
+  /** Absent: the service has no update (every row is create-only and the kind replaces). */
+  update?(href: string, params: Record<string, unknown>): Promise<void>;
   destroy(href: string): Promise<void>;
 }
 
@@ -41,7 +44,17 @@ export interface TableResource {
 export interface TableKindOptions<S, C>
   extends Pick<
     ManagedKind<S, TableDesired, TableObserved, C>,
-    "kind" | "plural" | "singular" | "shortNames" | "description" | "schema" | "printerColumns" | "notReady"
+    | "kind"
+    | "plural"
+    | "singular"
+    | "shortNames"
+    | "description"
+    | "schema"
+    | "printerColumns"
+    | "notReady"
+    | "validate"
+    | "replace"
+    | "beforeWrite"
   > {
   rows: readonly TableRow<C>[];
   resource(client: C): TableResource;
@@ -51,7 +64,10 @@ export interface TableKindOptions<S, C>
    * cloud from it: some representations have no `cloud` link of their own.
    */
   perCloud?: string;
-  /** The spec fields a lost create is looked up by (index filter on their parameters, then an exact match). */
+  /**
+   * The spec fields a lost create is looked up by (index filter on their parameters, then an exact
+   * match); one the desired state leaves unset is not filtered on.
+   */
   lookupBy: string[];
 }
 
@@ -75,8 +91,11 @@ export const tableRows = {
   }),
 };
 
-/** The CEL rules a table implies: one of each alternative pair, and create-only fields immutable. */
-export function tableRules<C>(rows: readonly TableRow<C>[]): CelRule[] {
+/**
+ * The CEL rules a table implies: one of each alternative pair, and create-only fields immutable,
+ * unless the kind replaces its object when one changes (`replaced`): then admission lets it through.
+ */
+export function tableRules<C>(rows: readonly TableRow<C>[], options: { replaced?: boolean } = {}): CelRule[] {
   const rules: CelRule[] = [];
   for (const r of rows) {
     if (r.ref)
@@ -84,7 +103,7 @@ export function tableRules<C>(rows: readonly TableRow<C>[]): CelRule[] {
     if (r.byName)
       rules.push({ ...exactlyOne([r.spec, r.byName.field], r.required ?? false), fieldPath: `.${r.spec}` });
   }
-  return [...rules, ...createOnly(rows).map(immutable)];
+  return options.replaced ? rules : [...rules, ...createOnly(rows).map(immutable)];
 }
 
 /** The spec fields of the create-only rows, alternatives included. */
@@ -145,7 +164,8 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
     table.observe(rep, o.perCloud ? { [o.perCloud]: scope } : {});
   const hrefFields = rows.filter((r) => r.spec.endsWith("Href") && r.write !== "read").map((r) => r.spec);
   const locked = createOnly(rows);
-  const { kind, plural, singular, shortNames, description, schema, printerColumns, notReady } = o;
+  const { kind, plural, singular, shortNames, description, schema, printerColumns } = o;
+  const identity = rows.filter((r) => o.lookupBy.includes(r.spec));
   return {
     kind,
     plural,
@@ -154,7 +174,10 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
     description,
     schema,
     printerColumns,
-    notReady,
+    notReady: o.notReady,
+    validate: o.validate,
+    replace: o.replace,
+    beforeWrite: o.beforeWrite,
     references: (spec) =>
       rows.flatMap((r): Reference[] => {
         const target = r.ref && (spec as Record<string, { name: string } | undefined>)[r.ref.field];
@@ -167,16 +190,15 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
       return rep && observe(rep, scopeOf(desired));
     },
     async lookup(client, desired) {
-      const filter = Object.fromEntries(
-        rows.filter((r) => o.lookupBy.includes(r.spec)).map((r) => [r.param!, String(desired[r.spec])]),
-      );
+      const given = identity.filter((r) => desired[r.spec] !== undefined);
+      const filter = Object.fromEntries(given.map((r) => [r.filter ?? r.param!, String(desired[r.spec])]));
       const found = await o.resource(client).index(scopeOf(desired)!, filter);
       // Filters may match partially: a candidate shows every identifying value and no other create-only one.
       return found
         .map((rep) => observe(rep, scopeOf(desired)))
         .filter(
           (c) =>
-            o.lookupBy.every((f) => c[f] === desired[f]) &&
+            given.every((r) => c[r.observed ?? r.spec] === desired[r.spec]) &&
             table.diff(desired, c).every((d) => !locked.includes(d.field)),
         );
     },
@@ -184,7 +206,12 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
     create: (client, desired) => o.resource(client).create(scopeOf(desired)!, table.createParams(desired)),
     async update(client, href, desired, _observed, diff) {
       const params = table.updateParams(diff, desired);
-      if (Object.keys(params).length > 0) await o.resource(client).update(href, params);
+      if (Object.keys(params).length === 0) return;
+      const resource = o.resource(client);
+      // Unreachable for a kind without update: its rows are create-only, and it replaces.
+      if (!resource.update)
+        throw new Error(`${kind} objects cannot be updated: ${Object.keys(params).join(", ")}`);
+      await resource.update(href, params);
     },
     // The service refuses (422) while something it knows still uses the object: wait, do not stall.
     delete: (client, href) => destroyOrWait(() => o.resource(client).destroy(href), href),

@@ -5,6 +5,7 @@ import { deepEqual, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import type { Outcome } from "../outcome.ts";
 import { EventReason, Reason, terminal, WaitError } from "../result.ts";
+import { readyToCreate } from "./create.ts";
 import type { Run } from "./run.ts";
 import type { End, Existing } from "./state.ts";
 
@@ -27,12 +28,13 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   const { client, href, desired } = state;
   const drift =
     run.obj.status?.observedGeneration === run.meta.generation && isTrue(run.obj.status?.conditions, "Ready");
+  const fields = diff.map((d) => d.field);
+  await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);
   run.status.applied = run.writeOnlyValues(desired);
-  const fields = diff.map((d) => d.field).join(", ");
   run.event(
     drift ? EventReason.DriftCorrected : EventReason.Updated,
-    `${drift ? "put back" : "updated"} ${fields}`,
+    `${drift ? "put back" : "updated"} ${fields.join(", ")}`,
   );
   run.audited(drift ? "driftCorrected" : "updated", href, changedFields(diff), desired);
   const observed = (await run.kind.observe(client, href, desired)) ?? state.observed;
@@ -51,6 +53,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
 /** An immutable field changed: the kind's way of replacing the object, else Stalled naming the fields. */
 async function replaceOrRefuse(run: Run, state: Existing, locked: FieldDiff[]): Promise<Outcome> {
   const fields = locked.map((d) => d.field).join(", ");
+  if (run.kind.replace) await readyToCreate(run, state);
   if (run.kind.replace === "deleteBeforeCreate") return deleteBeforeCreate(run, state, locked);
   if (run.kind.replace === "createBeforeDelete") return startReplacement(run, state.href, fields);
   throw terminal(

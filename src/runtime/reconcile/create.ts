@@ -3,17 +3,15 @@ import { mergePatch } from "../kube.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { EventReason, Reason, WaitError } from "../result.ts";
 import type { Run } from "./run.ts";
-import type { Existing, Observed } from "./state.ts";
+import type { Desired, Existing, Observed } from "./state.ts";
 
 /** Phase 5: whether to create (nothing was found), without ever making a second object. */
 export async function createIfMissing(run: Run, state: Observed): Promise<Existing> {
   if (state.href) return { ...state, href: state.href };
-  const { spec, accountName, client, desired } = state;
+  const { spec, client, desired } = state;
+  await readyToCreate(run, state);
   // No duplicates: intent (create-pending) is written before the call and the href right after,
   // so a create whose answer was lost is looked up (observeOrAdopt), never sent again.
-  const links = run.kind.links?.(spec) ?? [];
-  const account = `${run.meta.namespace}/${accountName}`;
-  await run.deps.links?.require(account, client, links, run.deps.dependencyRetryMs);
   const finalizers = (run.meta.finalizers ?? []).includes(FINALIZER) ? undefined : state.withFinalizer;
   await run.patchMetadata(
     {
@@ -59,6 +57,21 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   if (observed === undefined)
     throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
   return { ...state, href, observed };
+}
+
+/**
+ * Whether the service can take a create of this spec: the objects it links to by href exist, and
+ * the kind's own check passes (DependencyNotReady otherwise). Asked before a create, and before a
+ * replacement starts, so an object is never deleted for a successor that cannot be created.
+ */
+export async function readyToCreate(
+  run: Run,
+  { spec, accountName, client, desired }: Desired,
+): Promise<void> {
+  const links = run.kind.links?.(spec) ?? [];
+  const account = `${run.meta.namespace}/${accountName}`;
+  await run.deps.links?.require(account, client, links, run.deps.dependencyRetryMs);
+  await run.kind.beforeWrite?.(client, desired);
 }
 
 export async function recordHref(run: Run, href: string): Promise<void> {
