@@ -10,6 +10,7 @@ import { permissionKind } from "./permission/kind.ts";
 import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { resourceGroupKind } from "./resource-group/kind.ts";
 import { routeKind } from "./route/kind.ts";
+import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
 import { volumeKind } from "./volume/kind.ts";
 
@@ -24,6 +25,7 @@ export const managedKinds: AnyManagedKind[] = [
   ipAddressKind,
   volumeKind,
   recurringVolumeAttachmentKind,
+  storedScriptAttachmentKind,
   permissionKind,
 ];
 

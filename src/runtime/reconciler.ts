@@ -3,6 +3,7 @@ import type { AccountUse, NoClient } from "./account-use.ts";
 import type { AuditSink } from "./audit.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
+import type { KeySources } from "./key-sources.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { LinkCheck } from "./links.ts";
@@ -60,6 +61,8 @@ export interface ReconcilerDeps {
   links?: LinkCheck;
   /** The audit trail in the service of the changes made (audit.ts); none: no audit calls. */
   audit?: AuditSink;
+  /** Reads the ConfigMap and Secret keys specs name (share one per operator); none: nothing is read. */
+  keySources?: KeySources;
 }
 
 /** What a reconcile ended with; the controller requeues accordingly. */
@@ -98,6 +101,7 @@ export class ManagedReconciler {
     if (!object) {
       const key = objectKey(this.kind.kind, namespace, name);
       this.deps.refs.remove(key);
+      this.deps.keySources?.forget(key);
       this.memory.notReadySince.delete(key);
       this.memory.ownHrefs.delete(key);
       return {};

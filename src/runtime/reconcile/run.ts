@@ -41,6 +41,7 @@ export class Run {
   private readonly auditEntry: { auditee: string; entry: string } | undefined;
   /** The changes made to service objects, for the audit trail (audit.ts), handed over at the end. */
   private readonly changes: AuditChange[] = [];
+  /** Spec fields whose values the audit trail masks: the kind's write-only ones, and those read from keys (mask). */
   private readonly writeOnlyFields = new Set<string>();
   /** The Account and client of this run's service calls (see client()). */
   private account: { name: string; client: unknown } | undefined;
@@ -180,6 +181,11 @@ export class Run {
     }
     this.account = { name: accountName, client: found.client };
     return found.client;
+  }
+
+  /** A spec field whose values never reach the audit trail (one whose value is read from a ConfigMap or Secret). */
+  mask(field: string): void {
+    this.writeOnlyFields.add(field);
   }
 
   /** A change this run made to a service object (the facts of its Created/Updated/... event). */
