@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../api/errors.ts";
+import { ApiError, ApiErrorCodes } from "../../api/errors.ts";
 import type { DesiredContext } from "../../runtime/kind.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
@@ -118,7 +118,9 @@ describe("StoredScriptAttachment", () => {
   it("content larger than the service takes, or a 413, is InvalidSpec naming the key's field, without the content", async () => {
     const small = createStoredScriptAttachmentKind({ maxContentBytes: 4 });
     const { client, calls } = fake([]);
-    const error = await small.desired(spec, ctx(client, "12345")).catch((e: unknown) => e);
+    const error = await Promise.resolve()
+      .then(() => small.desired(spec, ctx(client, "12345")))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidSpecError);
     expect((error as InvalidSpecError).field).toBe("contentFrom.configMapKeyRef.key");
     expect((error as Error).message).toBe(
@@ -128,7 +130,7 @@ describe("StoredScriptAttachment", () => {
 
     const status413 = new ApiError({
       kind: "invalid",
-      code: "ERR_INVALID",
+      code: ApiErrorCodes.invalid,
       status: 413,
       method: "POST",
       href: SCRIPT,
