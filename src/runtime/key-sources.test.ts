@@ -55,12 +55,16 @@ async function failure(p: Promise<unknown>): Promise<BlockedError> {
 }
 
 describe("KeySources.values: the bytes of each key, or a wait naming the field", () => {
-  it("reads each key by spec field", async () => {
+  it("reads each key by spec field, and says when a source changed since the last read", async () => {
     const c = cluster();
     c.put("ConfigMap", "scripts", { "run.sh": "echo hi\n" });
     const { ks } = sources(c);
-    const values = await ks.values("Thing/ns/a", "ns", [fromMap]);
-    expect(values.contentFrom?.toString()).toBe("echo hi\n");
+    const first = await ks.values("Thing/ns/a", "ns", [fromMap]);
+    expect(first.values.contentFrom?.toString()).toBe("echo hi\n");
+    expect(first.changed).toBe(false);
+    expect((await ks.values("Thing/ns/a", "ns", [fromMap])).changed).toBe(false);
+    c.put("ConfigMap", "scripts", { "run.sh": "echo bye\n" });
+    expect(await ks.values("Thing/ns/a", "ns", [fromMap])).toMatchObject({ changed: true });
   });
 
   it.each([

@@ -130,15 +130,17 @@ export class KeySources {
   }
 
   /**
-   * The value of each key, by spec field; a missing source or key waits (a Blocked outcome naming
-   * the field), and is looked at again when the source changes or after `retryMs`.
+   * The value of each key, by spec field, and whether a source changed since the resource last read
+   * it; a missing source or key waits (a Blocked outcome naming the field), and is looked at again
+   * when the source changes or after `retryMs`.
    */
   async values(
     resource: string,
     namespace: string,
     sources: readonly KeySource[],
     retryMs = 60_000,
-  ): Promise<Record<string, Buffer>> {
+  ): Promise<{ values: Record<string, Buffer>; changed: boolean }> {
+    const before = this.versions.get(resource);
     const read = new Map<string, SourceData | undefined>();
     const seen = new Map<string, string | null>();
     try {
@@ -180,7 +182,8 @@ export class KeySources {
       }
       out[s.field] = value;
     }
-    return out;
+    const changed = before !== undefined && [...seen].some(([key, version]) => before.get(key) !== version);
+    return { values: out, changed };
   }
 
   /** A watch saw a source change (resourceVersion undefined: deleted): its readers that read another version are re-queued. */

@@ -68,6 +68,7 @@ let maps: Map<string, SourceData>;
 let reads: string[];
 let keySources: KeySources;
 let batches: AuditBatch[];
+let events: string[];
 let reconciler: ManagedReconciler;
 
 beforeEach(() => {
@@ -76,6 +77,7 @@ beforeEach(() => {
   maps = new Map();
   reads = [];
   batches = [];
+  events = [];
   keySources = new KeySources({
     read: async (kind, ns, name) => {
       reads.push(`${kind}/${ns}/${name}`);
@@ -90,7 +92,7 @@ beforeEach(() => {
     accounts: { get: () => ({ client: service }) },
     refs: new ReferenceIndex(),
     owners: new OwnerIndex(),
-    events: { emit() {} },
+    events: { emit: (_o, _k, _t, reason) => void events.push(reason) },
     clock: new FakeClock(),
     log: pino({ level: "silent" }),
     keySources,
@@ -121,6 +123,15 @@ describe("the reconciler reads the keys a spec names (key-sources.ts)", () => {
     await reconciler.reconcile(NS, "f");
     expect(ready()?.status).toBe("True");
     expect([...service.objects.values()].map((o) => o.text)).toEqual(["top secret text"]);
+  });
+
+  it("a changed source is an update, not drift (the service did not change)", async () => {
+    setMap("one", "2");
+    apply(fromMap);
+    await reconciler.reconcile(NS, "f");
+    setMap("two", "3");
+    await reconciler.reconcile(NS, "f");
+    expect(events).toEqual(["Created", "Updated"]);
   });
 
   it("the value never reaches status or the audit trail: the field is masked", async () => {

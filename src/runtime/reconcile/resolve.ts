@@ -28,7 +28,9 @@ async function readSources(run: Run, valid: Validated): Promise<Record<string, B
   for (const s of wanted) run.mask(s.field);
   const keySources = run.deps.keySources;
   if (wanted.length === 0 || valid.observeOnly || !keySources) return undefined;
-  return keySources.values(run.key, run.meta.namespace, wanted, run.deps.dependencyRetryMs);
+  const read = await keySources.values(run.key, run.meta.namespace, wanted, run.deps.dependencyRetryMs);
+  run.sourcesChanged = read.changed;
+  return read.values;
 }
 
 /** The references by field, or DependencyNotReady saying of each that is not usable why (reference-state.ts). */

@@ -25,6 +25,8 @@ import { pausedOrDeleted, validated } from "./validate.ts";
 export class Run {
   /** True once this run removed the finalizer (the object is gone or about to be). */
   released = false;
+  /** A ConfigMap or Secret the spec reads changed since the last reconcile: a difference is an update, not drift. */
+  sourcesChanged = false;
   obj: ManagedObject;
   readonly kind: AnyManagedKind;
   readonly deps: ReconcilerDeps;
