@@ -109,10 +109,13 @@ describe("StoredScriptAttachment", () => {
     });
   });
 
-  it("a digest that is not an MD5 cannot be compared: left alone rather than uploaded on every reconcile", async () => {
-    const { client } = fake([{ ...rep(1, "run.sh", "x"), digest: "583955276" }]);
-    const d = await kind.desired(spec, ctx(client, "echo hi\n"));
-    expect(kind.diff(d, (await kind.observe(client, `${SCRIPT}/attachments/1`, d))!)).toEqual([]);
+  it("a digest that is not an MD5 cannot be compared: the sizes are, rather than uploading on every reconcile", async () => {
+    const { client } = fake([{ ...rep(1, "run.sh", "echo hi\n"), digest: "583955276" }]);
+    const same = await kind.desired(spec, ctx(client, "echo ho\n"));
+    const o = (await kind.observe(client, `${SCRIPT}/attachments/1`, same))!;
+    expect(kind.diff(same, o)).toEqual([]);
+    const longer = await kind.desired(spec, ctx(client, "echo hello\n"));
+    expect(kind.diff(longer, o)).toEqual([{ field: "contentFrom", desired: 11, observed: 8 }]);
   });
 
   it("content larger than the service takes, or a 413, is InvalidSpec naming the key's field, without the content", async () => {

@@ -92,6 +92,14 @@ export function createStoredScriptAttachmentKind(options: { maxContentBytes?: nu
       if (content) d.content = content;
       return d;
     },
+    // A digest of another form than MD5 cannot be compared: then a different size still tells.
+    diff(desired, observed) {
+      const diff = base.diff(desired, observed);
+      const size = desired.content?.length;
+      if (size !== undefined && observed.digest === null && observed.size !== size)
+        diff.push({ field: "contentFrom", desired: size, observed: observed.size });
+      return diff;
+    },
     create: (client, desired) => refused(desired, base.create(client, desired)),
     update: (client, href, desired, observed, diff) =>
       refused(desired, base.update(client, href, desired, observed, diff)),

@@ -32,6 +32,7 @@ export const storedScriptAttachmentRows: TableRow<StoredScriptAttachmentClient>[
     spec: "contentFrom",
     param: "content",
     attribute: "digest",
+    observed: "digest",
     at: false,
     write: "update",
     empty: "unshown",
