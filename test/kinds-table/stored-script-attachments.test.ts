@@ -1,6 +1,6 @@
-import type { V1ConfigMap } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
+import { RawKube } from "../../src/runtime/kube-raw.ts";
 import { Annotation } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
 import {
@@ -31,14 +31,18 @@ import { eventReasons, namespaceWithAccount, type Stack, startStack, waitFor } f
 let stack: Stack;
 let operator: Operator;
 let api: ServiceApi;
+/** ConfigMaps and Secrets are written with plain calls: a PUT, as `kubectl apply` of a change. */
+let kube: RawKube;
 const sent: SentWrite[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
   operator = await startStorageOperator(stack, sent);
   api = serviceApi(stack);
+  kube = new RawKube(stack.kc);
 });
 afterAll(async () => {
+  await kube?.close();
   await api?.close();
   await stack?.close();
 });
@@ -59,34 +63,23 @@ const content = (href: string) => Buffer.from(row(href)?.content_base64 ?? "", "
 const writesTo = (href: string) =>
   sent.filter((w) => w.path === href).map((w) => `${w.method} ${JSON.stringify(w.body)}`);
 
-async function configMap(
+/** Creates or replaces a ConfigMap or Secret of the namespace (a PUT: what `kubectl apply` of a change does). */
+async function put(ns: string, plural: "configmaps" | "secrets", body: { metadata: { name: string } }) {
+  const path = `/api/v1/namespaces/${ns}/${plural}`;
+  const existing = await kube
+    .call<{ metadata: object }>("GET", `${path}/${body.metadata.name}`)
+    .catch(() => undefined);
+  if (!existing) await kube.call("POST", path, body);
+  else await kube.call("PUT", `${path}/${body.metadata.name}`, { ...body, metadata: existing.metadata });
+}
+const configMap = (
   ns: string,
   name: string,
   data: Record<string, string>,
   binaryData?: Record<string, string>,
-) {
-  const body: V1ConfigMap = { metadata: { name }, data, binaryData };
-  const existing = await stack.core.readNamespacedConfigMap({ name, namespace: ns }).catch(() => undefined);
-  if (!existing) await stack.core.createNamespacedConfigMap({ namespace: ns, body });
-  else
-    await stack.core.replaceNamespacedConfigMap({
-      name,
-      namespace: ns,
-      body: { ...body, metadata: existing.metadata },
-    });
-}
-
-async function secret(ns: string, name: string, value: string) {
-  const body = { metadata: { name }, stringData: { id: value } };
-  const existing = await stack.core.readNamespacedSecret({ name, namespace: ns }).catch(() => undefined);
-  if (!existing) await stack.core.createNamespacedSecret({ namespace: ns, body });
-  else
-    await stack.core.replaceNamespacedSecret({
-      name,
-      namespace: ns,
-      body: { ...body, metadata: existing.metadata },
-    });
-}
+) => put(ns, "configmaps", { metadata: { name }, data, binaryData } as { metadata: { name: string } });
+const secret = (ns: string, name: string, value: string) =>
+  put(ns, "secrets", { metadata: { name }, stringData: { id: value } } as { metadata: { name: string } });
 
 const fromMap = (key = "run.sh", name = "scripts") => ({
   storedScriptHref: SCRIPT,
