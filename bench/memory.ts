@@ -23,7 +23,7 @@ import { parse } from "yaml";
 import type { ManagedObject } from "../src/runtime/kind.ts";
 import { RawKube } from "../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../src/runtime/names.ts";
-import { type Manifest, mixedSet, PLURAL } from "../test/proof/mixed.ts";
+import { type Manifest, mixedSet, PLURAL, SCRIPTS_CONFIG_MAP } from "../test/proof/mixed.ts";
 import { freePort } from "../test/proof/rig.ts";
 import { pool, ready, startInfra, stopInfra } from "./lib/operator-rig.ts";
 
@@ -303,6 +303,7 @@ async function phase(size: number, keepSnapshots: string | undefined): Promise<R
       metadata: { name: "creds" },
       stringData: { refreshToken: "dev-refresh-token" },
     });
+    await raw.call("POST", `/api/v1/namespaces/${ns}/configmaps`, SCRIPTS_CONFIG_MAP);
     await create("Account", "default", {
       endpoint: infra.simUrl,
       accountId: 1,

@@ -5,13 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { crdSources, managedKinds } from "../kinds/index.ts";
 import { GROUP } from "../runtime/names.ts";
 import { DEFAULT_SAMPLES } from "./command.ts";
-import { loadSamples } from "./samples.ts";
+import { isSupport, loadSamples } from "./samples.ts";
 
 const KINDS = new Set(crdSources().map((s) => s.kind));
 
 describe("deploy/samples", () => {
   it("covers every managed kind, and every spec passes its kind's schema", async () => {
-    const samples = await loadSamples(DEFAULT_SAMPLES, KINDS, GROUP);
+    const samples = (await loadSamples(DEFAULT_SAMPLES, KINDS, GROUP)).filter((s) => !isSupport(s));
     const kinds = new Set(samples.map((s) => s.kind));
     for (const k of managedKinds) expect(kinds.has(k.kind), `a sample of ${k.kind}`).toBe(true);
     for (const s of samples) {
@@ -25,15 +25,23 @@ describe("deploy/samples", () => {
     }
   });
 
-  it("names are unique per kind, and every reference names a sample", async () => {
-    const samples = await loadSamples(DEFAULT_SAMPLES, KINDS, GROUP);
-    const keys = samples.map((s) => `${s.kind}/${s.metadata.name}`);
+  it("names are unique per kind, every reference names a sample, every ConfigMap key read is beside them", async () => {
+    const all = await loadSamples(DEFAULT_SAMPLES, KINDS, GROUP);
+    const samples = all.filter((s) => !isSupport(s));
+    const keys = all.map((s) => `${s.kind}/${s.metadata.name}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const s of samples) {
       const kind = managedKinds.find((k) => k.kind === s.kind)!;
       const spec = kind.schema.parse(s.spec ?? {});
       for (const ref of kind.references(spec))
         expect(keys, `${s.metadata.name} -> ${ref.kind}/${ref.name}`).toContain(`${ref.kind}/${ref.name}`);
+      for (const source of kind.keySources?.(spec) ?? []) {
+        const map = all.find((m) => m.kind === source.kind && m.metadata.name === source.name);
+        expect(map, `${s.metadata.name} -> ${source.kind}/${source.name}`).toBeDefined();
+        expect(Object.keys({ ...(map?.data as object), ...(map?.binaryData as object) })).toContain(
+          source.key,
+        );
+      }
     }
   });
 });
@@ -51,7 +59,12 @@ describe("loadSamples errors name the file and the field", () => {
     },
     {
       reason: "foreign group",
-      text: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+      text: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n",
+      error: /apiVersion must be cloud\.svc\.io\/<version> \(or v1 for a ConfigMap\)/,
+    },
+    {
+      reason: "a core kind other than a ConfigMap",
+      text: "apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n",
       error: /apiVersion must be cloud\.svc\.io/,
     },
     {

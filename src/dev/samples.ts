@@ -4,6 +4,20 @@ import { parseAllDocuments } from "yaml";
 import { type ApplyOptions, applyManifest, type Collection, type Manifest } from "./apply.ts";
 import { KubeError, type KubeHttp } from "./kube-http.ts";
 
+/**
+ * Core kinds that may sit beside the samples: what a sample reads (a StoredScriptAttachment's
+ * content in a ConfigMap). Applied with them, in file order, but not samples themselves: they
+ * have no Ready to wait for.
+ */
+export const SUPPORT_KINDS: ReadonlyMap<string, Collection> = new Map([
+  ["ConfigMap", { plural: "configmaps", namespaced: true }],
+]);
+
+/** Whether a manifest is one of the supporting core objects (SUPPORT_KINDS), not a sample to wait for. */
+export function isSupport(m: Pick<Manifest, "apiVersion" | "kind">): boolean {
+  return m.apiVersion === "v1" && SUPPORT_KINDS.has(m.kind);
+}
+
 export class SampleError extends Error {
   override name = "SampleError";
 }
@@ -24,7 +38,8 @@ export function describeSample(s: Sample): string {
 
 /**
  * Reads every *.yaml of a samples directory (file name order: parents first), all documents.
- * Each object must be a cloud.svc.io kind the operator serves; the error names file and field.
+ * Each object must be a cloud.svc.io kind the operator serves, or a supporting core object
+ * (SUPPORT_KINDS); the error names file and field.
  */
 export async function loadSampleDocuments(
   dir: string,
@@ -50,9 +65,12 @@ export async function loadSampleDocuments(
       if (value === null || value === undefined) continue;
       if (typeof value !== "object" || Array.isArray(value))
         throw new SampleError(`${where}: must be a mapping`);
-      if (typeof value.apiVersion !== "string" || !value.apiVersion.startsWith(`${group}/`))
-        throw new SampleError(`${where}: apiVersion must be ${group}/<version>`);
-      if (typeof value.kind !== "string" || !kinds.has(value.kind))
+      const support = isSupport(value as Manifest);
+      if (!support && (typeof value.apiVersion !== "string" || !value.apiVersion.startsWith(`${group}/`)))
+        throw new SampleError(
+          `${where}: apiVersion must be ${group}/<version> (or v1 for a ${[...SUPPORT_KINDS.keys()].join(", ")})`,
+        );
+      if (!support && (typeof value.kind !== "string" || !kinds.has(value.kind)))
         throw new SampleError(
           `${where}: kind must be one of ${[...kinds].join(", ")} (got ${String(value.kind)})`,
         );
@@ -99,7 +117,7 @@ export async function checkSamples(
   const refused: string[] = [];
   for (const s of samples) {
     try {
-      await applyManifest(kube, s.manifest, collections.get(s.manifest.kind)!, { dryRun: true });
+      await applyManifest(kube, s.manifest, collectionOf(s.manifest, collections), { dryRun: true });
     } catch (error) {
       // 400 (an unknown field) and 422 (the schema) are the document's; anything else is not.
       if (!(error instanceof KubeError) || (error.status !== 400 && error.status !== 422)) throw error;
@@ -122,5 +140,10 @@ export async function applySamples(
   collections: ReadonlyMap<string, Collection>,
   options: Pick<ApplyOptions, "extraAnnotations"> = {},
 ): Promise<void> {
-  for (const s of samples) await applyManifest(kube, s.manifest, collections.get(s.manifest.kind)!, options);
+  for (const s of samples)
+    await applyManifest(kube, s.manifest, collectionOf(s.manifest, collections), options);
+}
+
+function collectionOf(m: Manifest, collections: ReadonlyMap<string, Collection>): Collection {
+  return (isSupport(m) ? SUPPORT_KINDS.get(m.kind) : collections.get(m.kind))!;
 }

@@ -19,7 +19,7 @@ import { createSimulator, type Simulator } from "../simulator/server.ts";
 import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply.ts";
 import { KubeHttp } from "./kube-http.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
-import { applySamples, checkSamples, loadSampleDocuments } from "./samples.ts";
+import { applySamples, checkSamples, isSupport, loadSampleDocuments } from "./samples.ts";
 import { loadSimulatorState, saveSimulatorState, seedOf, writeOwnerOnly } from "./state.ts";
 import { type Row, rowOf } from "./table.ts";
 
@@ -154,7 +154,8 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     await applySamples(kube, documents, collections, {
       extraAnnotations: { [Annotation.reconcileRequestedAt]: requestedAt },
     });
-    const samples = documents.map((s) => s.manifest);
+    // What the table shows and waits for: the custom resources (a ConfigMap beside them has no Ready).
+    const samples = documents.map((s) => s.manifest).filter((m) => !isSupport(m));
 
     // The simulator has no change hook: save its store when it changed, and at stop.
     let saved = "";

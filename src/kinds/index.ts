@@ -12,6 +12,7 @@ import { permissionKind } from "./permission/kind.ts";
 import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { resourceGroupKind } from "./resource-group/kind.ts";
 import { routeKind } from "./route/kind.ts";
+import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
 import { volumeKind } from "./volume/kind.ts";
 
@@ -28,6 +29,7 @@ export const managedKinds: AnyManagedKind[] = [
   alertSpecKind,
   volumeKind,
   recurringVolumeAttachmentKind,
+  storedScriptAttachmentKind,
   permissionKind,
 ];
 

@@ -171,6 +171,10 @@ export const REAL_MEDIA_TYPES = {
     ],
     links: ["self", "cloud", "deployment"],
   },
+  stored_script_attachment: {
+    attributes: ["id", "filename", "created_at", "updated_at", "digest", "size", "download_url", "links"],
+    links: ["self", "stored_script"],
+  },
 } as const;
 
 export type RealMediaType = keyof typeof REAL_MEDIA_TYPES;

@@ -3,6 +3,7 @@ import { ipAddressKind } from "./ip-address/kind.ts";
 import { ipAddressBindingKind } from "./ip-address-binding/kind.ts";
 import { type RealShapeCase, realRepresentation as real } from "./real-media-types.testing.ts";
 import { resourceGroupKind } from "./resource-group/kind.ts";
+import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 
 /** The table kinds' cases of real-shapes.test.ts: representations built only from the real media types. */
 
@@ -130,5 +131,40 @@ export const tableKindCases: RealShapeCase[] = [
     },
     atProvider: { subjectHref: "/api/servers/1", duration: 5, voteTag: "web", voteType: "grow" },
     diff: ["escalationName", "voteTag", "voteType"],
+  },
+  {
+    reason:
+      "StoredScriptAttachment: the script is its link; the content is compared through the digest, which status never shows",
+    kind: storedScriptAttachmentKind,
+    href: "/api/stored_scripts/1/attachments/5",
+    desired: {
+      storedScriptHref: "/api/stored_scripts/1",
+      filename: "run.sh",
+      // The service shows the digest of empty content: this content differs.
+      content: Buffer.from("echo changed\n"),
+      fields: {},
+    },
+    paths: {
+      "/api/stored_scripts/1/attachments/5": real(
+        "stored_script_attachment",
+        {
+          id: "5",
+          filename: "run.sh",
+          created_at: "2015/04/08 18:46:02 +0000",
+          updated_at: "2015/04/08 18:46:02 +0000",
+          digest: "d41d8cd98f00b204e9800998ecf8427e",
+          size: "0",
+          download_url: "https://us-3.svc.test/downloads/1?signature=x",
+        },
+        { self: "/api/stored_scripts/1/attachments/5", stored_script: "/api/stored_scripts/1" },
+      ),
+    },
+    atProvider: {
+      storedScriptHref: "/api/stored_scripts/1",
+      filename: "run.sh",
+      size: 0,
+      updatedAt: "2015/04/08 18:46:02 +0000",
+    },
+    diff: ["contentFrom"],
   },
 ];

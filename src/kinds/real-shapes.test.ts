@@ -18,6 +18,7 @@ import { desiredAttachment, recurringVolumeAttachmentKind } from "./recurring-vo
 import { attachmentSpecSchema } from "./recurring-volume-attachment/schema.ts";
 import { createRouteKind, desiredRoute } from "./route/kind.ts";
 import { routeSpecSchema } from "./route/schema.ts";
+import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { desiredSubnet, subnetKind } from "./subnet/kind.ts";
 import { subnetSpecSchema } from "./subnet/schema.ts";
 import { desiredVolume, volumeKind } from "./volume/kind.ts";
@@ -331,6 +332,20 @@ describe("kinds observe the real media types", () => {
     expect(c.kind.diff(c.desired, observed).map((d) => d.field)).toEqual(c.diff);
   });
 
+  it("StoredScriptAttachment: status shows neither digest nor download URL; equal content is in sync", async () => {
+    const c = cases.find((x) => x.kind === storedScriptAttachmentKind)!;
+    const { api } = service(c.paths);
+    const observed = await c.kind.observe(api, c.href, c.desired);
+    expect(Object.keys(c.kind.atProvider(observed)).sort()).toEqual([
+      "filename",
+      "size",
+      "storedScriptHref",
+      "updatedAt",
+    ]);
+    const same = { ...(c.desired as Record<string, unknown>), content: Buffer.alloc(0) };
+    expect(c.kind.diff(same, observed)).toEqual([]);
+  });
+
   it("covers every registered kind", async () => {
     const { managedKinds } = await import("./index.ts");
     expect(new Set(cases.map((c) => c.kind.kind))).toEqual(new Set(managedKinds.map((k) => k.kind)));
@@ -344,7 +359,7 @@ describe("kinds observe the real media types", () => {
       "route: link network is not declared",
     );
     expect(() => real("route_table", { is_default: true }, {})).toThrow("is_default is not declared");
-    expect(Object.keys(REAL_MEDIA_TYPES)).toHaveLength(13);
+    expect(Object.keys(REAL_MEDIA_TYPES)).toHaveLength(14);
   });
 });
 

@@ -22,6 +22,8 @@ export interface WatchedKind {
   plural: string;
   /** Label selector for this kind (sharding); undefined watches everything. */
   labelSelector?: string;
+  /** A kind served outside cloud.svc.io (a core ConfigMap): its API path (`/api/v1`) and how a page of it is listed. */
+  core?: { prefix: string; page(namespace: string | undefined, cont: string | undefined): Promise<ListPage> };
 }
 
 export interface InformerHandlers {
@@ -46,6 +48,8 @@ export interface InformerSetOptions {
   onError?: (kind: string, reason: KubeFailureReason) => void;
   /** Jitter source (tests). */
   random?: () => number;
+  /** Keep only each object's name, namespace and resourceVersion (ConfigMaps: their data is read when needed, never held). */
+  metadataOnly?: boolean;
 }
 
 type CachedInformer = Informer<KubernetesObject> & ObjectCache<KubernetesObject>;
@@ -83,10 +87,11 @@ export class InformerSet implements ObjectStore {
 
   private readonly options: InformerSetOptions;
   /** Shared by every informer of the set: objects of different kinds share strings too. */
-  private readonly slim = cacheTransform(new StringPool());
+  private readonly slim: <T extends KubernetesObject>(o: T) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
+    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(new StringPool());
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
   }
@@ -156,10 +161,9 @@ export class InformerSet implements ObjectStore {
 
   private create(k: WatchedKind, namespace: string | undefined): Entry {
     const { api, kubeConfig, handlers } = this.options;
-    const path = namespace
-      ? `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${k.plural}`
-      : `/apis/${GROUP}/${VERSION}/${k.plural}`;
-    const page = (cont: string | undefined) =>
+    const prefix = k.core?.prefix ?? `/apis/${GROUP}/${VERSION}`;
+    const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
+    const customPage = (cont: string | undefined) =>
       (namespace
         ? api.listNamespacedCustomObject({
             group: GROUP,
@@ -178,6 +182,8 @@ export class InformerSet implements ObjectStore {
             limit: LIST_PAGE,
             _continue: cont,
           })) as Promise<ListPage>;
+    const core = k.core;
+    const page = core ? (cont: string | undefined) => core.page(namespace, cont) : customPage;
     let onListed!: () => void;
     const listed = new Promise<void>((resolve) => {
       onListed = resolve;
@@ -354,6 +360,12 @@ export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o
     if (typeof o.kind === "string") o.kind = pool.intern(o.kind);
     return o;
   };
+}
+
+/** An object reduced to what identifies it and its version (see InformerSetOptions.metadataOnly). */
+export function metadataOnly<T extends KubernetesObject>(o: T): T {
+  const { name, namespace, resourceVersion, uid } = o.metadata ?? {};
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, namespace, resourceVersion, uid } } as T;
 }
 
 /** A client-node Watch whose events carry their objects as the caches keep them (`slim`). */

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Condition } from "./conditions.ts";
+import type { KeySource } from "./key-sources.ts";
 import type { NameLookup } from "./lookup.ts";
 
 /**
@@ -80,6 +81,13 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    * call, and an ObserveOnly resource is never checked.
    */
   beforeWrite?(client: C, desired: D, fields?: readonly string[]): Promise<void>;
+  /**
+   * Pure: the ConfigMap and Secret keys the spec reads (same namespace), each with the spec field
+   * naming it (key-sources.ts). The runtime reads them before `desired` (DesiredContext.sources),
+   * waits naming the field while one is missing, re-queues the resource when one changes, masks the
+   * field in the audit trail, and never reads them for an ObserveOnly resource.
+   */
+  keySources?(spec: S): KeySource[];
   /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
   retain?(spec: S, status: ManagedStatus): string | undefined;
   /** Pure: the representation as shown in status.atProvider. */
@@ -148,6 +156,11 @@ export interface DesiredContext<C> {
   names?: NameLookup;
   /** Resolved references by spec field. */
   refs: Record<string, ResolvedReference>;
+  /**
+   * The value of each key the spec names (ManagedKind.keySources), by spec field; absent when not
+   * read (ObserveOnly, a deletion). Content for the service only: never log, show or return it.
+   */
+  sources?: Record<string, Buffer>;
   log: Logger;
 }
 

@@ -1,5 +1,6 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { withoutManagedFields } from "./informers.ts";
+import { type SourceData, type SourceKind, sourceData } from "./key-sources.ts";
 import type { ManagedObject } from "./kind.ts";
 import { ConflictError, GoneError, type KubeWriter, type MetadataPatch, type ObjectRef } from "./kube.ts";
 import { KubeHttpError, RawKube } from "./kube-raw.ts";
@@ -51,6 +52,21 @@ export class KubeApiWriter implements KubeWriter {
         out[k] = Buffer.from(v, "base64").toString("utf8");
       for (const [k, v] of Object.entries(secret.stringData ?? {})) out[k] ??= v;
       return out;
+    } catch (error) {
+      if (error instanceof KubeHttpError && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** A ConfigMap's or Secret's data as bytes (key-sources.ts); undefined when it does not exist. */
+  async readData(kind: SourceKind, namespace: string, name: string): Promise<SourceData | undefined> {
+    const plural = kind === "Secret" ? "secrets" : "configmaps";
+    try {
+      const object = await this.raw.call<Parameters<typeof sourceData>[0]>(
+        "GET",
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/${plural}/${encodeURIComponent(name)}`,
+      );
+      return sourceData(object, kind);
     } catch (error) {
       if (error instanceof KubeHttpError && error.code === 404) return undefined;
       throw error;

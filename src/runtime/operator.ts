@@ -8,8 +8,10 @@ import type { AccountController } from "./accounts.ts";
 import { AuditTrail } from "./audit.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { OperatorConfig } from "./config.ts";
+import { configMapWatch } from "./config-map-watch.ts";
 import { EventRecorder, type EventSink, rawEventsApi } from "./events.ts";
 import { InformerSet } from "./informers.ts";
+import { KeySources } from "./key-sources.ts";
 import type { AnyManagedKind } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { KubeApiWriter } from "./kube-api.ts";
@@ -95,6 +97,10 @@ export class Operator {
   private readonly handlers: InformerEvents;
   private readonly workers: Workers;
   private readonly audit: AuditTrail;
+  /** The ConfigMap and Secret keys specs read, and who read which version (key-sources.ts). */
+  private readonly keySources: KeySources;
+  /** ConfigMaps, metadata only, when a kind reads keys: a change re-queues its readers at once. */
+  private readonly configMaps: InformerSet | undefined;
   private health: Server | undefined;
   private stopping = false;
   readonly identity: string;
@@ -109,7 +115,8 @@ export class Operator {
     this.problems = new ProblemLog({ log: this.log, clock: this.clock });
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
-    this.writer = new KubeApiWriter(kc, this.problems);
+    const writer = new KubeApiWriter(kc, this.problems);
+    this.writer = writer;
     this.events = new EventRecorder({
       api: rawEventsApi(new RawKube(kc, this.problems)),
       clock: this.clock,
@@ -129,13 +136,36 @@ export class Operator {
       handlers: {
         added: (kind, obj) => this.handlers.added(kind, obj),
         updated: (kind, obj, old) => this.handlers.updated(kind, obj, old),
-        deleted: (kind, obj) => this.handlers.deleted(kind, obj),
+        deleted: (kind, obj) => {
+          this.handlers.deleted(kind, obj);
+          this.keySources.forget(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
+        },
       },
       log: this.log,
       clock: this.clock,
       problems: this.problems,
       onError: (kind, reason) => this.metrics.informerErrors.inc({ kind, reason }),
     });
+    this.keySources = new KeySources({
+      read: (kind, namespace, name) => writer.readData(kind, namespace, name),
+      enqueue: (key) => this.handlers.enqueue(key),
+      // The watch's cache knows each ConfigMap's version: the resync reads only Secrets.
+      cached: (kind, namespace, name) =>
+        kind === "ConfigMap" && this.configMaps?.synced
+          ? (this.configMaps.get(kind, namespace, name)?.metadata.resourceVersion ?? null)
+          : undefined,
+      log: this.log,
+    });
+    this.configMaps = options.kinds.some((k) => k.keySources)
+      ? configMapWatch({
+          kubeConfig: kc,
+          api: custom,
+          namespaces: options.config.namespaces,
+          keySources: this.keySources,
+          log: this.log,
+          clock: this.clock,
+        })
+      : undefined;
     this.accounts = options.accounts({
       problems: this.problems,
       store: this.informers,
@@ -197,6 +227,7 @@ export class Operator {
           audit: this.audit,
           problems: this.problems,
           explainServiceError: options.explainServiceError,
+          keySources: this.keySources,
         }),
       );
     }
@@ -232,7 +263,7 @@ export class Operator {
         }
       },
       reconcile: (key) => this.reconcileKey(key),
-      resync: () => this.observer.resync(),
+      resync: () => this.resyncNow(),
     });
     if (options.config.leaderElect) {
       this.elector = new LeaderElector({
@@ -275,7 +306,7 @@ export class Operator {
         log: this.log,
       });
     }
-    await this.informers.start();
+    await Promise.all([this.informers.start(), this.configMaps?.start()]);
     if (this.elector) this.elector.start();
     else this.startWorkers();
   }
@@ -302,6 +333,7 @@ export class Operator {
     await this.audit.drain(Math.max(1_000, deadline - Date.now()));
     if (this.elector) await this.elector.stop();
     await this.informers.stop();
+    await this.configMaps?.stop();
     await this.events.flush();
     await this.accounts.close();
     this.problems.close();
@@ -309,9 +341,14 @@ export class Operator {
     this.health?.closeAllConnections?.();
   }
 
-  /** Runs one drift-detection pass now (tests, benchmarks). */
-  resyncNow(): Promise<ResyncReport[]> {
-    return this.observer.resync();
+  /**
+   * One drift-detection pass (every resync period; tests and benchmarks call it too): the service's
+   * objects through the collection indexes, then the ConfigMaps and Secrets specs read.
+   */
+  async resyncNow(): Promise<ResyncReport[]> {
+    const reports = await this.observer.resync();
+    await this.keySources.recheck();
+    return reports;
   }
 
   get store(): ObjectStore {

@@ -4,6 +4,7 @@ import type { AccountUse, NoClient } from "./account-use.ts";
 import type { AuditSink } from "./audit.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
+import type { KeySources } from "./key-sources.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { LinkCheck } from "./links.ts";
@@ -66,6 +67,8 @@ export interface ReconcilerDeps {
   problems?: ProblemLog;
   /** Says what a service failure is about (service-hints.ts); transient ones go to `problems`. */
   explainServiceError?: ExplainServiceError;
+  /** Reads the ConfigMap and Secret keys specs name (share one per operator); none: nothing is read. */
+  keySources?: KeySources;
 }
 
 /** What a reconcile ended with; the controller requeues accordingly. */
@@ -105,6 +108,7 @@ export class ManagedReconciler {
       const key = objectKey(this.kind.kind, namespace, name);
       this.deps.problems?.forget(key);
       this.deps.refs.remove(key);
+      this.deps.keySources?.forget(key);
       this.memory.notReadySince.delete(key);
       this.memory.ownHrefs.delete(key);
       return {};

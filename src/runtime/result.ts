@@ -31,6 +31,9 @@ export const Reason = {
   CredentialsInvalid: "CredentialsInvalid",
   SecretNotFound: "SecretNotFound",
   SecretKeyMissing: "SecretKeyMissing",
+  /** A ConfigMap the spec reads a key of (e.g. spec.contentFrom.configMapKeyRef) does not exist. */
+  ConfigMapNotFound: "ConfigMapNotFound",
+  ConfigMapKeyMissing: "ConfigMapKeyMissing",
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -53,6 +56,8 @@ export const WaitingReasons = [
   Reason.DeletionBlocked,
   Reason.SecretNotFound,
   Reason.SecretKeyMissing,
+  Reason.ConfigMapNotFound,
+  Reason.ConfigMapKeyMissing,
   Reason.CredentialsInvalid,
 ] as const;
 /** Only a spec change helps: Stalled=True. */
@@ -93,6 +98,8 @@ export const EventReason = {
   CredentialsInvalid: "CredentialsInvalid",
   SecretNotFound: "SecretNotFound",
   SecretKeyMissing: "SecretKeyMissing",
+  ConfigMapNotFound: "ConfigMapNotFound",
+  ConfigMapKeyMissing: "ConfigMapKeyMissing",
 } as const;
 export type EventReason = (typeof EventReason)[keyof typeof EventReason];
 
@@ -117,6 +124,8 @@ export const EventTypes = {
   CredentialsInvalid: "Warning",
   SecretNotFound: "Warning",
   SecretKeyMissing: "Warning",
+  ConfigMapNotFound: "Warning",
+  ConfigMapKeyMissing: "Warning",
 } as const satisfies Record<EventReason, "Normal" | "Warning">;
 
 export interface Result {

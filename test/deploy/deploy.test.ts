@@ -105,11 +105,12 @@ describe("RBAC: least privilege", () => {
     }
   });
 
-  it("Secrets: get only (read by name, never listed or watched); Events: create and patch; nothing else", () => {
+  it("Secrets: get only (read by name, never listed or watched); ConfigMaps: get, and list + watch for their changes; Events: create and patch; nothing else", () => {
     const core = clusterRole.rules.filter((r) => r.apiGroups.includes(""));
     expect(verbsOn(core, "", "secrets")).toEqual(["get"]);
+    expect(verbsOn(core, "", "configmaps")).toEqual(["get", "list", "watch"]);
     expect(verbsOn(core, "", "events")).toEqual(["create", "patch"]);
-    expect(core.flatMap((r) => r.resources).sort()).toEqual(["events", "secrets"]);
+    expect(core.flatMap((r) => r.resources).sort()).toEqual(["configmaps", "events", "secrets"]);
     const groups = new Set(clusterRole.rules.flatMap((r) => r.apiGroups));
     expect([...groups].sort()).toEqual(["", GROUP]);
   });

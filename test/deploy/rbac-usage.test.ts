@@ -21,7 +21,9 @@ import { type Manifest, render } from "./render.ts";
  * leader election against a devcluster behind a recording proxy, takes an Account, a
  * Deployment and a Volume through create, drift-free reconcile and deletion, and every
  * request it made must be allowed by the rendered ClusterRole and Role (as the apiserver's
- * RBAC authorizer would decide it), in the operator's own namespace for the Lease.
+ * RBAC authorizer would decide it), in the operator's own namespace for the Lease. Two
+ * StoredScriptAttachments read their content from a ConfigMap and a Secret: ConfigMaps are read,
+ * listed and watched, Secrets only read.
  */
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -223,17 +225,41 @@ describe("RBAC of deploy/ against the operator's real calls", () => {
         deploymentRef: { name: "web" },
       },
     });
+    await admin("POST", `/api/v1/namespaces/${TEAM}/configmaps`, {
+      metadata: { name: "scripts" },
+      data: { "run.sh": "echo rbac\n" },
+    });
+    await admin("POST", `/api/v1/namespaces/${TEAM}/secrets`, {
+      metadata: { name: "script-keys" },
+      stringData: { id: "rbac-key" },
+    });
+    for (const [name, contentFrom] of [
+      ["from-map", { configMapKeyRef: { name: "scripts", key: "run.sh" } }],
+      ["from-secret", { secretKeyRef: { name: "script-keys", key: "id" } }],
+    ] as const)
+      await admin("POST", cr("storedscriptattachments"), {
+        apiVersion: "cloud.svc.io/v1alpha1",
+        kind: "StoredScriptAttachment",
+        metadata: { name },
+        spec: { storedScriptHref: "/api/stored_scripts/1", contentFrom },
+      });
     const ready = async (plural: string, name: string) => {
       const o = await admin("GET", cr(plural, name));
       return isTrue(o.status?.conditions, "Ready") && o.status?.observedGeneration === o.metadata.generation;
     };
     await until(
-      "Deployment and Volume Ready",
-      async () => (await ready("deployments", "web")) && (await ready("volumes", "data")),
+      "Deployment, Volume and attachments Ready",
+      async () =>
+        (await ready("deployments", "web")) &&
+        (await ready("volumes", "data")) &&
+        (await ready("storedscriptattachments", "from-map")) &&
+        (await ready("storedscriptattachments", "from-secret")),
     );
     await new Promise((r) => setTimeout(r, 2_500)); // one drift-detection pass
     await admin("DELETE", cr("volumes", "data"));
     await admin("DELETE", cr("deployments", "web"));
+    await admin("DELETE", cr("storedscriptattachments", "from-map"));
+    await admin("DELETE", cr("storedscriptattachments", "from-secret"));
     const gone = async (plural: string, name: string) =>
       (
         await fetch(`${cluster.url}${cr(plural, name)}`, {
@@ -241,8 +267,12 @@ describe("RBAC of deploy/ against the operator's real calls", () => {
         })
       ).status === 404;
     await until(
-      "both deleted",
-      async () => (await gone("volumes", "data")) && (await gone("deployments", "web")),
+      "all deleted",
+      async () =>
+        (await gone("volumes", "data")) &&
+        (await gone("deployments", "web")) &&
+        (await gone("storedscriptattachments", "from-map")) &&
+        (await gone("storedscriptattachments", "from-secret")),
     );
     await operator.stop(5_000);
     operator = undefined;
@@ -271,6 +301,9 @@ describe("RBAC of deploy/ against the operator's real calls", () => {
       "patch cloud.svc.io/deployments/status",
       "patch cloud.svc.io/accounts/status",
       "get /secrets",
+      "get /configmaps",
+      "list /configmaps",
+      "watch /configmaps",
       "create /events",
       "get coordination.k8s.io/leases",
       "create coordination.k8s.io/leases",
@@ -278,5 +311,10 @@ describe("RBAC of deploy/ against the operator's real calls", () => {
     ])
       expect(used, expected).toContain(expected);
     expect([...used].filter((u) => u.includes("secrets"))).toEqual(["get /secrets"]);
+    expect([...used].filter((u) => u.includes("configmaps")).sort()).toEqual([
+      "get /configmaps",
+      "list /configmaps",
+      "watch /configmaps",
+    ]);
   });
 });

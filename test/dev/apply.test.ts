@@ -5,10 +5,22 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { applyCrd, applyManifest, type Collection, type Manifest } from "../../src/dev/apply.ts";
+import {
+  applyCrd,
+  applyManifest,
+  type Collection,
+  collectionPath,
+  type Manifest,
+} from "../../src/dev/apply.ts";
 import { KubeHttp } from "../../src/dev/kube-http.ts";
 import { LAST_APPLIED, lastAppliedConfiguration } from "../../src/dev/last-applied.ts";
-import { applySamples, checkSamples, loadSampleDocuments, type Sample } from "../../src/dev/samples.ts";
+import {
+  applySamples,
+  checkSamples,
+  loadSampleDocuments,
+  type Sample,
+  SUPPORT_KINDS,
+} from "../../src/dev/samples.ts";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
 import { crdSources } from "../../src/kinds/index.ts";
 import { buildCrd } from "../../src/runtime/crd.ts";
@@ -48,11 +60,12 @@ async function samplesIn(namespace: string, from = SAMPLES): Promise<Sample[]> {
   }));
 }
 
+/** A sample as stored, or a ConfigMap beside them (SUPPORT_KINDS). */
 async function get(namespace: string, m: Manifest): Promise<{ status: number; body: Manifest }> {
-  const c = collections.get(m.kind)!;
+  const c = (collections.get(m.kind) ?? SUPPORT_KINDS.get(m.kind))!;
   const res = await kube.call(
     "GET",
-    `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/${c.plural}/${m.metadata.name}`,
+    collectionPath({ ...m, metadata: { ...m.metadata, namespace } }, c, m.metadata.name),
   );
   return res as { status: number; body: Manifest };
 }

@@ -1,11 +1,12 @@
 import * as k8s from "@kubernetes/client-node";
 import pino from "pino";
 import qs from "qs";
-import { Agent } from "undici";
+import { Agent, FormData } from "undici";
 import { afterAll, beforeAll } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { createPermissionKind } from "../../src/kinds/permission/kind.ts";
+import { createStoredScriptAttachmentKind } from "../../src/kinds/stored-script-attachment/kind.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/runtime/command.ts";
 import { loadConfig } from "../../src/runtime/config.ts";
@@ -25,20 +26,24 @@ export {
   waitGone,
 } from "../operator/harness.ts";
 
+/** The most a StoredScriptAttachment uploads in tests: content past it fits the devcluster's bodies. */
+export const TEST_MAX_CONTENT_BYTES = 64 * 1024;
+
 /**
  * The registered kinds, with the Volume's re-check of the service shortened for tests, and the
  * Permission's made longer than any test waits: ordering among a user's Permissions must come
- * from their waking each other, not from polling.
+ * from their waking each other, not from polling. A StoredScriptAttachment takes less content.
  */
 export function testKinds() {
   const fast: Record<string, unknown> = {
     Volume: createVolumeKind({ deletionRetryMs: 300 }),
     Permission: createPermissionKind({ orderRetryMs: 120_000 }),
+    StoredScriptAttachment: createStoredScriptAttachmentKind({ maxContentBytes: TEST_MAX_CONTENT_BYTES }),
   };
   return managedKinds.map((k) => (fast[k.kind] as typeof k | undefined) ?? k);
 }
 
-/** A write the operator sent to the service: method, path and the decoded form body. */
+/** A write the operator sent to the service: method, path and the decoded form body (a file part as `<N bytes>`). */
 export interface SentWrite {
   method: string;
   path: string;
@@ -55,7 +60,12 @@ export async function startStorageOperator(stack: Stack, sent: SentWrite[] = [])
       sent.push({
         method: opts.method,
         path: opts.path,
-        body: typeof opts.body === "string" ? (qs.parse(opts.body) as Record<string, unknown>) : {},
+        body:
+          typeof opts.body === "string"
+            ? (qs.parse(opts.body) as Record<string, unknown>)
+            : opts.body instanceof FormData
+              ? multipartFields(opts.body)
+              : {},
       });
     return dispatch(opts, handler);
   });
@@ -69,6 +79,14 @@ export async function startStorageOperator(stack: Stack, sent: SentWrite[] = [])
   stack.operators.push(operator);
   await operator.start();
   return operator;
+}
+
+/** A multipart body's fields, nested as a form's would be; a file part as its size, never its bytes. */
+function multipartFields(form: FormData): Record<string, unknown> {
+  const flat = new URLSearchParams();
+  for (const [key, value] of form.entries())
+    flat.append(key, typeof value === "string" ? value : `<${value.size} bytes>`);
+  return qs.parse(flat.toString()) as Record<string, unknown>;
 }
 
 /** The apiserver's answer to a write that admission refuses: status code and causes. */

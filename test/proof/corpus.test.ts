@@ -40,6 +40,13 @@ async function applyDoc(doc: CorpusDoc, update: boolean): Promise<void> {
     });
     return;
   }
+  if (doc.apiVersion === "v1" && doc.kind === "ConfigMap") {
+    await stack.core.createNamespacedConfigMap({
+      namespace: ns,
+      body: { metadata: { name: doc.metadata.name }, data: doc.data },
+    });
+    return;
+  }
   const target = { group: GROUP, version: VERSION, namespace: ns, plural: PLURALS[doc.kind]! };
   if (!target.plural) throw new Error(`no plural known for kind ${doc.kind}`);
   if (!update) {

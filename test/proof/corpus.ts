@@ -13,6 +13,8 @@ export interface CorpusDoc {
   metadata: { name: string; annotations?: Record<string, string> };
   spec?: Record<string, unknown>;
   stringData?: Record<string, string>;
+  /** A ConfigMap's data (a key a resource reads). */
+  data?: Record<string, string>;
 }
 
 /**

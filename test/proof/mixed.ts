@@ -7,6 +7,15 @@ export interface Manifest {
   spec: Record<string, unknown>;
 }
 
+/**
+ * The ConfigMap every namespace of a mixed set holds (rig.ts accountNamespace, bench/memory.ts):
+ * the content its StoredScriptAttachments upload.
+ */
+export const SCRIPTS_CONFIG_MAP = {
+  metadata: { name: "proof-scripts" },
+  data: { "run.sh": "#!/bin/sh\necho proof\n" },
+};
+
 /** Roles granted to user 2 by the first units (a user holds each role once). */
 const ROLES = ["observer", "actor", "designer", "library"];
 
@@ -128,6 +137,16 @@ export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
       },
     },
   ],
+  StoredScriptAttachment: (u) => [
+    {
+      kind: "StoredScriptAttachment",
+      name: `${u}-ssa`,
+      spec: {
+        storedScriptHref: "/api/stored_scripts/1",
+        contentFrom: { configMapKeyRef: { name: SCRIPTS_CONFIG_MAP.metadata.name, key: "run.sh" } },
+      },
+    },
+  ],
   Permission: (u, i) =>
     i < ROLES.length
       ? [{ kind: "Permission", name: `${u}-perm`, spec: { userHref: "/api/users/2", roleTitle: ROLES[i] } }]
@@ -164,4 +183,5 @@ export const COLLECTIONS: Record<string, (o: Record<string, unknown>) => string>
   volumes: (o) => String(o.name),
   recurring_volume_attachments: (o) => `${o.storage_href}|${o.runnable_href}|${o.device}`,
   permissions: (o) => `${o.user_id}|${o.role_title}`,
+  stored_script_attachments: (o) => `${o.stored_script_id}|${o.filename}`,
 };

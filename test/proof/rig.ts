@@ -12,7 +12,7 @@ import type { ManagedObject } from "../../src/runtime/kind.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
 import { simHook } from "../support/sim-hook.ts";
-import { type Manifest, PLURAL } from "./mixed.ts";
+import { type Manifest, PLURAL, SCRIPTS_CONFIG_MAP } from "./mixed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const REFRESH_TOKEN = "dev-refresh-token";
@@ -91,6 +91,7 @@ export async function accountNamespace(rig: Rig, ns: string, endpoint = rig.sim.
     namespace: ns,
     body: { metadata: { name: "svc-credentials" }, stringData: { refreshToken: REFRESH_TOKEN } },
   });
+  await rig.core.createNamespacedConfigMap({ namespace: ns, body: SCRIPTS_CONFIG_MAP });
   await rig.custom.createNamespacedCustomObject({
     group: GROUP,
     version: VERSION,

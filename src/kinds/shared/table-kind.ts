@@ -60,8 +60,9 @@ export interface TableKindOptions<S, C>
   resource(client: C): TableResource;
   /**
    * The spec field of the cloud whose collection holds the objects (`cloudHref`), for a resource
-   * listed per cloud; absent: one collection for the account. The observed record takes the
-   * cloud from it: some representations have no `cloud` link of their own.
+   * listed per cloud (or per other parent: a stored script's attachments, `storedScriptHref`);
+   * absent: one collection for the account. The observed record takes the parent from it: some
+   * representations have no link to it of their own.
    */
   perCloud?: string;
   /**

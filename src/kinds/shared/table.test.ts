@@ -198,4 +198,25 @@ describe("FieldTable atProvider and writeOnly", () => {
       { field: "cloudHref", desired: "/api/clouds/2", observed: "/api/clouds/1" },
     ]);
   });
+
+  it("`compare`: the diff compares the fingerprint the service shows, the parameter carries the value", () => {
+    const upload = new FieldTable<Rec, Rec>([
+      {
+        spec: "content",
+        param: "content",
+        attribute: "digest",
+        at: false,
+        write: "update",
+        compare: (v) => `len-${String(v).length}`,
+      },
+    ]);
+    const shown = upload.observe({ digest: "len-3", links: [{ rel: "self", href: "/api/x/1" }] } as never);
+    expect(upload.diff({ content: "abc" }, shown)).toEqual([]);
+    const diff = upload.diff({ content: "abcd" }, shown);
+    expect(diff).toEqual([{ field: "content", desired: "len-4", observed: "len-3" }]);
+    expect(upload.updateParams(diff, { content: "abcd" })).toEqual({ content: "abcd" });
+    expect(upload.createParams({ content: "abcd" })).toEqual({ content: "abcd" });
+    expect(upload.writeOnlyFields).toEqual([]);
+    expect(upload.atProvider(shown)).toEqual({});
+  });
 });

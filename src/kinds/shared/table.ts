@@ -59,6 +59,11 @@ export interface Field<D = any, O = any> {
   toParam?: (value: unknown) => unknown;
   /** Representation value to observed value, where the two differ (digits read as a number). */
   fromApi?: (raw: unknown) => unknown;
+  /**
+   * What of the desired value the service shows, where it shows a fingerprint of what was sent
+   * (the digest of uploaded content): the diff compares it, the parameter carries the value itself.
+   */
+  compare?: (value: unknown) => unknown;
   /** Reads the observed value from a record not built by `observe` (a kind's own observed shape). */
   read?: (observed: O) => unknown;
   /** Sent in every update call, changed or not, because the API requires it (an IP address's name). */
@@ -178,6 +183,7 @@ export class FieldTable<D, O> {
 
   private differs(f: Field<D, O>, desired: D, observed: O): FieldDiff | undefined {
     let want = this.want(f, desired);
+    if (want !== undefined && f.compare) want = f.compare(want);
     let have = this.have(f, observed) ?? null;
     switch (f.empty ?? "unmanaged") {
       case "unmanaged":

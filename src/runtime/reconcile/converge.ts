@@ -27,7 +27,9 @@ export async function converge(run: Run, state: Existing): Promise<Existing | En
 async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unknown> {
   const { client, href, desired } = state;
   const drift =
-    run.obj.status?.observedGeneration === run.meta.generation && isTrue(run.obj.status?.conditions, "Ready");
+    run.obj.status?.observedGeneration === run.meta.generation &&
+    isTrue(run.obj.status?.conditions, "Ready") &&
+    !run.sourcesChanged;
   const fields = diff.map((d) => d.field);
   await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);

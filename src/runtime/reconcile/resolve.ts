@@ -4,12 +4,33 @@ import { DependencyNotReadyError } from "../result.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
 
-/** Phase 3: whether the Account and the referenced resources are Ready; from them, the desired state. */
+/**
+ * Phase 3: whether the Account and the referenced resources are Ready and the keys the spec reads
+ * are there; from them, the desired state.
+ */
 export async function references(run: Run, valid: Validated): Promise<Desired> {
   const client = run.client(valid.accountName);
   const refs = resolve(run, valid.references);
-  const desired = await run.kind.desired(valid.spec, run.desiredContext(client, valid.accountName, refs));
+  const sources = await readSources(run, valid);
+  const desired = await run.kind.desired(valid.spec, {
+    ...run.desiredContext(client, valid.accountName, refs),
+    sources,
+  });
   return { ...valid, client, desired };
+}
+
+/**
+ * The ConfigMap and Secret keys the spec names (key-sources.ts): their fields are masked in the
+ * audit trail whatever happens; an ObserveOnly resource writes nothing, so it reads nothing.
+ */
+async function readSources(run: Run, valid: Validated): Promise<Record<string, Buffer> | undefined> {
+  const wanted = run.kind.keySources?.(valid.spec) ?? [];
+  for (const s of wanted) run.mask(s.field);
+  const keySources = run.deps.keySources;
+  if (wanted.length === 0 || valid.observeOnly || !keySources) return undefined;
+  const read = await keySources.values(run.key, run.meta.namespace, wanted, run.deps.dependencyRetryMs);
+  run.sourcesChanged = read.changed;
+  return read.values;
 }
 
 /** The references by field, or DependencyNotReady saying of each that is not usable why (reference-state.ts). */

@@ -25,6 +25,8 @@ import { pausedOrDeleted, validated } from "./validate.ts";
 export class Run {
   /** True once this run removed the finalizer (the object is gone or about to be). */
   released = false;
+  /** A ConfigMap or Secret the spec reads changed since the last reconcile: a difference is an update, not drift. */
+  sourcesChanged = false;
   obj: ManagedObject;
   readonly kind: AnyManagedKind;
   readonly deps: ReconcilerDeps;
@@ -41,6 +43,7 @@ export class Run {
   private readonly auditEntry: { auditee: string; entry: string } | undefined;
   /** The changes made to service objects, for the audit trail (audit.ts), handed over at the end. */
   private readonly changes: AuditChange[] = [];
+  /** Spec fields whose values the audit trail masks: the kind's write-only ones, and those read from keys (mask). */
   private readonly writeOnlyFields = new Set<string>();
   /** The Account and client of this run's service calls (see client()). */
   private account: { name: string; client: unknown } | undefined;
@@ -183,6 +186,11 @@ export class Run {
     }
     this.account = { name: accountName, client: found.client };
     return found.client;
+  }
+
+  /** A spec field whose values never reach the audit trail (one whose value is read from a ConfigMap or Secret). */
+  mask(field: string): void {
+    this.writeOnlyFields.add(field);
   }
 
   /** A change this run made to a service object (the facts of its Created/Updated/... event). */

@@ -1,0 +1,50 @@
+import { CoreV1Api, type CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import type { Clock } from "./clock.ts";
+import { InformerSet, LIST_PAGE, type ListPage } from "./informers.ts";
+import type { KeySources } from "./key-sources.ts";
+import type { ManagedObject } from "./kind.ts";
+
+/**
+ * The watch that re-uploads a changed ConfigMap at once: the ConfigMaps of the watched namespaces
+ * (all, or those of `--namespaces`), metadata only — their data is read with a `get` by the
+ * reconcile that needs it, never held — and each change handed to KeySources, which re-queues
+ * only the resources that read another version of that ConfigMap. This is what the ClusterRole's
+ * `list` and `watch` on configmaps are for; Secrets are never listed or watched (read with `get`,
+ * re-checked at every resync instead).
+ */
+export function configMapWatch(o: {
+  kubeConfig: KubeConfig;
+  api: CustomObjectsApi;
+  namespaces: string[];
+  keySources: KeySources;
+  log: Logger;
+  clock?: Clock;
+}): InformerSet {
+  const core = o.kubeConfig.makeApiClient(CoreV1Api);
+  const page = (namespace: string | undefined, cont: string | undefined) =>
+    (namespace
+      ? core.listNamespacedConfigMap({ namespace, limit: LIST_PAGE, _continue: cont })
+      : core.listConfigMapForAllNamespaces({ limit: LIST_PAGE, _continue: cont })) as Promise<ListPage>;
+  const changed = (obj: ManagedObject, gone = false) =>
+    o.keySources.changed(
+      "ConfigMap",
+      obj.metadata.namespace,
+      obj.metadata.name,
+      gone ? undefined : obj.metadata.resourceVersion,
+    );
+  return new InformerSet({
+    kubeConfig: o.kubeConfig,
+    api: o.api,
+    kinds: [{ kind: "ConfigMap", plural: "configmaps", core: { prefix: "/api/v1", page } }],
+    namespaces: o.namespaces,
+    metadataOnly: true,
+    handlers: {
+      added: (_kind, obj) => changed(obj),
+      updated: (_kind, obj) => changed(obj),
+      deleted: (_kind, obj) => changed(obj, true),
+    },
+    log: o.log,
+    clock: o.clock,
+  });
+}
