@@ -4,6 +4,8 @@ import type { Clock } from "./clock.ts";
 import { InformerSet, LIST_PAGE, type ListPage } from "./informers.ts";
 import type { KeySources } from "./key-sources.ts";
 import type { ManagedObject } from "./kind.ts";
+import type { KubeFailureReason } from "./kube-errors.ts";
+import type { ProblemLog } from "./problems.ts";
 
 /**
  * The watch that re-uploads a changed ConfigMap at once: the ConfigMaps of the watched namespaces
@@ -20,6 +22,9 @@ export function configMapWatch(o: {
   keySources: KeySources;
   log: Logger;
   clock?: Clock;
+  /** Shared with the operator's other informers: one cause (the apiserver down) is one line. */
+  problems?: ProblemLog;
+  onError?: (kind: string, reason: KubeFailureReason) => void;
 }): InformerSet {
   const core = o.kubeConfig.makeApiClient(CoreV1Api);
   const page = (namespace: string | undefined, cont: string | undefined) =>
@@ -46,5 +51,7 @@ export function configMapWatch(o: {
     },
     log: o.log,
     clock: o.clock,
+    problems: o.problems,
+    onError: o.onError,
   });
 }

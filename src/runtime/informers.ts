@@ -58,6 +58,8 @@ interface Entry {
   kind: string;
   namespace: string | undefined;
   plural: string;
+  /** How the apiserver names the resource in its messages: `configmaps`, `accounts.cloud.svc.io`. */
+  resource: string;
   informer: CachedInformer;
   /** Listed and watching at least once. */
   synced: boolean;
@@ -209,6 +211,7 @@ export class InformerSet implements ObjectStore {
       kind: k.kind,
       namespace,
       plural: k.plural,
+      resource: k.core ? k.plural : `${k.plural}.${GROUP}`,
       informer,
       synced: false,
       failures: 0,
@@ -263,7 +266,7 @@ export class InformerSet implements ObjectStore {
   private call(entry: Entry, verb: string): KubeCall {
     return {
       verb,
-      resource: `${entry.plural}.${GROUP}`,
+      resource: entry.resource,
       ...(entry.namespace ? { namespace: entry.namespace } : {}),
     };
   }

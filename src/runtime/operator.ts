@@ -164,6 +164,8 @@ export class Operator {
           keySources: this.keySources,
           log: this.log,
           clock: this.clock,
+          problems: this.problems,
+          onError: (kind, reason) => this.metrics.informerErrors.inc({ kind, reason }),
         })
       : undefined;
     this.accounts = options.accounts({
@@ -287,7 +289,7 @@ export class Operator {
   }
 
   get ready(): boolean {
-    return this.informers.synced && !this.stopping;
+    return this.informers.synced && (this.configMaps?.synced ?? true) && !this.stopping;
   }
 
   /** Starts informers (waits for the first list), the health server, then workers or the election. */
@@ -299,7 +301,10 @@ export class Operator {
         host,
         port,
         ready: () => this.ready,
-        notReady: () => (this.stopping ? ["shutting down"] : this.informers.notReady()),
+        notReady: () =>
+          this.stopping
+            ? ["shutting down"]
+            : [...this.informers.notReady(), ...(this.configMaps?.notReady() ?? [])],
         healthy: () => !this.stopping,
         extraNames: [RESOURCE_CONDITION.name],
         extra: () => resourceConditionLines(this.kindObjects()),
