@@ -10,6 +10,7 @@ import {
 } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
+import { counted, type Footprint } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { GROUP, VERSION } from "./names.ts";
@@ -67,7 +68,8 @@ export class InformerSet implements ObjectStore {
 
   private readonly options: InformerSetOptions;
   /** Shared by every informer of the set: objects of different kinds share strings too. */
-  private readonly slim = cacheTransform(new StringPool());
+  private readonly pool = new StringPool();
+  private readonly slim = cacheTransform(this.pool);
 
   constructor(options: InformerSetOptions) {
     this.options = options;
@@ -114,6 +116,17 @@ export class InformerSet implements ObjectStore {
       if (o) return o as unknown as ManagedObject;
     }
     return undefined;
+  }
+
+  /** Its per-object maps (see footprint.ts): the last version seen of each object, the string pool. */
+  footprint(): Footprint {
+    return {
+      "informers.last": {
+        entries: this.entries.reduce((n, e) => n + e.last.size, 0),
+        keys: () => this.entries.flatMap((e) => [...e.last.keys()].map((id) => `${e.kind}/${id}`)),
+      },
+      "informers.stringPool": counted(this.pool.length),
+    };
   }
 
   list(kind: string): readonly ManagedObject[] {

@@ -29,6 +29,8 @@ export const Reason = {
   CredentialsInvalid: "CredentialsInvalid",
   SecretNotFound: "SecretNotFound",
   SecretKeyMissing: "SecretKeyMissing",
+  /** An Account's endpoint (or a redirect of it) is outside the operator's --allowed-endpoints. */
+  EndpointNotAllowed: "EndpointNotAllowed",
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -59,6 +61,7 @@ export const TerminalReasons = [
   Reason.ImmutableField,
   Reason.AmbiguousCreate,
   Reason.AlreadyManaged,
+  Reason.EndpointNotAllowed,
   Reason.ApiError,
 ] as const;
 /** A failed attempt that is retried (Synced=False ReconcileError). */

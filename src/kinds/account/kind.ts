@@ -8,6 +8,7 @@ import {
 } from "../../api/index.ts";
 import type { TokenBucket } from "../../api/rate-limiter.ts";
 import { type AccountKind, credentialsRefused, secretProblem } from "../../runtime/accounts.ts";
+import type { Footprint } from "../../runtime/footprint.ts";
 import { Reason } from "../../runtime/result.ts";
 import { type AccountSpec, accountSpecSchema } from "./schema.ts";
 
@@ -56,6 +57,10 @@ export interface AccountConnectOptions {
   dispatcher?: ApiClientOptions["dispatcher"];
   transport?: ApiClientOptions["transport"];
   retry?: ApiClientOptions["retry"];
+  /** Called when an Account is gone: drop its token bucket. */
+  forget?: (account: { namespace: string; name: string }) => void;
+  /** What is kept per Account beside the clients (the token buckets). */
+  footprint?: () => Footprint;
 }
 
 export function accountKind(
@@ -89,5 +94,7 @@ export function accountKind(
       return { host: api.client.currentOrigin };
     },
     close: (api) => api.close(),
+    forget: options.forget,
+    footprint: options.footprint,
   };
 }
