@@ -120,7 +120,10 @@ export class Operator {
       namespaces: options.config.namespaces,
       handlers: {
         added: (kind, obj) => this.handlers.added(kind, obj),
-        updated: (kind, obj, old) => this.handlers.updated(kind, obj, old),
+        updated: (kind, obj, old) => {
+          this.handlers.updated(kind, obj, old);
+          this.reconcilers.get(kind)?.forgetCaughtUp(obj);
+        },
         deleted: (kind, obj) => {
           this.handlers.deleted(kind, obj);
           this.forget(objectKey(kind, obj.metadata.namespace, obj.metadata.name));

@@ -118,8 +118,12 @@ export class ManagedReconciler {
     return result;
   }
 
-  /** An own href the cache now shows in both places, or one of an earlier object of that name, is forgotten. */
-  private forgetCaughtUp(object: ManagedObject): void {
+  /**
+   * An own href the cache now shows in both places, or one of an earlier object of that name, is
+   * forgotten. Called on each informer update too: an object not reconciled again for long would
+   * otherwise keep its entry until then.
+   */
+  forgetCaughtUp(object: ManagedObject): void {
     const key = objectKey(this.kind.kind, object.metadata.namespace, object.metadata.name);
     const own = this.memory.ownHrefs.get(key);
     if (own === undefined) return;

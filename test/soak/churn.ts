@@ -75,7 +75,8 @@ export class Churn {
     const deletable = [...this.units.keys()].filter(
       (u) => !this.deleting.has(u) && !this.units.get(u)!.some((m) => m.kind === "Permission"),
     );
-    if (this.deleting.size < (this.o.maxDeleting ?? 3) && deletable.length > 0) {
+    // A unit deleted in a round that recreated none: the round stays near its budget.
+    if (report.recreated === 0 && this.deleting.size < (this.o.maxDeleting ?? 3) && deletable.length > 0) {
       // A user's Permissions order themselves (observer last): units holding one are only changed.
       const unit = deletable[Math.floor(this.random() * deletable.length)]!;
       const manifests = this.units.get(unit)!;
@@ -86,7 +87,8 @@ export class Churn {
     const described = [...this.units]
       .filter(([u]) => !this.deleting.has(u))
       .flatMap(([, ms]) => ms.filter((m) => DESCRIBED.has(m.kind)));
-    const changes = Math.max(0, budget - report.deleted - report.recreated);
+    // At least half the budget is spec changes, whatever the units took.
+    const changes = Math.max(Math.ceil(budget / 2), budget - report.deleted - report.recreated);
     for (let i = 0; i < changes && described.length > 0; i++) {
       const m = described[Math.floor(this.random() * described.length)]!;
       await this.describe(m, `churn round ${round}`);
