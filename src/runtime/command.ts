@@ -85,6 +85,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
             maxResponseBytes: options.config.apiMaxResponseBytes,
           },
           retry: options.api?.retry,
+          allowedEndpoints: options.config.allowedEndpoints,
         }) as AccountKind<unknown, unknown, unknown>,
         {
           store: shared.store,
