@@ -130,7 +130,8 @@ export class EventRecorder implements EventSink {
   footprint(): Footprint {
     return {
       "events.buckets": keyed(this.buckets),
-      "events.aggregates": keyed(this.byObject),
+      // Entries: the aggregates (the LRU's size); keys: the objects they are for.
+      "events.aggregates": { entries: this.seen.size, keys: () => this.byObject.keys() },
     };
   }
 

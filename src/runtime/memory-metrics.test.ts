@@ -26,6 +26,21 @@ describe("MemoryMetrics", () => {
     expect(text).toContain(`svc_operator_heap_live_bytes ${metrics.liveHeapBytes}`);
   });
 
+  it("reports the least reading of the last minute, or the latest when the minute had none", () => {
+    let now = 0;
+    metrics = new MemoryMetrics(new Registry(), () => ({}), { now: () => now });
+    expect(metrics.liveHeapBytes).toBe(0);
+    metrics.record(50);
+    now = 10_000;
+    metrics.record(56); // a collection amid a burst of short-lived work
+    expect(metrics.liveHeapBytes).toBe(50);
+    now = 65_000;
+    expect(metrics.liveHeapBytes).toBe(56);
+    metrics.record(57); // a leak raises every reading
+    now = 130_000;
+    expect(metrics.liveHeapBytes).toBe(57);
+  });
+
   it("exports the entries of each per-object map, counted when scraped", async () => {
     const registry = new Registry();
     const queue = new Map([["Deployment/ns/a", 1]]);
