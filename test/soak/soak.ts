@@ -7,7 +7,7 @@
 // retained after its last full collection) and the entries of each per-object map
 // (`svc_operator_runtime_map_entries`). The goal: from minute 2 on, RSS and live heap grow by 5%
 // at most, and no map grows with the churn.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { deploymentNodeOptions } from "../../bench/lib/node-options.ts";
@@ -48,6 +48,10 @@ export interface Sample {
   minute: number;
   rssMb: number;
   liveHeapMb: number;
+  /** What RSS is made of (process.memoryUsage() in the operator): the V8 heap V8 holds, used or not. */
+  heapTotalMb: number;
+  /** Memory outside the V8 heap that JavaScript objects hold (buffers). */
+  externalMb: number;
   /** Entries of each per-object map. */
   maps: Record<string, number>;
   reconciles: number;
@@ -82,6 +86,7 @@ const NS = "soak";
  */
 const CAPPED: Record<string, number> = {
   "informers.stringPool": 8192,
+  "events.aggregates": 4096,
   "links.found": 10_000,
   "links.inFlight": 10_000,
   "names.cache": 10_000,
@@ -94,11 +99,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const baseMinute = options.baseMinute ?? 2;
   const dir = await mkdtemp(join(tmpdir(), "soak-"));
   const rig = await startRig({ dir });
+  const probe = join(dir, "memory.json");
   const op = new OperatorProcess(
     rig,
     { concurrency: "16", "api-rate": "10000", resync: "1m", "log-level": "warn" },
     undefined,
-    { NODE_OPTIONS: await deploymentNodeOptions() },
+    { NODE_OPTIONS: `${await deploymentNodeOptions()} --import=${memoryProbe(probe)}` },
   );
   const samples: Sample[] = [];
   const figures: Record<string, unknown> = { loadAverage1mAtStart: +loadavg()[0]!.toFixed(1) };
@@ -133,10 +139,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
           v,
         ]),
       );
+      const usage = await readUsage(probe);
       const s: Sample = {
         minute,
         rssMb: +(await op.rssMb()).toFixed(1),
         liveHeapMb: +((await op.metric("svc_operator_heap_live_bytes")) / MB).toFixed(1),
+        heapTotalMb: usage.heapTotal,
+        externalMb: usage.external,
         maps,
         reconciles: await op.metric("svc_operator_reconcile_total"),
         liveResources: churn.liveResources,
@@ -144,7 +153,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       };
       samples.push(s);
       log(
-        `minute ${String(minute).padStart(2)}: RSS ${s.rssMb} MB, live heap ${s.liveHeapMb} MB, ` +
+        `minute ${String(minute).padStart(2)}: RSS ${s.rssMb} MB (V8 heap ${s.heapTotalMb}, external ${s.externalMb}), live heap ${s.liveHeapMb} MB, ` +
           `${s.liveResources} resources, ${s.reconciles} reconciles, load ${s.load1m}; maps ${summary(maps)}`,
       );
       return s;
@@ -204,6 +213,28 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const within = (g: Growth) => g.endPct <= 5 && g.trendPctPer15m <= 5;
   const passed = from.length >= 2 && within(rss) && within(liveHeap) && Object.keys(growingMaps).length === 0;
   return { samples, rss, liveHeap, growingMaps, figures, passed };
+}
+
+/**
+ * Loaded into the operator before its code (`--import`, through NODE_OPTIONS): every 5 s it writes
+ * process.memoryUsage() to `file`, so the soak can tell the V8 heap from the rest of RSS. As a
+ * data: URL, NODE_OPTIONS splits on spaces: the code is encoded.
+ */
+function memoryProbe(file: string): string {
+  const code = `import { writeFileSync } from "node:fs";
+setInterval(() => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.memoryUsage())), 5000).unref();`;
+  return `data:text/javascript,${encodeURIComponent(code)}`;
+}
+
+/** The probe's last figures, in MB (zeros before its first write). */
+async function readUsage(file: string): Promise<{ heapTotal: number; external: number }> {
+  try {
+    const u = JSON.parse(await readFile(file, "utf8")) as Record<string, number>;
+    const mb = (v: number | undefined) => +((v ?? 0) / MB).toFixed(1);
+    return { heapTotal: mb(u.heapTotal), external: mb(u.external) };
+  } catch {
+    return { heapTotal: 0, external: 0 };
+  }
 }
 
 /** Growth of `[minute, value]` points against the first one. */
