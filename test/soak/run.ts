@@ -36,10 +36,11 @@ log(
 );
 const result = await runSoak({ minutes, resources, roundSeconds: Number(round[1]), log });
 
-process.stdout.write("\nminute   RSS MB   V8 heap MB   external MB   live heap MB   load\n");
+process.stdout.write("\nminute   RSS MB   V8 heap MB   external MB   live heap MB   gauge MB   load\n");
+const col = (v: number, w: number) => v.toFixed(1).padStart(w);
 for (const s of result.samples)
   process.stdout.write(
-    `${String(s.minute).padStart(6)} ${s.rssMb.toFixed(1).padStart(8)} ${s.heapTotalMb.toFixed(1).padStart(12)} ${s.externalMb.toFixed(1).padStart(13)} ${s.liveHeapMb.toFixed(1).padStart(14)} ${s.load1m.toFixed(1).padStart(6)}\n`,
+    `${String(s.minute).padStart(6)} ${col(s.rssMb, 8)} ${col(s.heapTotalMb, 12)} ${col(s.externalMb, 13)} ${col(s.liveHeapMb, 14)} ${col(s.gaugeMb, 10)} ${col(s.load1m, 6)}\n`,
   );
 const g = (name: string, x: typeof result.rss) =>
   `${name}: ${x.endPct}% at the end, ${x.peakPct}% at the peak, trend ${x.trendPctPer15m}% per 15 min (from minute 2)`;

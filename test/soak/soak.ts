@@ -3,8 +3,9 @@
 // (`svc-operator run`, with the Deployment's NODE_OPTIONS): the mixed set of every kind is applied
 // and converged, then every 10 s about 1% of it is changed, deleted or recreated (churn.ts) while
 // 5% of the service calls fail (500, 503, 429, a create committed and its answer dropped). Every
-// minute: the operator's RSS (VmRSS), its live heap (`svc_operator_heap_live_bytes`: the heap
-// retained after its last full collection) and the entries of each per-object map
+// minute: the operator's RSS, its live heap (the heap used right after a full collection the soak
+// asks for through a probe loaded into the operator; beside it the operator's own cheap gauge,
+// `svc_operator_heap_live_bytes`, which forces nothing) and the entries of each per-object map
 // (`svc_operator_runtime_map_entries`). The goal: from minute 2 on, RSS and live heap grow by 5%
 // at most, and no map grows with the churn.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -46,8 +47,12 @@ export interface SoakOptions {
 
 export interface Sample {
   minute: number;
+  /** The operator's resident memory (process.memoryUsage().rss, as /proc's VmRSS). */
   rssMb: number;
+  /** The heap used right after a forced full collection (the probe's). */
   liveHeapMb: number;
+  /** The operator's own `svc_operator_heap_live_bytes` (no collection forced). */
+  gaugeMb: number;
   /** What RSS is made of (process.memoryUsage() in the operator): the V8 heap V8 holds, used or not. */
   heapTotalMb: number;
   /** Memory outside the V8 heap that JavaScript objects hold (buffers). */
@@ -104,7 +109,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     rig,
     { concurrency: "16", "api-rate": "10000", resync: "1m", "log-level": "warn" },
     undefined,
-    { NODE_OPTIONS: `${await deploymentNodeOptions()} --import=${memoryProbe(probe)}` },
+    { NODE_OPTIONS: `${await deploymentNodeOptions()} --expose-gc --import=${memoryProbe(probe)}` },
   );
   const samples: Sample[] = [];
   const figures: Record<string, unknown> = { loadAverage1mAtStart: +loadavg()[0]!.toFixed(1) };
@@ -139,13 +144,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
           v,
         ]),
       );
-      const usage = await readUsage(probe);
+      // The operator's gauge first: the forced collection below would be its next reading.
+      const gaugeMb = +((await op.metric("svc_operator_heap_live_bytes")) / MB).toFixed(1);
+      const usage = await measure(op, probe);
       const s: Sample = {
         minute,
-        rssMb: +(await op.rssMb()).toFixed(1),
-        liveHeapMb: +((await op.metric("svc_operator_heap_live_bytes")) / MB).toFixed(1),
-        heapTotalMb: usage.heapTotal,
-        externalMb: usage.external,
+        rssMb: usage.rss!,
+        liveHeapMb: usage.heapUsed!,
+        gaugeMb,
+        heapTotalMb: usage.heapTotal!,
+        externalMb: usage.external!,
         maps,
         reconciles: await op.metric("svc_operator_reconcile_total"),
         liveResources: churn.liveResources,
@@ -153,7 +161,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       };
       samples.push(s);
       log(
-        `minute ${String(minute).padStart(2)}: RSS ${s.rssMb} MB (V8 heap ${s.heapTotalMb}, external ${s.externalMb}), live heap ${s.liveHeapMb} MB, ` +
+        `minute ${String(minute).padStart(2)}: RSS ${s.rssMb} MB (V8 heap ${s.heapTotalMb}, external ${s.externalMb}), ` +
+          `live heap ${s.liveHeapMb} MB (gauge ${s.gaugeMb}), ` +
           `${s.liveResources} resources, ${s.reconciles} reconciles, load ${s.load1m}; maps ${summary(maps)}`,
       );
       return s;
@@ -216,25 +225,36 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 }
 
 /**
- * Loaded into the operator before its code (`--import`, through NODE_OPTIONS): every 5 s it writes
- * process.memoryUsage() to `file`, so the soak can tell the V8 heap from the rest of RSS. As a
- * data: URL, NODE_OPTIONS splits on spaces: the code is encoded.
+ * Loaded into the operator before its code (`--import`, through NODE_OPTIONS, with `--expose-gc`):
+ * on SIGUSR2 it collects all garbage and writes process.memoryUsage() to `file` with a sequence
+ * number. The soak's own measure, exact where the operator's gauge is as cheap as can be: the heap
+ * used right after a forced full collection is the live heap, whatever the operator was doing.
+ * Test code only: the operator never forces a collection. As a data: URL (NODE_OPTIONS splits on
+ * spaces) the code is encoded.
  */
 function memoryProbe(file: string): string {
   const code = `import { writeFileSync } from "node:fs";
-setInterval(() => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.memoryUsage())), 5000).unref();`;
+let seq = 0;
+process.on("SIGUSR2", () => {
+  globalThis.gc();
+  writeFileSync(${JSON.stringify(file)}, JSON.stringify({ seq: ++seq, ...process.memoryUsage() }));
+});`;
   return `data:text/javascript,${encodeURIComponent(code)}`;
 }
 
-/** The probe's last figures, in MB (zeros before its first write). */
-async function readUsage(file: string): Promise<{ heapTotal: number; external: number }> {
-  try {
-    const u = JSON.parse(await readFile(file, "utf8")) as Record<string, number>;
-    const mb = (v: number | undefined) => +((v ?? 0) / MB).toFixed(1);
-    return { heapTotal: mb(u.heapTotal), external: mb(u.external) };
-  } catch {
-    return { heapTotal: 0, external: 0 };
+/** Asks the probe for a full collection and its figures, in MB. */
+async function measure(op: OperatorProcess, file: string): Promise<Record<string, number>> {
+  const read = async () =>
+    JSON.parse(await readFile(file, "utf8").catch(() => '{"seq":0}')) as Record<string, number>;
+  const before = (await read()).seq ?? 0;
+  op.child!.kill("SIGUSR2");
+  let usage = await read();
+  for (let i = 0; i < 200 && (usage.seq ?? 0) <= before; i++) {
+    await sleep(50);
+    usage = await read();
   }
+  if ((usage.seq ?? 0) <= before) throw new Error("the operator's memory probe did not answer within 10 s");
+  return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, +(v / MB).toFixed(1)]));
 }
 
 /** Growth of `[minute, value]` points against the first one. */
