@@ -233,19 +233,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
  * spaces) the code is encoded.
  */
 function memoryProbe(file: string): string {
-  const code = `import { writeFileSync } from "node:fs";
+  // Written aside and renamed: the soak never reads half a file.
+  const code = `import { renameSync, writeFileSync } from "node:fs";
 let seq = 0;
 process.on("SIGUSR2", () => {
   globalThis.gc();
-  writeFileSync(${JSON.stringify(file)}, JSON.stringify({ seq: ++seq, ...process.memoryUsage() }));
+  writeFileSync(${JSON.stringify(`${file}.tmp`)}, JSON.stringify({ seq: ++seq, ...process.memoryUsage() }));
+  renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)});
 });`;
   return `data:text/javascript,${encodeURIComponent(code)}`;
 }
 
 /** Asks the probe for a full collection and its figures, in MB. */
 async function measure(op: OperatorProcess, file: string): Promise<Record<string, number>> {
-  const read = async () =>
-    JSON.parse(await readFile(file, "utf8").catch(() => '{"seq":0}')) as Record<string, number>;
+  const read = async (): Promise<Record<string, number>> => {
+    try {
+      return JSON.parse(await readFile(file, "utf8")) as Record<string, number>;
+    } catch {
+      return { seq: 0 }; // not written yet
+    }
+  };
   const before = (await read()).seq ?? 0;
   op.child!.kill("SIGUSR2");
   let usage = await read();
