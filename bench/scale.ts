@@ -10,11 +10,10 @@
 // NODE_OPTIONS of deploy/operator/deployment.yaml (V8 heap flags that set the peak RSS). The
 // service (simulator) is a process of its own, as the real service is another machine: in the
 // devcluster's process its 20 ms latency would queue behind the devcluster's work.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parse } from "yaml";
 import { buildBundle } from "../scripts/build.ts";
 import { managedKinds } from "../src/kinds/index.ts";
 import { SUBNET_PENDING_MS } from "../src/simulator/resources/subnets.ts";
@@ -33,9 +32,9 @@ import {
 } from "../test/proof/rig.ts";
 import { apiCalls, type SimStats } from "../test/proof/sim.ts";
 import { simHook } from "../test/support/sim-hook.ts";
+import { deploymentNodeOptions } from "./lib/node-options.ts";
 import { type Infra, peakWithin, simJson, startInfraPart, stopInfra } from "./lib/operator-rig.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000").split(",").map(Number);
 const RSS_TOTAL = Number(process.env.BENCH_SCALE_RSS_TOTAL ?? 10_000);
 const LATENCY_MS = 20;
@@ -65,17 +64,6 @@ const minimumCalls = (set: Manifest[]) => set.reduce((n, m) => n + (MIN_WRITES[m
  * Deployment -> Network -> NetworkGateway (create, attach) -> Route, and the subnet's pending window.
  */
 const CRITICAL_PATH_MS = Math.max(9 * LATENCY_MS, 4 * LATENCY_MS + SUBNET_PENDING_MS + 2 * LATENCY_MS);
-
-/** NODE_OPTIONS of the operator's container in deploy/operator/deployment.yaml. */
-async function deploymentNodeOptions(): Promise<string> {
-  const manifest = parse(await readFile(join(ROOT, "deploy", "operator", "deployment.yaml"), "utf8")) as {
-    spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } };
-  };
-  const env = manifest.spec.template.spec.containers[0]?.env ?? [];
-  const value = env.find((e) => e.name === "NODE_OPTIONS")?.value;
-  if (value === undefined) throw new Error("deploy/operator/deployment.yaml sets no NODE_OPTIONS");
-  return value;
-}
 
 /** The simulator in its own process; its stats and faults are read and set over HTTP. */
 interface Service {

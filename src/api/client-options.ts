@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Logger } from "pino";
 import type { Dispatcher, FormData } from "undici";
+import type { EndpointAllowlist } from "./allowlist.ts";
 import type { AuthOptions } from "./auth.ts";
 import type { Params } from "./encoding.ts";
 import { endpointProblem } from "./endpoint.ts";
@@ -38,6 +39,12 @@ export interface ApiClientOptions {
    * domain: it narrows that rule, never widens it (see redirect.ts).
    */
   serviceDomain?: string[];
+  /**
+   * The hosts (and ports) calls may go to at all: the endpoint must match (else the constructor
+   * throws) and so must every redirect target (else the call fails with
+   * `SVC_ENDPOINT_NOT_ALLOWED` before anything is sent there). Narrows, like `serviceDomain`.
+   */
+  allowedEndpoints?: EndpointAllowlist;
   maxRedirects?: number;
   logger?: Logger;
   onCall?: (event: CallEvent) => void;
@@ -81,9 +88,15 @@ export function requirePositive(prefix: string, values: object): void {
   }
 }
 
-/** The endpoint as a URL; refused unless https, or http to a loopback host (endpoint.ts). */
-export function parseEndpoint(endpoint: string): URL {
+/**
+ * The endpoint as a URL; refused unless https, or http to a loopback host (endpoint.ts), and
+ * unless `allowed` (when given) lists its host.
+ */
+export function parseEndpoint(endpoint: string, allowed?: EndpointAllowlist): URL {
   const problem = endpointProblem(endpoint);
   if (problem !== undefined) throw new TypeError(`endpoint: ${problem}`);
-  return new URL(endpoint);
+  const url = new URL(endpoint);
+  const outside = allowed?.problem(url);
+  if (outside !== undefined) throw new TypeError(`endpoint: ${outside}`);
+  return url;
 }

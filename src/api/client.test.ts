@@ -1,5 +1,6 @@
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
+import { EndpointAllowlist } from "./allowlist.ts";
 import { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
 import { ApiError } from "./errors.ts";
 
@@ -201,6 +202,20 @@ describe("ApiClient pipeline", () => {
     expect(error.message).toContain("collector.evil.test");
     expect(client.currentOrigin).toBe(ORIGIN);
   });
+
+  it("refuses a redirect within the domain but outside allowedEndpoints, before sending anything there", async () => {
+    const { client, pool } = setup({ allowedEndpoints: EndpointAllowlist.parse("us-3.svc.test") });
+    pool
+      .intercept({ path: "/api/clouds", method: "GET" })
+      .reply(302, "", { headers: { location: "https://us-4.svc.test/api/clouds" } });
+    // No interceptor on us-4: with net connect disabled, a request sent there would fail otherwise.
+    const error = await failure(client.call({ method: "GET", path: "/api/clouds" }));
+    expect(error).toMatchObject({ code: "SVC_ENDPOINT_NOT_ALLOWED", kind: "invalid" });
+    expect(error.message).toContain(
+      "redirect refused: host us-4.svc.test:443 is outside the operator's --allowed-endpoints (us-3.svc.test)",
+    );
+    expect(client.currentOrigin).toBe(ORIGIN);
+  });
 });
 
 describe("oauth2 301 and opaque hrefs", () => {
@@ -315,6 +330,11 @@ describe("options", () => {
     },
     { reason: "redirects", options: { maxRedirects: 1.5 }, message: /^maxRedirects/ },
     { reason: "service domain", options: { serviceDomain: [] }, message: /^serviceDomain/ },
+    {
+      reason: "endpoint outside allowedEndpoints",
+      options: { allowedEndpoints: EndpointAllowlist.parse("*.example-cloud.com") },
+      message: /^endpoint: host .* is outside the operator's --allowed-endpoints \(\*\.example-cloud\.com\)$/,
+    },
     { reason: "rate", options: { rateLimit: { ratePerSecond: 0, burst: 1 } }, message: /ratePerSecond/ },
   ])("rejects a bad $reason, naming the option", ({ options, message }) => {
     expect(() => new ApiClient({ ...base, ...options } as ApiClientOptions)).toThrow(message);

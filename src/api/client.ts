@@ -76,7 +76,7 @@ export class ApiClient {
   private readonly routes = new Map<string, string>();
 
   constructor(options: ApiClientOptions) {
-    const endpoint = parseEndpoint(options.endpoint);
+    const endpoint = parseEndpoint(options.endpoint, options.allowedEndpoints);
     this.accountId = String(options.accountId);
     if (!/^\d+$/.test(this.accountId))
       throw new TypeError(`accountId: must be digits, got "${this.accountId}"`);
@@ -85,7 +85,7 @@ export class ApiClient {
     if (allowlist && (allowlist.length === 0 || allowlist.some((d) => d.trim() === ""))) {
       throw new TypeError("serviceDomain: must list at least one non-empty host or domain");
     }
-    this.scope = redirectScope(endpoint, allowlist);
+    this.scope = redirectScope(endpoint, allowlist, options.allowedEndpoints);
     this.redactor = new Redactor(credentialValues(options.auth));
     const transport = { ...DEFAULT_TRANSPORT, ...options.transport };
     requirePositive("transport", transport);

@@ -24,6 +24,8 @@ export const ApiErrorCodes = {
   network: "SVC_NETWORK_ERROR",
   outcomeUnknown: "SVC_OUTCOME_UNKNOWN",
   redirectRefused: "SVC_REDIRECT_REFUSED",
+  /** An endpoint or redirect target outside `allowedEndpoints` (--allowed-endpoints): nothing was sent there. */
+  endpointNotAllowed: "SVC_ENDPOINT_NOT_ALLOWED",
   badResponse: "SVC_BAD_RESPONSE",
   responseTooLarge: "SVC_RESPONSE_TOO_LARGE",
 } as const;

@@ -102,6 +102,7 @@ export function createServiceApi(options: ApiClientOptions): ServiceApi {
   return serviceApi(new ApiClient(options));
 }
 
+export { ALLOWED_ENDPOINTS_RULE, EndpointAllowlist } from "./allowlist.ts";
 export { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
 export { ApiError, type ApiErrorCode, ApiErrorCodes, type ApiErrorKind, isApiError } from "./errors.ts";
 export { API_REDACT_PATHS } from "./logger.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EndpointAllowlist } from "./allowlist.ts";
 import { ApiError } from "./errors.ts";
 import {
   isHostInDomain,
@@ -188,6 +189,22 @@ describe("resolveRedirect", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("SVC_REDIRECT_REFUSED");
     expect((error as ApiError).message).toMatch(message);
+  });
+  it.each([
+    { reason: "the allowed host and port", allowed: "127.0.0.1:9293,127.0.0.1:9292", ok: true },
+    { reason: "another port of an allowed host", allowed: "127.0.0.1:9293", ok: false },
+    { reason: "the host without a port", allowed: "127.0.0.1", ok: true },
+  ])("allowedEndpoints narrows the scope, ports included: $reason", ({ allowed, ok }) => {
+    const scope = redirectScope(current, undefined, EndpointAllowlist.parse(allowed));
+    const follow = () => resolveRedirect("POST", current, "http://127.0.0.1:9292/api/deployments", scope);
+    if (ok) expect(follow().port).toBe("9292");
+    else
+      expect(follow).toThrow(
+        expect.objectContaining({
+          code: "SVC_ENDPOINT_NOT_ALLOWED",
+          message: `POST /api/deployments: redirect refused: host 127.0.0.1:9292 is outside the operator's --allowed-endpoints (${allowed})`,
+        }),
+      );
   });
   it("refuses an https -> http downgrade", () => {
     const https = new URL("https://us-3.example.com/api");

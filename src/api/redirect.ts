@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { getDomain } from "tldts";
-import { ApiError, ApiErrorCodes } from "./errors.ts";
+import type { EndpointAllowlist } from "./allowlist.ts";
+import { ApiError, type ApiErrorCode, ApiErrorCodes } from "./errors.ts";
 
 /**
  * Where a regional redirect may send the client, and with it the credentials.
@@ -19,11 +20,17 @@ export interface RedirectScope {
   domain: string | undefined;
   /** Narrows further (`ApiClientOptions.serviceDomain`): each entry matches itself and its subdomains. */
   allowlist: readonly string[] | undefined;
+  /** Narrows further still, ports included (`ApiClientOptions.allowedEndpoints`, `--allowed-endpoints`). */
+  endpoints?: EndpointAllowlist | undefined;
 }
 
-export function redirectScope(endpoint: URL, allowlist?: readonly string[]): RedirectScope {
+export function redirectScope(
+  endpoint: URL,
+  allowlist?: readonly string[],
+  endpoints?: EndpointAllowlist,
+): RedirectScope {
   const host = normalizeHost(endpoint.hostname);
-  return { host, domain: registrableDomain(host), allowlist };
+  return { host, domain: registrableDomain(host), allowlist, endpoints };
 }
 
 /** The registrable domain of a host, or undefined for an IP address or a host that has none. */
@@ -86,13 +93,22 @@ export function resolveRedirect(method: string, current: URL, location: string, 
   }
   const problem = redirectHostProblem(target.hostname, scope);
   if (problem !== undefined) throw refused(method, current, problem);
+  const outside = scope.endpoints?.problem(target);
+  if (outside !== undefined)
+    throw refused(method, current, outside, undefined, ApiErrorCodes.endpointNotAllowed);
   return target;
 }
 
-function refused(method: string, current: URL, what: string, cause?: unknown): ApiError {
+function refused(
+  method: string,
+  current: URL,
+  what: string,
+  cause?: unknown,
+  code: ApiErrorCode = ApiErrorCodes.redirectRefused,
+): ApiError {
   return new ApiError({
     kind: "invalid",
-    code: ApiErrorCodes.redirectRefused,
+    code,
     method,
     href: current.pathname,
     cause,

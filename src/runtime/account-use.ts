@@ -1,4 +1,4 @@
-import { BlockedError, Reason } from "./result.ts";
+import { BlockedError, Reason, type TerminalError, terminal } from "./result.ts";
 
 /**
  * What a resource asks its Account's client for. `write`: observe, create and update a resource
@@ -56,4 +56,35 @@ export function cannotDelete(account: string, found: NoClient, href: string | un
     `cannot delete ${object}: ${why}${release}`,
     noCredentialsRetryMs(found.failingForMs),
   );
+}
+
+/** How often a missing Secret is looked for again. */
+export const SECRET_RECHECK_MS = 30_000;
+
+/**
+ * A missing Secret or key: the Account cannot authenticate until the Secret changes (Synced=False,
+ * re-checked), with a message saying which.
+ */
+export function secretProblem(
+  reason: typeof Reason.SecretNotFound | typeof Reason.SecretKeyMissing,
+  message: string,
+): BlockedError {
+  return new BlockedError(reason, message, SECRET_RECHECK_MS);
+}
+
+/** How often refused credentials are tried again (Secrets are not watched). */
+const CREDENTIALS_RECHECK_MS = 60_000;
+
+/** The service refused the credentials: Synced=False until the Secret holds working ones. */
+export function credentialsRefused(message: string): BlockedError {
+  return new BlockedError(Reason.CredentialsInvalid, message, CREDENTIALS_RECHECK_MS);
+}
+
+/**
+ * The Account's endpoint, or a host it redirects to, is outside the operator's
+ * --allowed-endpoints: nothing is sent there, and only a change of the endpoint or of the flag
+ * (which restarts the operator) can help, so it is not retried (Stalled).
+ */
+export function endpointNotAllowed(message: string): TerminalError {
+  return terminal(Reason.EndpointNotAllowed, message);
 }

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import * as problem from "./account-problems.ts";
-import { ACCOUNT_DELETING, type AccountUse, type NoClient } from "./account-use.ts";
+import { ACCOUNT_DELETING, type AccountUse, type NoClient, SECRET_RECHECK_MS } from "./account-use.ts";
 import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
+import { type Footprint, keyed } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import {
   ConflictError,
@@ -21,7 +22,7 @@ import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
 import type { ReferenceIndex } from "./references.ts";
-import { BlockedError, DeletionBlockedError, EventReason, EventTypes, Reason } from "./result.ts";
+import { DeletionBlockedError, EventReason, EventTypes, Reason } from "./result.ts";
 
 /** What the Account kind provides: reading credentials, connecting, a cheap authenticated check. */
 export interface AccountKind<S, Auth, C> {
@@ -35,6 +36,15 @@ export interface AccountKind<S, Auth, C> {
   /** A cheap authenticated call; resolves with the host that answered. Throws `credentialsRefused` when they are refused. */
   verify(client: C): Promise<{ host: string }>;
   close(client: C): Promise<void>;
+  /**
+   * Throws (a TerminalError) when the operator must not use the spec at all, before any Secret is
+   * read: an endpoint outside --allowed-endpoints.
+   */
+  admit?(spec: S): void;
+  /** The Account is gone: drop what is kept for it beside its client (its token bucket). */
+  forget?(account: { namespace: string; name: string }): void;
+  /** What it keeps per Account beside the clients (see footprint.ts). */
+  footprint?(): Footprint;
 }
 
 interface Entry {
@@ -158,6 +168,7 @@ export class AccountController implements AccountClients {
   /** The spec, the credentials its Secret holds, and a fingerprint of both. */
   private async credentials(namespace: string, obj: ManagedObject) {
     const spec = parseSpec(this.kind.schema, obj.spec);
+    this.kind.admit?.(spec);
     const auth = await this.kind.credentials(spec, (secret) => this.deps.kube.readSecret(namespace, secret));
     const fingerprint = createHash("sha256")
       .update(JSON.stringify([spec, auth]))
@@ -193,7 +204,7 @@ export class AccountController implements AccountClients {
     const obj = this.deps.store.get("Account", namespace, name);
     if (!obj) {
       await this.drop(key);
-      return {};
+      return { gone: true };
     }
     const log = this.deps.log.child({ kind: "Account", namespace, name });
     const ref: ObjectRef = { kind: "Account", plural: "accounts", namespace, name };
@@ -344,6 +355,21 @@ export class AccountController implements AccountClients {
     }
   }
 
+  /** The Account is gone from the cache (its informer delivered the deletion). */
+  forget(namespace: string, name: string): Promise<void> {
+    return this.drop(objectKey("Account", namespace, name));
+  }
+
+  /** The per-Account maps (see footprint.ts). */
+  footprint(): Footprint {
+    return {
+      "accounts.entries": keyed(this.entries),
+      "accounts.parked": keyed(this.parked),
+      "accounts.ahead": keyed(this.ahead),
+      ...this.kind.footprint?.(),
+    };
+  }
+
   private async drop(key: string): Promise<void> {
     await this.takeAhead(key, undefined);
     const entry = this.entries.get(key);
@@ -352,11 +378,9 @@ export class AccountController implements AccountClients {
     this.deps.problems?.forget(problem.accountSubject(namespace, name));
     if (entry?.client) await this.kind.close(entry.client).catch(() => {});
     if (this.parked.delete(key)) this.deps.onVerified?.(key);
+    this.kind.forget?.(parseKey(key));
   }
 }
-
-/** How often a missing Secret is looked for again. */
-const SECRET_RECHECK_MS = 30_000;
 
 /**
  * An Account held by its dependents: who they are, and, when it has no client for their deletes,
@@ -372,23 +396,5 @@ function accountBlockedMessage(blockers: readonly Blocker[], problem: string | u
   );
 }
 
-/**
- * A missing Secret or key: the Account cannot authenticate until the Secret changes (Synced=False,
- * re-checked), with a message saying which.
- */
-export function secretProblem(
-  reason: typeof Reason.SecretNotFound | typeof Reason.SecretKeyMissing,
-  message: string,
-): BlockedError {
-  return new BlockedError(reason, message, SECRET_RECHECK_MS);
-}
-
-/** How often refused credentials are tried again (Secrets are not watched). */
-const CREDENTIALS_RECHECK_MS = 60_000;
-
-/** The service refused the credentials: Synced=False until the Secret holds working ones. */
-export function credentialsRefused(message: string): BlockedError {
-  return new BlockedError(Reason.CredentialsInvalid, message, CREDENTIALS_RECHECK_MS);
-}
-
+export { credentialsRefused, endpointNotAllowed, secretProblem } from "./account-use.ts";
 export type { ManagedObject };

@@ -10,8 +10,10 @@ import { managedKinds } from "../kinds/index.ts";
 import { AccountController, type AccountKind } from "./accounts.ts";
 import type { Clock } from "./clock.ts";
 import { CONFIG_FLAGS, ConfigError, loadConfig, type OperatorConfig } from "./config.ts";
+import { keyed } from "./footprint.ts";
 import type { AnyManagedKind } from "./kind.ts";
 import { operatorLogger } from "./logging.ts";
+import { objectKey } from "./names.ts";
 import { Operator } from "./operator.ts";
 import { serviceHint } from "./service-hints.ts";
 
@@ -48,6 +50,7 @@ export function isOutcomeUnknown(error: unknown): boolean {
 /** The operator with every real part wired: the service client, the kinds of src/kinds, per-account rate limits. */
 export function createOperator(options: CreateOperatorOptions): Operator {
   const registry = options.registry ?? new Registry();
+  // One per Account (its clients share it across credential changes), dropped with the Account.
   const buckets = new Map<string, TokenBucket>();
   const rate = options.config.apiRate;
   return new Operator({
@@ -65,7 +68,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
       new AccountController(
         accountKind({
           rateLimit: ({ namespace, name }) => {
-            const key = `${namespace}/${name}`;
+            const key = objectKey("Account", namespace, name);
             let bucket = buckets.get(key);
             if (!bucket) {
               bucket = new TokenBucket({ ratePerSecond: rate, burst: Math.max(1, Math.ceil(rate * 2)) });
@@ -73,6 +76,8 @@ export function createOperator(options: CreateOperatorOptions): Operator {
             }
             return bucket;
           },
+          forget: ({ namespace, name }) => buckets.delete(objectKey("Account", namespace, name)),
+          footprint: () => ({ "accounts.tokenBuckets": keyed(buckets) }),
           onCall: (event) => shared.metrics.apiCall(event),
           logger: options.log,
           dispatcher: options.api?.dispatcher,
@@ -82,6 +87,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
             maxResponseBytes: options.config.apiMaxResponseBytes,
           },
           retry: options.api?.retry,
+          allowedEndpoints: options.config.allowedEndpoints,
         }) as AccountKind<unknown, unknown, unknown>,
         {
           store: shared.store,

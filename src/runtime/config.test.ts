@@ -41,6 +41,19 @@ describe("loadConfig", () => {
       leaseDuration: 15_000,
     });
     expect(c.labelSelector).toBeUndefined();
+    // Open for development: no allowlist, any endpoint.
+    expect(c.allowedEndpoints).toBeUndefined();
+  });
+
+  it("takes the endpoint allowlist from the flag or the environment", () => {
+    const fromEnv = loadConfig({}, { SVC_OPERATOR_ALLOWED_ENDPOINTS: "*.example-cloud.com,127.0.0.1:9292" });
+    expect(String(fromEnv.allowedEndpoints)).toBe("*.example-cloud.com,127.0.0.1:9292");
+    const fromFlag = loadConfig(
+      { "allowed-endpoints": "api.example.com" },
+      { SVC_OPERATOR_ALLOWED_ENDPOINTS: "*.example-cloud.com" },
+    );
+    expect(fromFlag.allowedEndpoints?.allows(new URL("https://us-3.example-cloud.com"))).toBe(false);
+    expect(fromFlag.allowedEndpoints?.allows(new URL("https://api.example.com"))).toBe(true);
   });
 
   it("reads the environment and lets flags win", () => {
@@ -94,6 +107,14 @@ describe("loadConfig", () => {
     [{ "metrics-address": "8080" }, "--metrics-address (SVC_OPERATOR_METRICS_ADDRESS): must be host:port"],
     [{ "log-level": "loud" }, "--log-level (SVC_OPERATOR_LOG_LEVEL): must be one of"],
     [{ namespaces: "Team_A" }, "--namespaces (SVC_OPERATOR_NAMESPACES): each namespace must be a DNS label"],
+    [
+      { "allowed-endpoints": "*.com" },
+      '--allowed-endpoints (SVC_OPERATOR_ALLOWED_ENDPOINTS): entry 1 "*.com": a wildcard over the public suffix com; must be a comma-separated list of hosts',
+    ],
+    [
+      { "allowed-endpoints": "https://us-3.example-cloud.com" },
+      '--allowed-endpoints (SVC_OPERATOR_ALLOWED_ENDPOINTS): entry 1 "https://us-3.example-cloud.com": not a host',
+    ],
     [
       { "label-selector": "a b c" },
       "--label-selector (SVC_OPERATOR_LABEL_SELECTOR): must be a Kubernetes label selector",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EndpointAllowlist } from "../api/allowlist.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "../api/transport.ts";
 
 /**
@@ -125,6 +126,18 @@ export const configSchema = z
       .default("default"),
     leaseDuration: duration(1000).default(15_000),
     labelSelector: labelSelector.optional(),
+    // Unset: any endpoint (development). The rule is in the message of a bad entry.
+    allowedEndpoints: z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return EndpointAllowlist.parse(text);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
     identity: z.string().min(1).optional(),
     shutdownTimeout: duration(0).default(30_000),
   })
@@ -220,6 +233,12 @@ export const CONFIG_FLAGS = {
     key: "labelSelector",
     env: "SVC_OPERATOR_LABEL_SELECTOR",
     description: "only reconcile custom resources matching this label selector (shard between instances)",
+  },
+  "allowed-endpoints": {
+    key: "allowedEndpoints",
+    env: "SVC_OPERATOR_ALLOWED_ENDPOINTS",
+    description:
+      "comma-separated hosts an Account's endpoint and its redirects may reach, e.g. *.example-cloud.com,api.example.com:8443 (default: any)",
   },
   identity: {
     key: "identity",

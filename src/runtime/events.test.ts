@@ -89,4 +89,40 @@ describe("EventRecorder caches", () => {
     await r.flush();
     expect(f.created.map((c) => c.reason)).toEqual(["Created", "Created", "Updated"]);
   });
+
+  it("forgets a deleted object's bucket and aggregates at once; a new object of that name starts afresh", async () => {
+    const f = fakeApi();
+    const r = new EventRecorder({ api: f.api as never, clock: new FakeClock(), burst: 2 });
+    const other = { metadata: { name: "other", namespace: "ns", uid: "u2" } };
+    r.emit(obj, "Deployment", "Normal", "Created", "1");
+    r.emit(obj, "Deployment", "Normal", "Updated", "2");
+    r.emit(other, "Deployment", "Normal", "Created", "3");
+    const held = () =>
+      Object.fromEntries(Object.entries(r.footprint()).map(([m, fp]) => [m, [...fp.keys!()].sort()]));
+    expect(held()).toEqual({
+      "events.buckets": ["Deployment/ns/other", "Deployment/ns/web"],
+      "events.aggregates": ["Deployment/ns/other", "Deployment/ns/web"],
+    });
+    r.forget("Deployment/ns/web");
+    expect(held()).toEqual({
+      "events.buckets": ["Deployment/ns/other"],
+      "events.aggregates": ["Deployment/ns/other"],
+    });
+    // Recreated under the same name (a new uid): a full burst, and a new Event for a message seen before.
+    r.emit({ metadata: { ...obj.metadata, uid: "u3" } }, "Deployment", "Normal", "Created", "1");
+    r.emit({ metadata: { ...obj.metadata, uid: "u3" } }, "Deployment", "Normal", "Updated", "2");
+    await r.flush();
+    expect(f.created.map((c) => c.reason)).toEqual(["Created", "Updated", "Created", "Created", "Updated"]);
+    expect(f.patched).toEqual([]);
+  });
+
+  it("drops an evicted aggregate from its object's index too", async () => {
+    const f = fakeApi();
+    const r = new EventRecorder({ api: f.api as never, clock: new FakeClock(), cacheSize: 1 });
+    const other = { metadata: { name: "other", namespace: "ns", uid: "u2" } };
+    r.emit(obj, "Deployment", "Normal", "Created", "1");
+    r.emit(other, "Deployment", "Normal", "Created", "2"); // evicts web's aggregate and bucket
+    await r.flush();
+    expect([...r.footprint()["events.aggregates"]!.keys!()]).toEqual(["Deployment/ns/other"]);
+  });
 });

@@ -7,6 +7,7 @@ import {
 } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
+import { type Footprint, keyed } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import { isReported, type RawKube } from "./kube-raw.ts";
 import { API_VERSION } from "./names.ts";
@@ -23,6 +24,15 @@ export const discardEvents: EventSink = { emit() {} };
 interface Aggregate {
   name: string;
   count: number;
+  /** The object's queue key (kind/namespace/name), to find its aggregates when it is deleted. */
+  object: string;
+}
+
+interface Bucket {
+  /** The object's uid: a new object of the same name starts with a full bucket. */
+  uid: string;
+  tokens: number;
+  at: number;
 }
 
 /** client-go's event correlator keeps this many aggregates and spam-filter buckets (LRU). */
@@ -38,11 +48,17 @@ function touch<V>(map: Map<string, V>, key: string): V | undefined {
   return value;
 }
 
-/** Sets a Map entry as the most recently used, dropping the least recently used beyond `size`. */
-function remember<V>(map: Map<string, V>, key: string, value: V, size: number): void {
+/**
+ * Sets a Map entry as the most recently used; beyond `size`, drops the least recently used and
+ * returns it.
+ */
+function remember<V>(map: Map<string, V>, key: string, value: V, size: number): [string, V] | undefined {
   map.delete(key);
   map.set(key, value);
-  if (map.size > size) map.delete(map.keys().next().value as string);
+  if (map.size <= size) return undefined;
+  const oldest = map.entries().next().value as [string, V];
+  map.delete(oldest[0]);
+  return oldest;
 }
 
 /**
@@ -51,11 +67,14 @@ function remember<V>(map: Map<string, V>, key: string, value: V, size: number): 
  * existing Event instead of creating a new one, and a per-object token bucket
  * (burst 25, one token per 5 minutes, as client-go's spam filter) drops floods. Both are kept
  * for the 4,096 most recently used keys, as client-go does: memory does not grow with the
- * number of objects, and an object that has not emitted for long starts afresh.
+ * number of objects, and an object that has not emitted for long starts afresh. A deleted
+ * object's entries are dropped at once (forget), not left to age out.
  */
 export class EventRecorder implements EventSink {
   private readonly seen = new Map<string, Aggregate>();
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** The keys of `seen` per object (queue key), so that forget finds them without a scan. */
+  private readonly byObject = new Map<string, Set<string>>();
+  private readonly buckets = new Map<string, Bucket>();
   private readonly api: Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent">;
   private readonly clock: Clock;
   private readonly log: Logger | undefined;
@@ -84,12 +103,12 @@ export class EventRecorder implements EventSink {
   }
 
   emit(object: ManagedObject, kind: string, type: EventType, reason: string, message: string): void {
-    const { namespace, name, uid } = object.metadata;
+    const { namespace, name, uid = "" } = object.metadata;
     // Joined: one flat string per key kept (a template literal keeps a tree of concatenations).
-    const objectId = [kind, namespace, name, uid ?? ""].join("/");
-    if (!this.take(objectId)) return;
-    const key = [objectId, type, reason, message].join("/");
-    const work = this.record(key, object, kind, type, reason, message).catch((error: unknown) => {
+    const objectKey = [kind, namespace, name].join("/");
+    if (!this.take(objectKey, uid)) return;
+    const key = [objectKey, uid, type, reason, message].join("/");
+    const work = this.record(key, objectKey, object, kind, type, reason, message).catch((error: unknown) => {
       // Refused by RBAC or the apiserver unreachable: logged once per cause by RawKube, not per event.
       if (isReported(error)) this.log?.debug({ reason }, "could not record event");
       else this.log?.warn({ err: error, reason }, "could not record event");
@@ -102,15 +121,32 @@ export class EventRecorder implements EventSink {
     return this.pending;
   }
 
-  private take(objectId: string): boolean {
+  /** The object (a queue key) is deleted: its spam-filter bucket and its aggregates go. */
+  forget(objectKey: string): void {
+    this.buckets.delete(objectKey);
+    for (const key of this.byObject.get(objectKey) ?? []) this.seen.delete(key);
+    this.byObject.delete(objectKey);
+  }
+
+  /** The per-object maps (see footprint.ts). */
+  footprint(): Footprint {
+    return {
+      "events.buckets": keyed(this.buckets),
+      // Entries: the aggregates (the LRU's size); keys: the objects they are for.
+      "events.aggregates": { entries: this.seen.size, keys: () => this.byObject.keys() },
+    };
+  }
+
+  private take(objectKey: string, uid: string): boolean {
     const now = this.clock.now();
-    const b = touch(this.buckets, objectId) ?? { tokens: this.burst, at: now };
+    const found = touch(this.buckets, objectKey);
+    const b = found?.uid === uid ? found : { uid, tokens: this.burst, at: now };
     const refill = Math.floor((now - b.at) / this.refillMs);
     if (refill > 0) {
       b.tokens = Math.min(this.burst, b.tokens + refill);
       b.at = now;
     }
-    remember(this.buckets, objectId, b, this.cacheSize);
+    remember(this.buckets, objectKey, b, this.cacheSize);
     if (b.tokens <= 0) return false;
     b.tokens--;
     return true;
@@ -118,6 +154,7 @@ export class EventRecorder implements EventSink {
 
   private async record(
     key: string,
+    objectKey: string,
     object: ManagedObject,
     kind: string,
     type: EventType,
@@ -155,8 +192,24 @@ export class EventRecorder implements EventSink {
       source: { component: this.component },
       reportingComponent: this.component,
     };
-    remember(this.seen, key, { name, count: 1 }, this.cacheSize);
+    this.aggregate(key, { name, count: 1, object: objectKey });
     await this.api.createNamespacedEvent({ namespace, body });
+  }
+
+  private aggregate(key: string, value: Aggregate): void {
+    let keys = this.byObject.get(value.object);
+    if (!keys) {
+      keys = new Set();
+      this.byObject.set(value.object, keys);
+    }
+    keys.add(key);
+    const dropped = remember(this.seen, key, value, this.cacheSize);
+    if (dropped) {
+      const [droppedKey, { object }] = dropped;
+      const of = this.byObject.get(object);
+      of?.delete(droppedKey);
+      if (of?.size === 0) this.byObject.delete(object);
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
+import { counted, type Footprint } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { type KubeCall, type KubeFailureReason, kubeTrouble, subjectOf } from "./kube-errors.ts";
@@ -89,11 +90,12 @@ export class InformerSet implements ObjectStore {
 
   private readonly options: InformerSetOptions;
   /** Shared by every informer of the set: objects of different kinds share strings too. */
+  private readonly pool = new StringPool();
   private readonly slim: <T extends KubernetesObject>(o: T) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
-    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(new StringPool());
+    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool);
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
   }
@@ -152,6 +154,17 @@ export class InformerSet implements ObjectStore {
       if (o) return o as unknown as ManagedObject;
     }
     return undefined;
+  }
+
+  /** Its per-object maps (see footprint.ts): the last version seen of each object, the string pool. */
+  footprint(): Footprint {
+    return {
+      "informers.last": {
+        entries: this.entries.reduce((n, e) => n + e.last.size, 0),
+        keys: () => this.entries.flatMap((e) => [...e.last.keys()].map((id) => `${e.kind}/${id}`)),
+      },
+      "informers.stringPool": counted(this.pool.length),
+    };
   }
 
   list(kind: string): readonly ManagedObject[] {

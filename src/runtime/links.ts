@@ -1,3 +1,4 @@
+import { counted, type Footprint } from "./footprint.ts";
 import type { Link } from "./kind.ts";
 import { DependencyNotReadyError } from "./result.ts";
 
@@ -58,6 +59,11 @@ export class LinkCheck {
       missing.map((l) => `spec.${l.field}: ${l.href} does not exist in the service`).join("; "),
       retryAfterMs,
     );
+  }
+
+  /** Its maps (see footprint.ts): by account and href, bounded by maxEntries and ttlMs. */
+  footprint(): Footprint {
+    return { "links.found": counted(this.found.size), "links.inFlight": counted(this.inFlight.size) };
   }
 
   /** Number of hrefs remembered (for tests and diagnostics). */

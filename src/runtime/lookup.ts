@@ -1,3 +1,4 @@
+import { counted, type Footprint } from "./footprint.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "./result.ts";
 
 /**
@@ -55,6 +56,11 @@ export class NameLookup {
       );
     }
     return matches[0]!.href;
+  }
+
+  /** Its map (see footprint.ts): one entry per account and collection, not per object. */
+  footprint(): Footprint {
+    return { "names.cache": counted(this.cache.size) };
   }
 
   invalidate(collectionKey?: string): void {

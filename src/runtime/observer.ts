@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { isTrue } from "./conditions.ts";
+import { type Footprint, keyed } from "./footprint.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import { deepEqual, type ObjectStore, withoutNulls } from "./kube.ts";
 import { Annotation, objectKey } from "./names.ts";
@@ -35,8 +36,18 @@ export class Observations implements ObservationCache {
     for (const [key, item] of this.items) if (now - item.at > this.ttlMs) this.items.delete(key);
   }
 
+  /** The object is gone: an observation waiting for its reconcile goes too. */
+  drop(key: string): void {
+    this.items.delete(key);
+  }
+
   get size(): number {
     return this.items.size;
+  }
+
+  /** The per-object map (see footprint.ts). */
+  footprint(): Footprint {
+    return { observations: keyed(this.items) };
   }
 }
 

@@ -94,7 +94,8 @@ export class Workers {
         else this.o.log.error({ err: error, key }, "reconcile threw");
         result = { retry: true };
       }
-      if (result.retry) queue.addRateLimited(key);
+      if (result.gone) queue.drop(key);
+      else if (result.retry) queue.addRateLimited(key);
       else {
         queue.forget(key);
         if (result.requeueAfterMs !== undefined && result.requeueAfterMs > 0)

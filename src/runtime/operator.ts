@@ -10,6 +10,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { OperatorConfig } from "./config.ts";
 import { configMapWatch } from "./config-map-watch.ts";
 import { EventRecorder, type EventSink, rawEventsApi } from "./events.ts";
+import { type Footprint, mergeFootprints } from "./footprint.ts";
 import { InformerSet } from "./informers.ts";
 import { KeySources } from "./key-sources.ts";
 import type { AnyManagedKind } from "./kind.ts";
@@ -20,6 +21,7 @@ import { shareDispatchers } from "./kubeconfig.ts";
 import { LeaderElector } from "./leader.ts";
 import { LinkCheck } from "./links.ts";
 import { NameLookup } from "./lookup.ts";
+import { MemoryMetrics } from "./memory-metrics.ts";
 import {
   type KindObjects,
   OperatorMetrics,
@@ -92,6 +94,10 @@ export class Operator {
   private readonly observations: Observations;
   /** Name -> href lookups shared by every kind (clouds, volume types by name). */
   readonly names = new NameLookup();
+  private readonly siblings = new SiblingIndex();
+  /** One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud). */
+  private readonly links: LinkCheck;
+  private readonly memory: MemoryMetrics;
   private readonly observer: IndexObserver;
   private readonly elector: LeaderElector | undefined;
   private readonly handlers: InformerEvents;
@@ -113,6 +119,7 @@ export class Operator {
     this.owners = new OwnerIndex(accountIdScope(() => this.informers));
     this.metrics.countResourcesFrom(() => this.kindObjects());
     this.problems = new ProblemLog({ log: this.log, clock: this.clock });
+    this.memory = new MemoryMetrics(options.registry, () => this.footprint());
     const kc = shareDispatchers(options.kubeConfig);
     const custom = kc.makeApiClient(CustomObjectsApi);
     const writer = new KubeApiWriter(kc, this.problems);
@@ -135,10 +142,13 @@ export class Operator {
       namespaces: options.config.namespaces,
       handlers: {
         added: (kind, obj) => this.handlers.added(kind, obj),
-        updated: (kind, obj, old) => this.handlers.updated(kind, obj, old),
+        updated: (kind, obj, old) => {
+          this.handlers.updated(kind, obj, old);
+          this.reconcilers.get(kind)?.forgetCaughtUp(obj);
+        },
         deleted: (kind, obj) => {
           this.handlers.deleted(kind, obj);
-          this.keySources.forget(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
+          this.forget(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
         },
       },
       log: this.log,
@@ -189,7 +199,7 @@ export class Operator {
       store: this.informers,
       refs: this.refs,
       owners: this.owners,
-      siblings: new SiblingIndex(),
+      siblings: this.siblings,
       accounts: this.accounts,
       queue: () => this.workers.queue,
       checkAhead: () => !this.workers.queue && !this.elector,
@@ -207,12 +217,12 @@ export class Operator {
       },
     });
     // One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud).
-    const links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
+    this.links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
     for (const kind of options.kinds) {
       this.reconcilers.set(
         kind.kind,
         new ManagedReconciler(kind, {
-          links,
+          links: this.links,
           store: this.informers,
           kube: this.writer,
           accounts: this.accounts,
@@ -342,6 +352,7 @@ export class Operator {
     await this.events.flush();
     await this.accounts.close();
     this.problems.close();
+    this.memory.stop();
     await new Promise<void>((resolve) => (this.health ? this.health.close(() => resolve()) : resolve()));
     this.health?.closeAllConnections?.();
   }
@@ -374,12 +385,51 @@ export class Operator {
     return ["Account", ...this.o.kinds.map((k) => k.kind)];
   }
 
-  private reconcileKey(key: string): Promise<ReconcileOutcome> {
+  private async reconcileKey(key: string): Promise<ReconcileOutcome> {
     const { kind, namespace, name } = parseKey(key);
-    if (kind === "Account") return this.accounts.reconcile(namespace, name);
     const reconciler = this.reconcilers.get(kind);
-    if (!reconciler) return Promise.resolve({});
-    return reconciler.reconcile(namespace, name);
+    const result =
+      kind === "Account"
+        ? await this.accounts.reconcile(namespace, name)
+        : reconciler
+          ? await reconciler.reconcile(namespace, name)
+          : {};
+    // Again after the informer's deletion: a reconcile in flight then may have kept something.
+    if (result.gone) this.forget(key);
+    return result;
+  }
+
+  /**
+   * An object is gone from the cache: what the runtime kept for it goes too (the indexes fed by
+   * informer events drop theirs in InformerEvents.deleted; the work queue on `gone`).
+   */
+  private forget(key: string): void {
+    const { kind, namespace, name } = parseKey(key);
+    this.events.forget(key);
+    this.observations.drop(key);
+    this.keySources.forget(key);
+    this.reconcilers.get(kind)?.forget(key);
+    if (kind === "Account") void this.accounts.forget(namespace, name);
+  }
+
+  /**
+   * Every per-object map of the runtime with its entries (docs/operator.md, "What the operator keeps
+   * per object"): for tests that churn objects, the soak, and `svc_operator_runtime_map_entries`.
+   */
+  footprint(): Footprint {
+    return mergeFootprints(
+      this.workers.queue?.footprint() ?? {},
+      ...[...this.reconcilers.values()].map((r) => r.footprint()),
+      this.accounts.footprint(),
+      this.refs.footprint(),
+      this.owners.footprint(),
+      this.siblings.footprint(),
+      this.events.footprint(),
+      this.observations.footprint(),
+      this.informers.footprint(),
+      this.links.footprint(),
+      this.names.footprint(),
+    );
   }
 
   /** Whether the service can keep objects of the kind pending after a create (the kind says when). */

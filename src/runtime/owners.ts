@@ -1,3 +1,4 @@
+import { type Footprint, keyed } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
@@ -91,6 +92,17 @@ export class OwnerIndex {
     if (!old) return [];
     this.byKey.delete(key);
     return this.drop(old, undefined);
+  }
+
+  /** The per-object maps (see footprint.ts): claims by resource, and by href (the claimants). */
+  footprint(): Footprint {
+    return {
+      "owners.byKey": keyed(this.byKey),
+      "owners.byHref": {
+        entries: this.byHref.size,
+        keys: () => [...this.byHref.keys()].flatMap((href) => this.on(href).map((c) => c.key)),
+      },
+    };
   }
 
   /**

@@ -121,4 +121,25 @@ describe("WorkQueue", () => {
     expect(q.length).toBe(0);
     expect(await q.get()).toBeUndefined();
   });
+
+  it("drop forgets a gone key's backoff and delayed re-add, and leaves a key queued since", async () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock });
+    q.addRateLimited("gone");
+    q.addAfter("resynced", 60_000);
+    q.add("recreated");
+    q.addAfter("recreated", 60_000);
+    for (const key of ["gone", "resynced", "recreated"]) q.drop(key);
+    expect(clock.pending).toBe(0);
+    expect(q.retries("gone")).toBe(0);
+    const held = Object.fromEntries(Object.entries(q.footprint()).map(([m, f]) => [m, [...f.keys!()]]));
+    expect(held).toEqual({
+      "queue.waiting": ["recreated"],
+      "queue.processing": [],
+      "queue.dirty": [],
+      "queue.failures": [],
+      "queue.delayed": [],
+    });
+    expect(await q.get()).toBe("recreated");
+  });
 });

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from "./clock.ts";
+import { type Footprint, keyed } from "./footprint.ts";
 
 export interface BackoffOptions {
   /** First retry delay. */
@@ -143,6 +144,31 @@ export class WorkQueue {
 
   retries(key: string): number {
     return this.failures.get(key) ?? 0;
+  }
+
+  /**
+   * The object is gone: its backoff and any delayed re-add (a resync requeue, a retry) go too,
+   * instead of firing minutes later for a key nothing needs. A key waiting or being processed
+   * stays: it was added since, for an object of that name created again.
+   */
+  drop(key: string): void {
+    this.failures.delete(key);
+    const delayed = this.delayed.get(key);
+    if (delayed) {
+      this.clock.clearTimeout(delayed.handle);
+      this.delayed.delete(key);
+    }
+  }
+
+  /** The keys each of the queue's per-key maps holds (see footprint.ts). */
+  footprint(): Footprint {
+    return {
+      "queue.waiting": keyed(this.waiting),
+      "queue.processing": keyed(this.processing),
+      "queue.dirty": keyed(this.dirty),
+      "queue.failures": keyed(this.failures),
+      "queue.delayed": keyed(this.delayed),
+    };
   }
 
   /** Waits for the next key; undefined once the queue is shut down. */

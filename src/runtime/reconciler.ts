@@ -4,6 +4,7 @@ import type { AccountUse, NoClient } from "./account-use.ts";
 import type { AuditSink } from "./audit.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
+import { type Footprint, keyed } from "./footprint.ts";
 import type { KeySources } from "./key-sources.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
@@ -75,6 +76,8 @@ export interface ReconcilerDeps {
 export interface ReconcileOutcome extends Result {
   /** Retry with backoff (transient error or conflict). */
   retry?: boolean;
+  /** The object is no longer in the cache: whatever is kept or queued for its key can go. */
+  gone?: boolean;
   outcome?: Outcome["type"];
 }
 
@@ -89,11 +92,12 @@ export class ManagedReconciler {
   readonly kind: AnyManagedKind;
   private readonly deps: ReconcilerDeps;
   /**
-   * Uids whose finalizer this reconciler removed, with when: until the informer delivers the
-   * deletion, its cache still shows them, and a reconcile queued meanwhile must not observe
-   * (and call the service about) an object that is already gone.
+   * Objects whose finalizer this reconciler removed (by key, with their uid and when): until the
+   * informer delivers the deletion, its cache still shows them, and a reconcile queued meanwhile
+   * must not observe (and call the service about) an object that is already gone. Dropped when the
+   * deletion arrives (forget); the age limit is a safety net for a deletion never delivered.
    */
-  private readonly released = new Map<string, number>();
+  private readonly released = new Map<string, { uid: string; at: number }>();
   private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map() };
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
@@ -108,17 +112,17 @@ export class ManagedReconciler {
       const key = objectKey(this.kind.kind, namespace, name);
       this.deps.problems?.forget(key);
       this.deps.refs.remove(key);
-      this.deps.keySources?.forget(key);
-      this.memory.notReadySince.delete(key);
-      this.memory.ownHrefs.delete(key);
-      return {};
+      this.forget(key);
+      return { gone: true };
     }
     const uid = object.metadata.uid;
-    if (uid !== undefined && object.metadata.deletionTimestamp && this.released.has(uid)) return {};
+    const key = objectKey(this.kind.kind, namespace, name);
+    if (uid !== undefined && object.metadata.deletionTimestamp && this.released.get(key)?.uid === uid)
+      return {};
     this.forgetCaughtUp(object);
     const run = new Run(this.kind, object, this.deps, this.memory);
     const result = await run.execute();
-    if (run.released && uid !== undefined) this.remember(uid);
+    if (run.released && uid !== undefined) this.remember(key, uid);
     // A resource that failed of a cause many share (a throttling service) clears its part of it.
     const problems = this.deps.problems;
     if (problems && problems.open > 0 && result.outcome !== "error") problems.succeeded(run.key);
@@ -130,8 +134,12 @@ export class ManagedReconciler {
     return result;
   }
 
-  /** An own href the cache now shows in both places, or one of an earlier object of that name, is forgotten. */
-  private forgetCaughtUp(object: ManagedObject): void {
+  /**
+   * An own href the cache now shows in both places, or one of an earlier object of that name, is
+   * forgotten. Called on each informer update too: an object not reconciled again for long would
+   * otherwise keep its entry until then.
+   */
+  forgetCaughtUp(object: ManagedObject): void {
     const key = objectKey(this.kind.kind, object.metadata.namespace, object.metadata.name);
     const own = this.memory.ownHrefs.get(key);
     if (own === undefined) return;
@@ -140,12 +148,30 @@ export class ManagedReconciler {
     if (caughtUp || own.uid !== object.metadata.uid) this.memory.ownHrefs.delete(key);
   }
 
-  private remember(uid: string): void {
+  /** The object is gone from the cache: nothing kept for it between runs is needed any more. */
+  forget(key: string): void {
+    this.deps.keySources?.forget(key);
+    this.memory.notReadySince.delete(key);
+    this.memory.ownHrefs.delete(key);
+    this.released.delete(key);
+  }
+
+  /** The per-object maps this reconciler keeps (see footprint.ts). */
+  footprint(): Footprint {
+    return {
+      "reconciler.notReadySince": keyed(this.memory.notReadySince),
+      "reconciler.ownHrefs": keyed(this.memory.ownHrefs),
+      "reconciler.released": keyed(this.released),
+    };
+  }
+
+  private remember(key: string, uid: string): void {
     const now = this.deps.clock.now();
-    this.released.set(uid, now);
+    this.released.delete(key);
+    this.released.set(key, { uid, at: now });
     // Insertion order is time order: drop what the informer has long caught up with.
-    for (const [old, at] of this.released) {
-      if (now - at < 10 * 60_000) break;
+    for (const [old, entry] of this.released) {
+      if (now - entry.at < 10 * 60_000) break;
       this.released.delete(old);
     }
   }

@@ -1,3 +1,4 @@
+import { type Footprint, keyed } from "./footprint.ts";
 import { objectKey, parseKey } from "./names.ts";
 
 /** The steps a kind the service keeps pending after a create counts for in a chain (see kindLevel). */
@@ -48,6 +49,17 @@ export class ReferenceIndex {
       entry?.dependents.delete(dependent);
       if (entry?.dependents.size === 0) this.dependentsOf.delete(t);
     }
+  }
+
+  /** The per-object maps (see footprint.ts): the dependents each holds (a target may not exist). */
+  footprint(): Footprint {
+    return {
+      "refs.targetsOf": keyed(this.targetsOf),
+      "refs.dependentsOf": {
+        entries: this.dependentsOf.size,
+        keys: () => [...this.dependentsOf.values()].flatMap((e) => [...e.dependents]),
+      },
+    };
   }
 
   dependents(target: string): string[] {

@@ -34,6 +34,8 @@ export const Reason = {
   /** A ConfigMap the spec reads a key of (e.g. spec.contentFrom.configMapKeyRef) does not exist. */
   ConfigMapNotFound: "ConfigMapNotFound",
   ConfigMapKeyMissing: "ConfigMapKeyMissing",
+  /** An Account's endpoint (or a redirect of it) is outside the operator's --allowed-endpoints. */
+  EndpointNotAllowed: "EndpointNotAllowed",
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -67,6 +69,7 @@ export const TerminalReasons = [
   Reason.ReferenceCycle,
   Reason.AmbiguousCreate,
   Reason.AlreadyManaged,
+  Reason.EndpointNotAllowed,
   Reason.ApiError,
 ] as const;
 /** A failed attempt that is retried (Synced=False ReconcileError). */

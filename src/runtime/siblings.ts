@@ -1,3 +1,5 @@
+import { type Footprint, keyed } from "./footprint.ts";
+
 /**
  * Objects that order themselves among each other without naming each other (a user's
  * observer grant and their other roles: ManagedKind.siblings): grouped by kind, namespace
@@ -29,6 +31,17 @@ export class SiblingIndex {
     const set = this.members.get(group);
     set?.delete(key);
     if (set?.size === 0) this.members.delete(group);
+  }
+
+  /** The per-object maps (see footprint.ts). */
+  footprint(): Footprint {
+    return {
+      "siblings.groupOf": keyed(this.groupOf),
+      "siblings.members": {
+        entries: this.members.size,
+        keys: () => [...this.members.values()].flatMap((m) => [...m]),
+      },
+    };
   }
 
   /** The other members of the object's group. */

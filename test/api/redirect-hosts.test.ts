@@ -2,7 +2,7 @@ import type { LookupFunction } from "node:net";
 import { generate } from "selfsigned";
 import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createServiceApi, type ServiceApi } from "../../src/api/index.ts";
+import { createServiceApi, EndpointAllowlist, type ServiceApi } from "../../src/api/index.ts";
 import { rejection } from "./helpers.ts";
 import { grantToken, type LocalServer, startLocalServer } from "./local-server.ts";
 
@@ -76,13 +76,14 @@ afterAll(async () => {
   await target.close();
 });
 
-function client(endpointHost: string): ServiceApi {
+function client(endpointHost: string, allowedEndpoints?: EndpointAllowlist): ServiceApi {
   api = createServiceApi({
     endpoint: `https://${endpointHost}:${regional.port}`,
     accountId: 1,
     auth: { type: "oauth", refreshToken: "redirect-refresh-token" },
     dispatcher,
     rateLimit: false,
+    allowedEndpoints,
   });
   return api;
 }
@@ -123,6 +124,19 @@ describe("regional redirects between TLS hosts", () => {
     expect(error).toMatchObject({ code: "SVC_REDIRECT_REFUSED", kind: "invalid" });
     expect(error.message).toContain(message);
     expect(hostsSeen(regional)).toEqual([endpoint]);
+    expect(target.requests).toEqual([]);
+  });
+
+  it("refuses a sibling host the allowed endpoints do not list, before sending anything there", async () => {
+    redirectTo = `https://us-4.svc.co.uk:${target.port}`;
+    const error = await rejection(
+      client("us-3.svc.co.uk", EndpointAllowlist.parse("us-3.svc.co.uk")).deployments.index(),
+    );
+    expect(error).toMatchObject({ code: "SVC_ENDPOINT_NOT_ALLOWED", kind: "invalid" });
+    expect(error.message).toContain(
+      `redirect refused: host us-4.svc.co.uk:${target.port} is outside the operator's --allowed-endpoints (us-3.svc.co.uk)`,
+    );
+    expect(hostsSeen(regional)).toEqual(["us-3.svc.co.uk"]);
     expect(target.requests).toEqual([]);
   });
 

@@ -193,6 +193,16 @@ describe("the operator Deployment", () => {
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(config.shutdownTimeout);
   });
 
+  it("restricts where credentials go: an --allowed-endpoints placeholder that docs/install.md says to replace", () => {
+    const placeholder = args.find((a) => a.startsWith("--allowed-endpoints="));
+    expect(config.allowedEndpoints, "--allowed-endpoints in the Deployment's args").toBeDefined();
+    const install = readFileSync(join(ROOT, "docs", "install.md"), "utf8");
+    expect(install).toContain("## Allowed endpoints");
+    expect(install).toContain(`value: ${placeholder}`);
+    // The patch it shows finds the argument by its index.
+    expect(install).toContain(`path: /spec/template/spec/containers/0/args/${args.indexOf(placeholder!)}`);
+  });
+
   it("a pinned image", () => {
     expect(container.image).toMatch(/^[^:]+:[0-9][\w.-]*$/);
   });

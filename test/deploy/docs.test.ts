@@ -102,6 +102,7 @@ describe("documentation", () => {
       const def = "default" in spec ? spec.default : spec.key === "leaderElect" ? "false" : "all";
       const documented = row[2]!.replace(/`/g, "");
       if (spec.key === "labelSelector") expect(documented).toBe("none");
+      else if (spec.key === "allowedEndpoints") expect(documented).toBe("any");
       else expect(documented, flag).toBe(def);
     }
   });

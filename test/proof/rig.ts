@@ -304,6 +304,17 @@ export class OperatorProcess {
     return n;
   }
 
+  /** Each series of a family by its label set (`{map="queue.delayed"}`; `""` for none). */
+  async series(name: string): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const line of (await this.scrape(name)).split("\n")) {
+      if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue;
+      const space = line.lastIndexOf(" ");
+      out[line.slice(name.length, space)] = Number(line.slice(space + 1));
+    }
+    return out;
+  }
+
   /** One metric family from /metrics (`name[]`: the operator renders only that one). */
   private async scrape(name: string): Promise<string> {
     return (

@@ -1,13 +1,21 @@
 import type { AuthOptions } from "../../api/auth.ts";
 import {
   type ApiClientOptions,
+  ApiErrorCodes,
   type CallEvent,
   createServiceApi,
+  type EndpointAllowlist,
   isApiError,
   type ServiceApi,
 } from "../../api/index.ts";
 import type { TokenBucket } from "../../api/rate-limiter.ts";
-import { type AccountKind, credentialsRefused, secretProblem } from "../../runtime/accounts.ts";
+import {
+  type AccountKind,
+  credentialsRefused,
+  endpointNotAllowed,
+  secretProblem,
+} from "../../runtime/accounts.ts";
+import type { Footprint } from "../../runtime/footprint.ts";
 import { Reason } from "../../runtime/result.ts";
 import { type AccountSpec, accountSpecSchema } from "./schema.ts";
 
@@ -56,6 +64,12 @@ export interface AccountConnectOptions {
   dispatcher?: ApiClientOptions["dispatcher"];
   transport?: ApiClientOptions["transport"];
   retry?: ApiClientOptions["retry"];
+  /** `--allowed-endpoints`: Accounts whose endpoint is outside it are refused before their Secret is read. */
+  allowedEndpoints?: EndpointAllowlist;
+  /** Called when an Account is gone: drop its token bucket. */
+  forget?: (account: { namespace: string; name: string }) => void;
+  /** What is kept per Account beside the clients (the token buckets). */
+  footprint?: () => Footprint;
 }
 
 export function accountKind(
@@ -75,7 +89,17 @@ export function accountKind(
         dispatcher: options.dispatcher,
         transport: options.transport,
         retry: options.retry,
+        allowedEndpoints: options.allowedEndpoints,
       }),
+    admit(spec) {
+      const outside = options.allowedEndpoints?.problem(new URL(spec.endpoint));
+      if (outside !== undefined) {
+        throw endpointNotAllowed(
+          `spec.endpoint: ${outside}; nothing is sent there and the Secret is not read. ` +
+            "Point spec.endpoint at an allowed host, or ask the operator's administrator to allow it",
+        );
+      }
+    },
     async verify(api) {
       try {
         // Cheap and readable with the observer role: one filtered index.
@@ -84,10 +108,18 @@ export function accountKind(
         if (isApiError(error) && error.kind === "unauthorized") {
           throw credentialsRefused(`the service refused the credentials: ${error.message}`);
         }
+        if (isApiError(error) && error.code === ApiErrorCodes.endpointNotAllowed) {
+          throw endpointNotAllowed(
+            `spec.endpoint ${api.client.currentOrigin} redirects outside the allowed endpoints: ${error.message}; ` +
+              "nothing was sent there. Point spec.endpoint at the account's regional host, or ask the operator's administrator to allow it",
+          );
+        }
         throw error;
       }
       return { host: api.client.currentOrigin };
     },
     close: (api) => api.close(),
+    forget: options.forget,
+    footprint: options.footprint,
   };
 }
