@@ -7,7 +7,7 @@ import { Annotation, objectKey, parseKey } from "./names.ts";
 import type { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
 import { blockedState } from "./reference-state.ts";
-import { accountKey, type ReferenceIndex } from "./references.ts";
+import { type ReferenceIndex, referenceKeys } from "./references.ts";
 import { Reason } from "./result.ts";
 import type { SiblingIndex } from "./siblings.ts";
 
@@ -120,10 +120,8 @@ export class InformerEvents {
       group === undefined ? undefined : `${kind}\u0000${namespace}\u0000${group}`,
     );
     const key = objectKey(kind, namespace, obj.metadata.name);
-    this.o.refs.set(key, [
-      accountKey(namespace, spec.accountRef.name),
-      ...k.references(spec).map((r) => objectKey(r.kind, namespace, r.name)),
-    ]);
+    const keys = referenceKeys(namespace, spec.accountRef.name, k.references(spec));
+    this.o.refs.set(key, keys.targets, keys.after);
     // A reference that closes a cycle: the other members (waiting for each other) report it now.
     const cycle = this.o.refs.cycleThrough(key);
     if (cycle) for (const member of cycle.slice(1, -1)) this.enqueue(member);
