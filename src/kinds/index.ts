@@ -10,6 +10,7 @@ import { permissionKind } from "./permission/kind.ts";
 import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { resourceGroupKind } from "./resource-group/kind.ts";
 import { routeKind } from "./route/kind.ts";
+import { routeTableKind } from "./route-table/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
 import { volumeKind } from "./volume/kind.ts";
 
@@ -18,6 +19,7 @@ export const managedKinds: AnyManagedKind[] = [
   deploymentKind,
   resourceGroupKind,
   networkKind,
+  routeTableKind,
   subnetKind,
   networkGatewayKind,
   routeKind,

@@ -53,6 +53,10 @@ export interface TableKindOptions<S, C>
   perCloud?: string;
   /** The spec fields a lost create is looked up by (index filter on their parameters, then an exact match). */
   lookupBy: string[];
+  /** The fields a lookup's candidate must also show exactly, where the index cannot filter on them (a route table's name). */
+  matchBy?: string[];
+  /** What lets the object go while the service refuses its deletion, said in DeletionBlocked. */
+  deleteHint?: string;
 }
 
 /** Rows several table kinds share. */
@@ -176,7 +180,7 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
         .map((rep) => observe(rep, scopeOf(desired)))
         .filter(
           (c) =>
-            o.lookupBy.every((f) => c[f] === desired[f]) &&
+            [...o.lookupBy, ...(o.matchBy ?? [])].every((f) => c[f] === desired[f]) &&
             table.diff(desired, c).every((d) => !locked.includes(d.field)),
         );
     },
@@ -187,7 +191,8 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
       if (Object.keys(params).length > 0) await o.resource(client).update(href, params);
     },
     // The service refuses (422) while something it knows still uses the object: wait, do not stall.
-    delete: (client, href) => destroyOrWait(() => o.resource(client).destroy(href), href),
+    delete: (client, href) =>
+      destroyOrWait(() => o.resource(client).destroy(href), href, undefined, o.deleteHint),
     diff: (desired, observed) => table.diff(desired, observed),
     immutable: locked,
     writeOnly: table.writeOnlyFields.length > 0 ? (d) => table.writeOnly(d) : undefined,
