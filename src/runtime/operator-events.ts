@@ -69,6 +69,8 @@ export class InformerEvents {
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of refs.dependents(key)) this.enqueue(dependent);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
+      // What holds it in the service and lists it in status (a route table its new route): look again.
+      for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
     } else this.tellWaitingDependents(kind, key, old, obj);
   }
 
@@ -91,6 +93,12 @@ export class InformerEvents {
       const ready = getCondition(this.o.store.get(d.kind, d.namespace, d.name)?.status?.conditions, "Ready");
       if (ready?.status === "False" && ready.reason === Reason.DependencyNotReady) this.enqueue(dependent);
     }
+  }
+
+  /** Whether the kind of `key` lists what its service object holds (ManagedKind.contents). */
+  private holdsContents(key: string): boolean {
+    const { kind } = parseKey(key);
+    return this.o.kinds.some((k) => k.kind === kind && k.contents !== undefined);
   }
 
   deleted(kind: string, obj: ManagedObject): void {
