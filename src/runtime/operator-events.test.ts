@@ -68,7 +68,7 @@ describe("InformerEvents", () => {
     };
     events.added("Item", i);
     queued.length = 0;
-    const ready = {
+    const ready: ManagedObject = {
       ...i,
       status: {
         href: "/api/items/1",
