@@ -3,12 +3,10 @@ import type { ServiceApi } from "../../src/api/index.ts";
 import { linkHref } from "../../src/api/schemas.ts";
 import {
   condition,
-  namespaceWithAccount,
   type Stack,
   simStats,
   startOperator,
   startStack,
-  waitForCondition,
   waitForConditionWith,
 } from "../operator/harness.ts";
 import {
@@ -16,6 +14,7 @@ import {
   get,
   type Manifest,
   patch,
+  readyNamespace,
   remove,
   serviceApi,
   simRecords,
@@ -47,8 +46,7 @@ const WAIT = 30_000;
 const C = "/api/clouds/1";
 
 async function withNetwork(name = "main", cidr = "10.10.0.0/16"): Promise<string> {
-  const ns = await namespaceWithAccount(stack);
-  await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+  const ns = await readyNamespace(stack);
   await apply(stack, ns, { kind: "Network", name, spec: { cloudHref: C, cidrBlock: cidr } });
   await waitReady(stack, ns, "Network", name);
   return ns;

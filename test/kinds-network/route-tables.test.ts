@@ -5,14 +5,23 @@ import type { Operator } from "../../src/runtime/operator.ts";
 import {
   condition,
   eventReasons,
-  namespaceWithAccount,
   type Stack,
   startOperator,
   startStack,
-  waitForCondition,
   waitForConditionWith,
 } from "../operator/harness.ts";
-import { apply, get, patch, remove, serviceApi, simRecords, until, waitGone, waitReady } from "./helpers.ts";
+import {
+  apply,
+  get,
+  patch,
+  readyNamespace as readyNamespaceOf,
+  remove,
+  serviceApi,
+  simRecords,
+  until,
+  waitGone,
+  waitReady,
+} from "./helpers.ts";
 import { publicPrivate } from "./manifests.ts";
 
 /**
@@ -39,11 +48,7 @@ afterAll(async () => {
 const NETWORK_COLLECTIONS = ["networks", "route_tables", "subnets", "network_gateways", "routes"];
 const WAIT = 30_000;
 
-async function readyNamespace(): Promise<string> {
-  const ns = await namespaceWithAccount(stack);
-  await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
-  return ns;
-}
+const readyNamespace = () => readyNamespaceOf(stack);
 
 const href = async (ns: string, kind: string, name: string) =>
   (await get(stack, ns, kind, name))!.status!.href!;

@@ -10,6 +10,7 @@ import type {
 import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { destroyOrWait, orUndefined } from "../shared/observe.ts";
+import { refOrHref } from "../shared/refs.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
@@ -109,16 +110,13 @@ export function desiredNetwork(
   if (spec.instanceTenancy !== undefined) d.instanceTenancy = spec.instanceTenancy;
   const deployment = spec.deploymentHref ?? deploymentRefHref;
   if (deployment !== undefined) d.deploymentHref = deployment;
-  if (spec.routeTableHref !== undefined) {
-    d.routeTableHref = spec.routeTableHref;
-    d.routeTableField = "routeTableHref";
-  }
-  if (defaultRouteTable) {
-    d.routeTableHref = defaultRouteTable.href;
-    d.routeTableField = "defaultRouteTableRef";
-    const of = defaultRouteTable.atProvider.networkHref;
-    if (typeof of === "string") d.routeTableNetworkHref = of;
-  }
+  const table = refOrHref(
+    { field: "defaultRouteTableRef", resolved: defaultRouteTable },
+    { field: "routeTableHref", value: spec.routeTableHref },
+  );
+  if (table) [d.routeTableHref, d.routeTableField] = [table.href, table.field];
+  const of = defaultRouteTable?.atProvider.networkHref;
+  if (typeof of === "string") d.routeTableNetworkHref = of;
   return d;
 }
 

@@ -12,6 +12,7 @@ import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";
 import { orUndefined } from "../shared/observe.ts";
+import { refOrHref } from "../shared/refs.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
 
@@ -135,14 +136,11 @@ export function desiredSubnet(
   };
   if (spec.description !== undefined) d.description = spec.description;
   if (spec.datacenterHref !== undefined) d.datacenterHref = spec.datacenterHref;
-  if (spec.routeTableHref !== undefined) {
-    d.routeTableHref = spec.routeTableHref;
-    d.routeTableField = "routeTableHref";
-  }
-  if (routeTable) {
-    d.routeTableHref = routeTable.href;
-    d.routeTableField = "routeTableRef";
-  }
+  const table = refOrHref(
+    { field: "routeTableRef", resolved: routeTable },
+    { field: "routeTableHref", value: spec.routeTableHref },
+  );
+  if (table) [d.routeTableHref, d.routeTableField] = [table.href, table.field];
   return d;
 }
 
