@@ -59,6 +59,7 @@ function fake(items: ReturnType<typeof rep>[], caps: Record<string, string> = {}
               links: [
                 { rel: "self", href },
                 { rel: "cloud", href: "/api/clouds/1" },
+                { rel: "default_route_table", href: "/api/route_tables/1" },
               ],
             }
           : undefined;
@@ -196,7 +197,11 @@ describe("RouteTable", () => {
     ]);
     const d = await kind.desired(byRef, ctx(client, { networkRef: main }));
     expect((await kind.lookup(client, d)).map((o) => o.href)).toEqual(["/api/route_tables/2"]);
-    expect(calls).toEqual(['index extended {"network_href":"/api/networks/1"}']);
+    expect(calls).toEqual(['index extended {"network_href":"/api/networks/1"}', "show /api/networks/1"]);
+    // A RouteTable named `default` never takes the network's own default table for its own.
+    const named = routeTableSpecSchema.parse({ networkRef: { name: "main" }, name: "default" });
+    const dd = await kind.desired(named, ctx(client, { networkRef: main }));
+    expect(await kind.lookup(client, dd)).toEqual([]);
   });
 
   it("admission: exactly one of networkRef and networkHref; the network may change (a replacement)", () => {

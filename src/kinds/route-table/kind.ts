@@ -1,3 +1,4 @@
+import { linkHref } from "../../api/schemas.ts";
 import type { DesiredContext, ManagedKind } from "../../runtime/kind.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import { CloudDirectory } from "../network/cloud.ts";
@@ -110,6 +111,15 @@ export function createRouteTableKind(
       // Before any create: a cloud without route tables would only answer it with an error.
       await clouds.require(ctx.client.clouds, cloudHref, "supports_route_tables", "route tables", field);
       return { ...d, cloudHref, fields: { ...d.fields, cloudHref: field } };
+    },
+    async lookup(client, desired) {
+      const found = await base.lookup(client, desired);
+      if (found.length === 0) return found;
+      // Never the network's own default table (the service names it `default`): a RouteTable of
+      // that name whose create was lost must not take it for its own.
+      const network = await orUndefined(client.networks.show(desired.networkHref as string));
+      const own = network && linkHref(network, "default_route_table");
+      return found.filter((t) => t.href !== own);
     },
     contents: routeContents,
     // A difference of cloud is reported against the network field (the cloud is the network's).
