@@ -15,7 +15,7 @@ import { managedSpec, ref } from "./spec.ts";
 /**
  * After-create associations (Reference.afterCreate): a net whose default table is a Table that
  * names the net back. The net is created and Ready without the table, and sets it once the table
- * is Ready; neither is a ReferenceCycle; deleting both at once holds neither back.
+ * is Ready; neither is a ReferenceCycle; deleted together, the net goes first (taking the table along).
  */
 
 const NS = "team-a";
@@ -63,19 +63,30 @@ describe("ReferenceIndex with after-create associations", () => {
     ).toEqual({ targets: [account, key("Deployment", "web")], after: [key("Table", "t")] });
   });
 
-  it("deleting both at once: neither holds the other back (each reaches the other)", () => {
+  it("deleting both at once: the table waits for the net (whose deletion takes it along), the net for the table's other dependents", () => {
     const kube = new FakeKube();
     const idx = graph();
+    idx.set(key("Item", "i"), [account, key("Table", "t")]);
+    const deleting = { deletionTimestamp: "2026-01-01T00:00:00Z" };
     for (const [kind, name] of [
       ["Net", "n"],
       ["Table", "t"],
+      ["Item", "i"],
     ] as const)
-      kube.put(kind, { metadata: { name, namespace: NS, deletionTimestamp: "2026-01-01T00:00:00Z" } });
+      kube.put(kind, { metadata: { name, namespace: NS, ...deleting } });
+    expect(blockersOf(key("Table", "t"), idx, kube).map((b) => b.name)).toEqual(["i", "n"]);
+    // The net waits for what the table holds besides the net, not for the table itself.
+    expect(blockersOf(key("Net", "n"), idx, kube)).toEqual([
+      { kind: "Table", name: "t", deleting: true, waitingFor: ["Item i"] },
+    ]);
+    kube.delete("Item", NS, "i");
     expect(blockersOf(key("Net", "n"), idx, kube)).toEqual([]);
-    expect(blockersOf(key("Table", "t"), idx, kube)).toEqual([]);
-    // The net staying holds the table back: someone has to point it elsewhere.
-    kube.put("Net", { metadata: { name: "n", namespace: NS } });
     expect(blockersOf(key("Table", "t"), idx, kube).map((b) => b.name)).toEqual(["n"]);
+    // The net staying holds the table back too: someone has to point it elsewhere.
+    kube.put("Net", { metadata: { name: "n", namespace: NS } });
+    expect(blockersOf(key("Table", "t"), idx, kube)).toEqual([
+      { kind: "Net", name: "n", deleting: false, waitingFor: [] },
+    ]);
   });
 });
 

@@ -79,6 +79,11 @@ export class ReferenceIndex {
     return [...(this.targetsOf.get(dependent) ?? [])];
   }
 
+  /** True when `dependent` names `target` only by an after-create association (Reference.afterCreate). */
+  associates(dependent: string, target: string): boolean {
+    return this.afterOf.get(dependent)?.has(target) ?? false;
+  }
+
   /** The first target of `dependent` of the given kind (no copy: called on every enqueue). */
   targetOfKind(dependent: string, kind: string): string | undefined {
     const prefix = `${kind}/`;

@@ -6,6 +6,7 @@ import {
   condition,
   eventReasons,
   type Stack,
+  simStats,
   startOperator,
   startStack,
   waitForConditionWith,
@@ -112,10 +113,14 @@ describe("a network with a public and a private side", { timeout: 120_000 }, () 
       });
     }
 
-    // Deleted at once: tables wait for their subnets and routes, the network for all; nothing left.
+    // Deleted at once: tables wait for their subnets and routes, the network for the rest, and the
+    // network's default table for the network (its deletion takes the table along); nothing left.
     await Promise.all(manifests.map((m) => remove(stack, ns, m.kind, m.name)));
     for (const m of manifests) await waitGone(stack, ns, m.kind, m.name, WAIT);
     for (const c of NETWORK_COLLECTIONS) expect(simRecords(stack, c), c).toEqual([]);
+    // Children first: no delete was sent that the service refused (a table still in use).
+    const refused = (await simStats(stack)).filter((r) => r.method === "DELETE" && r.status >= 400);
+    expect(refused).toEqual([]);
   });
 
   it("a subnet moved to the other side is re-associated; one re-associated by hand is put back", async () => {
