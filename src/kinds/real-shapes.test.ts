@@ -19,7 +19,7 @@ import { attachmentSpecSchema } from "./recurring-volume-attachment/schema.ts";
 import { resourceGroupKind } from "./resource-group/kind.ts";
 import { createRouteKind, desiredRoute } from "./route/kind.ts";
 import { routeSpecSchema } from "./route/schema.ts";
-import { routeTableKind } from "./route-table/kind.ts";
+import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
 import { desiredSubnet, subnetKind } from "./subnet/kind.ts";
 import { subnetSpecSchema } from "./subnet/schema.ts";
 import { desiredVolume, volumeKind } from "./volume/kind.ts";
@@ -232,50 +232,7 @@ const cases: Case[] = [
     atProvider: { routeTableHref: "/api/route_tables/1", networkHref: "/api/networks/1" },
     diff: ["nextHopGatewayRef"],
   },
-  {
-    reason:
-      "RouteTable: network and cloud are its links, its routes the extended view's embedded routes; a rename is drift",
-    kind: routeTableKind,
-    href: "/api/route_tables/1",
-    desired: {
-      networkHref: "/api/networks/1",
-      cloudHref: C,
-      name: "public",
-      fields: { networkHref: "networkRef", cloudHref: "networkRef" },
-    },
-    paths: {
-      "/api/route_tables/1": real(
-        "route_table",
-        {
-          name: "default",
-          description: null,
-          resource_uid: "rtb-1",
-          routes: [ROUTE({ next_hop: "/api/network_gateways/9" })],
-        },
-        {
-          self: "/api/route_tables/1",
-          cloud: C,
-          network: "/api/networks/1",
-          routes: "/api/route_tables/1/routes",
-        },
-      ),
-    },
-    atProvider: {
-      networkHref: "/api/networks/1",
-      cloudHref: C,
-      resourceUid: "rtb-1",
-      routeCount: 1,
-      routes: [
-        {
-          href: "/api/route_tables/1/routes/4",
-          destinationCidrBlock: "0.0.0.0/0",
-          nextHopType: "network_gateway",
-          nextHop: "/api/network_gateways/9",
-        },
-      ],
-    },
-    diff: ["name"],
-  },
+  routeTableRealShape,
   {
     reason: "Volume: deployment, volume type, datacenter, placement group are links, iops an attribute",
     kind: volumeKind,
