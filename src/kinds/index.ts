@@ -12,6 +12,7 @@ import { permissionKind } from "./permission/kind.ts";
 import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { resourceGroupKind } from "./resource-group/kind.ts";
 import { routeKind } from "./route/kind.ts";
+import { routeTableKind } from "./route-table/kind.ts";
 import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
 import { volumeKind } from "./volume/kind.ts";
@@ -21,6 +22,7 @@ export const managedKinds: AnyManagedKind[] = [
   deploymentKind,
   resourceGroupKind,
   networkKind,
+  routeTableKind,
   subnetKind,
   networkGatewayKind,
   routeKind,

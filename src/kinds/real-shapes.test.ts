@@ -18,6 +18,7 @@ import { desiredAttachment, recurringVolumeAttachmentKind } from "./recurring-vo
 import { attachmentSpecSchema } from "./recurring-volume-attachment/schema.ts";
 import { createRouteKind, desiredRoute } from "./route/kind.ts";
 import { routeSpecSchema } from "./route/schema.ts";
+import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
 import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { desiredSubnet, subnetKind } from "./subnet/kind.ts";
 import { subnetSpecSchema } from "./subnet/schema.ts";
@@ -220,6 +221,7 @@ const cases: RealShapeCase[] = [
     atProvider: { routeTableHref: "/api/route_tables/1", networkHref: "/api/networks/1" },
     diff: ["nextHopGatewayRef"],
   },
+  routeTableRealShape,
   {
     reason: "Volume: deployment, volume type, datacenter, placement group are links, iops an attribute",
     kind: volumeKind,

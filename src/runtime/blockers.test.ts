@@ -42,6 +42,26 @@ describe("blockersOf", () => {
     expect(blockersOf(key("Deployment", "web"), refs, kube).map((b) => b.name)).toEqual(["rg"]);
   });
 
+  it("a cycle member being deleted holds this one back while it waits for others outside the cycle", () => {
+    const { kube, refs, put } = world();
+    put("Deployment", "web", [key("ResourceGroup", "rg")], { deleting: true });
+    put("ResourceGroup", "rg", [key("Deployment", "web")], { deleting: true });
+    put("Network", "main", [key("Deployment", "web")], { deleting: true });
+    expect(blockersOf(key("ResourceGroup", "rg"), refs, kube)).toEqual([
+      { kind: "Deployment", name: "web", deleting: true, waitingFor: ["Network main"] },
+    ]);
+    // The other way round nothing waits: web waits for its network anyway, not for rg.
+    expect(blockersOf(key("Deployment", "web"), refs, kube).map((b) => b.name)).toEqual(["main"]);
+    // A longer cycle: its members are no "others" of each other.
+    put("Volume", "c", [key("Deployment", "web")], { deleting: true });
+    put("ResourceGroup", "rg", [key("Volume", "c")], { deleting: true });
+    put("Deployment", "web", [key("ResourceGroup", "rg")], { deleting: true });
+    kube.delete("Network", NS, "main");
+    refs.remove(key("Network", "main"));
+    for (const k of [key("Deployment", "web"), key("ResourceGroup", "rg"), key("Volume", "c")])
+      expect(blockersOf(k, refs, kube), k).toEqual([]);
+  });
+
   it("lists the dependents that still exist, and for those being deleted, what they wait for", () => {
     const { kube, refs, put } = world();
     const account = key("Account", "default");

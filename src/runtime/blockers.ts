@@ -33,12 +33,23 @@ export function blockersOf(key: string, refs: ReferenceIndex, store: ObjectStore
     const found = existing(dependent);
     if (!found) continue;
     const deleting = Boolean(found.obj.metadata.deletionTimestamp);
-    // A dependent being deleted that this object references in turn (a reference cycle) waits
-    // for this one as this one would wait for it: neither holds the other back.
-    if (deleting && refs.reaches(key, dependent)) continue;
+    if (deleting && refs.reaches(key, dependent) && !refs.associates(dependent, key)) {
+      // A dependent being deleted that this object references in turn (a reference cycle) waits
+      // for this one as this one would wait for it: it holds this one back only while it waits
+      // for others, outside the cycle (a route table for its routes, before its network goes).
+      const others = refs
+        .dependents(dependent)
+        .filter((d) => d !== key && existing(d) && !refs.reaches(key, d));
+      if (others.length === 0) continue;
+    }
+    // Held only by an after-create association, this one waits for the holder even in a cycle:
+    // the association goes with it, and so may this object (a network's deletion takes its
+    // default route table along, where deleting the table first would be refused).
     const blocker: Blocker = { kind: found.kind, name: found.name, deleting, waitingFor: [] };
     if (deleting) {
       for (const next of refs.dependents(dependent)) {
+        // Not this object itself (a cycle): what it waits for besides.
+        if (next === key) continue;
         const n = existing(next);
         if (n) blocker.waitingFor.push(`${n.kind} ${n.name}`);
       }

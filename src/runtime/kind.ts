@@ -102,6 +102,14 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    */
   warnings?(desired: D, observed: O): string[];
   /**
+   * Pure: service objects the observed object holds that custom resources of their own manage (a
+   * route table's routes), each an href and a label naming it for a user (`route 10.0.0.0/16 ->
+   * ip_string 10.1.0.5`). The runtime reports those no custom resource names (Ready stays True,
+   * reason UnmanagedContents, the message naming them; a Warning event when they change) and
+   * never deletes them: the operator owns what it manages, not everything an object holds.
+   */
+  contents?(observed: O): Content[];
+  /**
    * Drift detection through the collection index: objects are grouped by `scope` (e.g.
    * the cloud href for per-cloud collections; "" for account-wide ones) and each group
    * is read with one `list` call per resync. `scope` returns undefined when it cannot
@@ -126,6 +134,21 @@ export interface Reference {
   field: string;
   kind: string;
   name: string;
+  /**
+   * An association the update after the create makes (a network's default route table), not a
+   * create-time dependency: the object is created, and Ready, without it; the reference is resolved
+   * once its target is Ready (which wakes this object) and only then given to `desired`; until
+   * then the Ready message says what it waits for. So the target may reference this object back
+   * (the route table names its network) without a ReferenceCycle. The target's deletion still
+   * waits for this object, as for any reference.
+   */
+  afterCreate?: boolean;
+}
+
+/** A service object another one holds (ManagedKind.contents). */
+export interface Content {
+  href: string;
+  label: string;
 }
 
 /** A service object a spec links to by href: `field` is the spec field path, e.g. "runnableHref". */

@@ -63,7 +63,7 @@ function setup(n: number, namespaces = 1) {
     enqueue: (k) => queued.push(k),
     log: pino({ level: "silent" }),
   });
-  return { service, calls, queued, observer, observations };
+  return { kube, service, calls, queued, observer, observations };
 }
 
 describe("IndexObserver", () => {
@@ -87,6 +87,21 @@ describe("IndexObserver", () => {
       size: 9,
     });
     expect(s.observations.take("Widget/ns0/w2", "/api/widgets/2")).toBeUndefined();
+  });
+});
+
+describe("IndexObserver: contents no custom resource manages", () => {
+  it("an object reporting them is looked at again each resync, with its observation; the others are not", async () => {
+    const s = setup(3);
+    const o = s.kube.get("Widget", "ns0", "w1")!;
+    o.status!.conditions![0]!.reason = "UnmanagedContents";
+    const [report] = await s.observer.resync();
+    expect(report).toMatchObject({ calls: 1, checked: 3, drifted: 0, rechecked: 1 });
+    expect(s.queued).toEqual(["Widget/ns0/w1"]);
+    expect(s.observations.take("Widget/ns0/w1", "/api/widgets/1")).toEqual({
+      href: "/api/widgets/1",
+      size: 1,
+    });
   });
 });
 

@@ -1,11 +1,12 @@
 import type { Logger } from "pino";
-import { isTrue } from "./conditions.ts";
+import { getCondition, isTrue } from "./conditions.ts";
 import { type Footprint, keyed } from "./footprint.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import { deepEqual, type ObjectStore, withoutNulls } from "./kube.ts";
 import { Annotation, objectKey } from "./names.ts";
 import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ObservationCache } from "./reconciler.ts";
+import { Reason } from "./result.ts";
 
 /** Observations handed from a resync to the reconcile it triggers (saves the show call). */
 export class Observations implements ObservationCache {
@@ -60,6 +61,8 @@ export interface ResyncReport {
   missing: number;
   /** Objects the index could not cover (no scope, account not ready): reconciled one by one. */
   individually: number;
+  /** Objects reporting contents no custom resource manages, reconciled with the observation to check again. */
+  rechecked: number;
 }
 
 /**
@@ -122,6 +125,7 @@ export class IndexObserver {
       drifted: 0,
       missing: 0,
       individually: 0,
+      rechecked: 0,
     };
     const groups = new Map<
       string,
@@ -179,6 +183,12 @@ export class IndexObserver {
           this.o.enqueue(key);
         } else if (!deepEqual(withoutNulls(kind.atProvider(observed)), obj.status?.atProvider ?? {})) {
           report.drifted++;
+          this.o.observations.put(key, href, observed);
+          this.o.enqueue(key);
+        } else if (getCondition(obj.status?.conditions, "Ready")?.reason === Reason.UnmanagedContents) {
+          // Whether a custom resource manages them now (one adopted by href) shows in no
+          // representation: such objects (a few) are looked at again, with the observation.
+          report.rechecked++;
           this.o.observations.put(key, href, observed);
           this.o.enqueue(key);
         }

@@ -39,6 +39,47 @@ describe("InformerEvents", () => {
     events.added("Widget", object("c", "a"));
     expect(queued.slice(2).sort()).toEqual(["Widget/ns/a", "Widget/ns/b", "Widget/ns/c"]);
   });
+
+  it("a dependent turning Ready wakes the target that lists its contents (a route table its route), not others", () => {
+    const queued: string[] = [];
+    const box = { ...widget, kind: "Box", contents: () => [] } as unknown as AnyManagedKind;
+    const item = {
+      ...widget,
+      kind: "Item",
+      schema: managedSpec({ boxRef: ref("Box"), partRef: ref("Widget") }),
+      references: (s: { boxRef: { name: string }; partRef: { name: string } }) => [
+        { field: "boxRef", kind: "Box", name: s.boxRef.name },
+        { field: "partRef", kind: "Widget", name: s.partRef.name },
+      ],
+    } as unknown as AnyManagedKind;
+    const events = new InformerEvents({
+      kinds: [widget, box, item],
+      store: new FakeKube(),
+      refs: new ReferenceIndex(),
+      owners: new OwnerIndex(),
+      siblings: new SiblingIndex(),
+      accounts: { checkAhead: () => {}, parkIfPending: () => false },
+      queue: () => ({ add: (key: string) => void queued.push(key) }) as unknown as WorkQueue,
+      checkAhead: () => false,
+    });
+    const i: ManagedObject = {
+      metadata: { name: "i", namespace: "ns", generation: 1 },
+      spec: { boxRef: { name: "b" }, partRef: { name: "w" } },
+    };
+    events.added("Item", i);
+    queued.length = 0;
+    const ready: ManagedObject = {
+      ...i,
+      status: {
+        href: "/api/items/1",
+        conditions: [
+          { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
+        ],
+      },
+    };
+    events.updated("Item", ready, i);
+    expect(queued).toEqual(["Box/ns/b"]);
+  });
 });
 
 const account = (ready: "True" | "False", reason: string): ManagedObject => ({

@@ -7,7 +7,7 @@ import { Annotation, objectKey, parseKey } from "./names.ts";
 import type { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
 import { blockedState } from "./reference-state.ts";
-import { accountKey, type ReferenceIndex } from "./references.ts";
+import { type ReferenceIndex, referenceKeys } from "./references.ts";
 import { Reason } from "./result.ts";
 import type { SiblingIndex } from "./siblings.ts";
 
@@ -69,6 +69,8 @@ export class InformerEvents {
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
       for (const dependent of refs.dependents(key)) this.enqueue(dependent);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
+      // What holds it in the service and lists it in status (a route table its new route): look again.
+      for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
     } else if (kind === "Account" && wasReady && !isReady) {
       // Credentials that stopped working (a Secret changed): every resource of the Account says so
       // now (DependencyNotReady, naming why), not at its next resync; none of them is touched.
@@ -95,6 +97,12 @@ export class InformerEvents {
       const ready = getCondition(this.o.store.get(d.kind, d.namespace, d.name)?.status?.conditions, "Ready");
       if (ready?.status === "False" && ready.reason === Reason.DependencyNotReady) this.enqueue(dependent);
     }
+  }
+
+  /** Whether the kind of `key` lists what its service object holds (ManagedKind.contents). */
+  private holdsContents(key: string): boolean {
+    const { kind } = parseKey(key);
+    return this.o.kinds.some((k) => k.kind === kind && k.contents !== undefined);
   }
 
   deleted(kind: string, obj: ManagedObject): void {
@@ -124,10 +132,8 @@ export class InformerEvents {
       group === undefined ? undefined : `${kind}\u0000${namespace}\u0000${group}`,
     );
     const key = objectKey(kind, namespace, obj.metadata.name);
-    this.o.refs.set(key, [
-      accountKey(namespace, spec.accountRef.name),
-      ...k.references(spec).map((r) => objectKey(r.kind, namespace, r.name)),
-    ]);
+    const keys = referenceKeys(namespace, spec.accountRef.name, k.references(spec));
+    this.o.refs.set(key, keys.targets, keys.after);
     // A reference that closes a cycle: the other members (waiting for each other) report it now.
     const cycle = this.o.refs.cycleThrough(key);
     if (cycle) for (const member of cycle.slice(1, -1)) this.enqueue(member);

@@ -18,7 +18,7 @@ import {
  * own reasons (result.ts), so the conditions and events below are all there can be.
  */
 export type Outcome =
-  | { type: "ready"; reason: ReadyReason; message: string }
+  | { type: "ready"; reason: ReadyReason; message: string; requeueAfterMs?: number }
   | { type: "progressing"; reason: ProgressingReason; message: string; requeueAfterMs: number }
   | { type: "paused" }
   | { type: "terminal"; reason: TerminalReason; message: string }
@@ -154,9 +154,11 @@ export function outcomeEvent(
     case "waiting":
       return changed("False", outcome.reason) ? { reason: outcome.reason, message } : undefined;
     case "ready":
-      return outcome.reason === Reason.FieldsIgnored && changed("True", outcome.reason)
-        ? { reason: EventReason.FieldsIgnored, message }
-        : undefined;
+      if (outcome.reason === Reason.FieldsIgnored && changed("True", outcome.reason))
+        return { reason: EventReason.FieldsIgnored, message };
+      if (outcome.reason === Reason.UnmanagedContents && changed("True", outcome.reason))
+        return { reason: EventReason.UnmanagedContents, message };
+      return undefined;
     default:
       return undefined;
   }

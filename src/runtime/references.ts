@@ -1,4 +1,5 @@
 import { type Footprint, keyed } from "./footprint.ts";
+import type { Reference } from "./kind.ts";
 import { objectKey, parseKey } from "./names.ts";
 
 /** The steps a kind the service keeps pending after a create counts for in a chain (see kindLevel). */
@@ -14,20 +15,39 @@ export class ReferenceIndex {
   private readonly targetsOf = new Map<string, readonly string[]>();
   /** Dependents per target, with the one copy of the target's key that the arrays share. */
   private readonly dependentsOf = new Map<string, { key: string; dependents: Set<string> }>();
+  /**
+   * Per dependent that has any, its targets named only by after-create associations
+   * (Reference.afterCreate): they wake the dependent and hold the target's deletion back like any
+   * reference, but they are no create-time dependency, so cycles and dependency order ignore them.
+   */
+  private readonly afterOf = new Map<string, ReadonlySet<string>>();
   /** Kinds referencing each kind, learned from the references set (it only grows: a few kinds). */
   private readonly kindDependents = new Map<string, Set<string>>();
   private kindLevels = new Map<string, number>();
 
-  /** Replaces the references of `dependent` (a queue key) with `targets` (queue keys). */
-  set(dependent: string, targets: Iterable<string>): void {
-    const unique = [...new Set(targets)];
+  /**
+   * Replaces the references of `dependent` (a queue key) with `targets` (queue keys); `after`
+   * names the targets that are only after-create associations (a key also in `targets` but
+   * named by a create-time reference too is a create-time dependency).
+   */
+  set(dependent: string, targets: Iterable<string>, after: Iterable<string> = []): void {
+    const unique = [...new Set([...targets, ...after])];
+    const afterOnly = new Set(after);
+    for (const t of targets) afterOnly.delete(t);
     const old = this.targetsOf.get(dependent);
     // Called on every reconcile: unchanged references (the usual case) are left as they are.
-    if (old && old.length === unique.length && old.every((t, i) => t === unique[i])) return;
+    if (
+      old &&
+      old.length === unique.length &&
+      old.every((t, i) => t === unique[i]) &&
+      sameSet(this.afterOf.get(dependent), afterOnly)
+    )
+      return;
     this.remove(dependent);
     if (unique.length === 0) return;
+    if (afterOnly.size > 0) this.afterOf.set(dependent, afterOnly);
     const dependentKind = parseKey(dependent).kind;
-    for (const t of unique) this.learnKindEdge(parseKey(t).kind, dependentKind);
+    for (const t of unique) if (!afterOnly.has(t)) this.learnKindEdge(parseKey(t).kind, dependentKind);
     const shared = unique.map((t) => {
       let entry = this.dependentsOf.get(t);
       if (!entry) {
@@ -44,6 +64,7 @@ export class ReferenceIndex {
     const old = this.targetsOf.get(dependent);
     if (!old) return;
     this.targetsOf.delete(dependent);
+    this.afterOf.delete(dependent);
     for (const t of old) {
       const entry = this.dependentsOf.get(t);
       entry?.dependents.delete(dependent);
@@ -70,6 +91,11 @@ export class ReferenceIndex {
     return [...(this.targetsOf.get(dependent) ?? [])];
   }
 
+  /** True when `dependent` names `target` only by an after-create association (Reference.afterCreate). */
+  associates(dependent: string, target: string): boolean {
+    return this.afterOf.get(dependent)?.has(target) ?? false;
+  }
+
   /** The first target of `dependent` of the given kind (no copy: called on every enqueue). */
   targetOfKind(dependent: string, kind: string): string | undefined {
     const prefix = `${kind}/`;
@@ -80,14 +106,15 @@ export class ReferenceIndex {
    * A cycle of references through `key`: the keys along the shortest path from `key` back to
    * itself (`[key, ..., key]`), or undefined. Such objects each wait for the next to be Ready,
    * forever: the runtime reports the cycle instead (ReferenceCycle). Breadth-first over what
-   * `key` reaches: the few objects of its chains, not the index.
+   * `key` reaches: the few objects of its chains, not the index. After-create associations are
+   * no such wait (the object is created and Ready without them): they close no cycle.
    */
   cycleThrough(key: string): string[] | undefined {
     const parent = new Map<string, string>();
     const queue = [key];
     for (let i = 0; i < queue.length; i++) {
       const at = queue[i]!;
-      for (const next of this.targetsOf.get(at) ?? []) {
+      for (const next of this.createTargets(at)) {
         if (next === key) {
           const path = [key];
           for (let k: string | undefined = at; k !== key && k !== undefined; k = parent.get(k))
@@ -102,7 +129,14 @@ export class ReferenceIndex {
     return undefined;
   }
 
-  /** True when following references from `from` leads to `to`. */
+  /** The targets `dependent` waits for before its create: all but its after-create associations. */
+  private createTargets(dependent: string): readonly string[] {
+    const all = this.targetsOf.get(dependent) ?? [];
+    const after = this.afterOf.get(dependent);
+    return after ? all.filter((t) => !after.has(t)) : all;
+  }
+
+  /** True when following references (after-create associations too) from `from` leads to `to`. */
   reaches(from: string, to: string): boolean {
     const seen = new Set([from]);
     const queue = [from];
@@ -127,8 +161,10 @@ export class ReferenceIndex {
    * reaching, say, every Volume only after every Route.
    */
   inDependencyOrder(keys: Iterable<string>, slow: (key: string) => boolean = () => false): string[] {
-    const depth = this.longestPath((k) => this.targetsOf.get(k) ?? []);
-    const height = this.longestPath((k) => this.dependentsOf.get(k)?.dependents ?? []);
+    const depth = this.longestPath((k) => this.createTargets(k));
+    const height = this.longestPath((k) =>
+      [...(this.dependentsOf.get(k)?.dependents ?? [])].filter((d) => !this.afterOf.get(d)?.has(k)),
+    );
     return [...keys]
       .map((key) => ({ key, d: depth(key), h: height(key), s: slow(key) ? 1 : 0 }))
       .sort((a, b) => a.d - b.d || b.h - a.h || b.s - a.s || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -190,6 +226,25 @@ export class ReferenceIndex {
     };
     return length;
   }
+}
+
+function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): boolean {
+  if ((a?.size ?? 0) !== b.size) return false;
+  for (const x of b) if (!a!.has(x)) return false;
+  return true;
+}
+
+/** The index entries of an object's references: its Account and every target, and which of them are after-create associations. */
+export function referenceKeys(
+  namespace: string,
+  accountName: string,
+  references: readonly Reference[],
+): { targets: string[]; after: string[] } {
+  const key = (r: Reference) => objectKey(r.kind, namespace, r.name);
+  return {
+    targets: [accountKey(namespace, accountName), ...references.filter((r) => !r.afterCreate).map(key)],
+    after: references.filter((r) => r.afterCreate).map(key),
+  };
 }
 
 /** Queue key of the Account a managed object uses. */

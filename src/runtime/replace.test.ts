@@ -9,6 +9,7 @@ import { Annotation } from "./names.ts";
 import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
+import { DeletionBlockedError } from "./result.ts";
 import { managedSpec } from "./spec.ts";
 
 /** A toy service whose `zone` cannot be updated: the kind replaces the object, creating first. */
@@ -16,6 +17,8 @@ class Service {
   readonly objects = new Map<string, { href: string; name: string; zone: string }>();
   readonly calls: string[] = [];
   failDestroy = false;
+  /** Refused as a service refuses deleting an object still in use (the kind's DeletionBlocked). */
+  inUse = false;
   private next = 1;
   show(href: string) {
     this.calls.push(`show ${href}`);
@@ -31,6 +34,8 @@ class Service {
   destroy(href: string) {
     this.calls.push(`destroy ${href}`);
     if (this.failDestroy) throw new Error("connection reset");
+    if (this.inUse)
+      throw new DeletionBlockedError(`the service refuses to delete ${href} yet: in use`, 5_000);
     this.objects.delete(href);
   }
 }
@@ -131,6 +136,30 @@ describe("replace: createBeforeDelete", () => {
     expect((await reconciler.reconcile(NS, "t")).outcome).toBe("ready");
     expect(service.objects.size).toBe(1);
     expect(service.calls.filter((c) => c.startsWith("create"))).toHaveLength(2);
+  });
+
+  it("the old object still in use: the successor is Ready (what uses the old one can move), the old one is retried", async () => {
+    const first = await readyIn("a");
+    apply("b");
+    await reconciler.reconcile(NS, "t");
+    service.inUse = true;
+    const waiting = await reconciler.reconcile(NS, "t");
+    expect(waiting).toMatchObject({ outcome: "ready", requeueAfterMs: 5_000 });
+    const second = obj().status!.href!;
+    const ready = obj().status?.conditions?.find((c) => c.type === "Ready");
+    expect(ready).toMatchObject({
+      status: "True",
+      reason: "Available",
+      message: `replaced ${first} with ${second}; waiting to delete ${first}: the service refuses to delete ${first} yet: in use`,
+    });
+    expect(obj().metadata.annotations?.[Annotation.replaces]).toBe(first);
+    expect(service.objects.size).toBe(2);
+
+    service.inUse = false;
+    expect(await reconciler.reconcile(NS, "t")).toMatchObject({ outcome: "ready" });
+    expect([...service.objects.keys()]).toEqual([second]);
+    expect(obj().metadata.annotations?.[Annotation.replaces]).toBeUndefined();
+    expect(obj().status?.conditions?.find((c) => c.type === "Ready")?.message).toBe("");
   });
 
   it("deleting the resource mid-replacement deletes the superseded object too", async () => {

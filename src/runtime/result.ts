@@ -10,6 +10,8 @@ export const Reason = {
   Available: "Available",
   /** Ready, but the service ignores part of the spec (ManagedKind.warnings); the message names it. */
   FieldsIgnored: "FieldsIgnored",
+  /** Ready, and the service object holds objects no custom resource manages (ManagedKind.contents). */
+  UnmanagedContents: "UnmanagedContents",
   Creating: "Creating",
   Updating: "Updating",
   Deleting: "Deleting",
@@ -44,7 +46,7 @@ export type Reason = (typeof Reason)[keyof typeof Reason];
  * these, so the conditions a reconcile can end with are exactly what these lists and
  * `conditionsFor` make of them (test/deploy/condition-tables.test.ts holds the docs to that).
  */
-export const ReadyReasons = [Reason.Available, Reason.FieldsIgnored] as const;
+export const ReadyReasons = [Reason.Available, Reason.FieldsIgnored, Reason.UnmanagedContents] as const;
 /** Work under way in the service or a state that settles by itself: Reconciling=True, Synced=True. */
 export const ProgressingReasons = [
   Reason.Creating,
@@ -92,6 +94,7 @@ export const EventReason = {
   Replaced: "Replaced",
   CreatePendingResolved: "CreatePendingResolved",
   FieldsIgnored: "FieldsIgnored",
+  UnmanagedContents: "UnmanagedContents",
   ReconcileError: "ReconcileError",
   InvalidSpec: "InvalidSpec",
   Stalled: "Stalled",
@@ -118,6 +121,7 @@ export const EventTypes = {
   Replaced: "Normal",
   CreatePendingResolved: "Normal",
   FieldsIgnored: "Warning",
+  UnmanagedContents: "Warning",
   ReconcileError: "Warning",
   InvalidSpec: "Warning",
   Stalled: "Warning",

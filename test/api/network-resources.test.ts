@@ -95,6 +95,40 @@ describe("networks, subnets, gateways and routes", () => {
   });
 });
 
+describe("route tables", () => {
+  it("creates, shows with its routes (extended), updates, and is refused destroy while in use", async () => {
+    const network = await api.networks.create({ cloud_href: CLOUD, cidr_block: "10.40.0.0/16", name: "rt" });
+    const table = await api.routeTables.create({
+      cloud_href: CLOUD,
+      network_href: network,
+      name: "private",
+      description: "no internet",
+    });
+    expect(await api.routeTables.show(table)).toMatchObject({ name: "private", description: "no internet" });
+    expect(linkHref(await api.routeTables.show(table), "network")).toBe(network);
+    const route = await api.routes.create({
+      route_table_href: table,
+      destination_cidr_block: "10.50.0.0/16",
+      next_hop_type: "ip_string",
+      next_hop_ip: "10.40.0.9",
+    });
+    expect((await api.routeTables.show(table)).routes).toBeUndefined();
+    const extended = await api.routeTables.show(table, { view: "extended" });
+    expect(extended.routes?.map(selfHref)).toEqual([route]);
+    const listed = await api.routeTables.index({ view: "extended", filter: { network_href: network } });
+    expect(listed.map(selfHref)).toContain(table);
+    await api.routeTables.update(table, { name: "private-2", description: "" });
+    expect(await api.routeTables.show(table)).toMatchObject({ name: "private-2", description: "" });
+    const refused = await rejection(api.routeTables.destroy(table));
+    expect(refused).toMatchObject({ kind: "conflict", status: 422 });
+    expect(refused.message).toContain("it still holds routes");
+    await api.routes.destroy(route);
+    await api.routeTables.destroy(table);
+    expect(await rejection(api.routeTables.show(table))).toMatchObject({ kind: "notFound" });
+    await api.networks.destroy(network);
+  });
+});
+
 describe("a create answered without Location", () => {
   it("finds the new object with a filtered index and says so in a debug log", async () => {
     const noLocation = testApi(h, {

@@ -79,7 +79,7 @@ const rejectedOnCreate: { m: Manifest; field: string; message: RegExp }[] = [
       spec: { ...hop, nextHopType: "ip_string", nextHopIp: "10.0.0.1" },
     },
     field: "spec.networkRef",
-    message: /exactly one of networkRef, routeTableHref/,
+    message: /exactly one of networkRef, routeTableRef, routeTableHref/,
   },
   {
     m: { kind: "Route", name: "r-inst", spec: { ...net, ...hop, nextHopType: "instance" } },

@@ -1,11 +1,13 @@
 import type { ManagedObject } from "../../src/runtime/kind.ts";
 import {
   createCr,
+  namespaceWithAccount,
   PLURALS,
   type Stack,
   serviceApi,
   simRecords,
   waitFor,
+  waitForCondition,
   waitForConditionWith,
   waitGone,
 } from "../operator/harness.ts";
@@ -41,3 +43,10 @@ export function apply(stack: Stack, ns: string, m: Manifest): Promise<ManagedObj
 
 export const waitReady = (stack: Stack, ns: string, kind: string, name: string, timeoutMs?: number) =>
   waitForConditionWith(stack, ns, kind, name, "Ready", "True", { timeoutMs: timeoutMs ?? 30_000 });
+
+/** A fresh namespace whose Account `default` is Ready. */
+export async function readyNamespace(stack: Stack): Promise<string> {
+  const ns = await namespaceWithAccount(stack);
+  await waitForCondition(stack, ns, "Account", "default", "Ready", "True");
+  return ns;
+}

@@ -35,6 +35,7 @@ const FINISH_MS = 60_000;
 const COLLECTIONS = [
   "deployments",
   "networks",
+  "route_tables",
   "subnets",
   "network_gateways",
   "routes",

@@ -44,6 +44,7 @@ export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
       },
     },
   ],
+  RouteTable: (u) => [{ kind: "RouteTable", name: `${u}-rtb`, spec: { networkRef: { name: `${u}-net` } } }],
   Subnet: (u, i) => [
     {
       kind: "Subnet",
@@ -52,6 +53,7 @@ export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
         networkRef: { name: `${u}-net` },
         cidrBlock: `10.${i % 250}.1.0/24`,
         datacenterHref: "/api/clouds/1/datacenters/1",
+        routeTableRef: { name: `${u}-rtb` },
       },
     },
   ],
@@ -67,7 +69,7 @@ export const UNIT: Record<string, (u: string, i: number) => Manifest[]> = {
       kind: "Route",
       name: `${u}-route`,
       spec: {
-        networkRef: { name: `${u}-net` },
+        routeTableRef: { name: `${u}-rtb` },
         destinationCidrBlock: "0.0.0.0/0",
         nextHopType: "network_gateway",
         nextHopGatewayRef: { name: `${u}-igw` },
@@ -169,10 +171,14 @@ export function mixedSet(size: number, prefix = "u"): Manifest[] {
 /** Plural of each managed kind (the resource path of its custom resources). */
 export const PLURAL: Record<string, string> = Object.fromEntries(managedKinds.map((k) => [k.kind, k.plural]));
 
-/** The simulator collections the managed kinds write, with what identifies one object per custom resource. */
-export const COLLECTIONS: Record<string, (o: Record<string, unknown>) => string> = {
+/**
+ * The simulator collections the managed kinds write, with what identifies one object per custom
+ * resource; undefined for an object the service makes itself (a network's default route table).
+ */
+export const COLLECTIONS: Record<string, (o: Record<string, unknown>) => string | undefined> = {
   deployments: (o) => String(o.name),
   networks: (o) => String(o.name),
+  route_tables: (o) => (o.is_default === true ? undefined : `${o.network_id}|${o.name}`),
   subnets: (o) => String(o.name),
   network_gateways: (o) => String(o.name),
   resource_groups: (o) => String(o.name),

@@ -11,12 +11,12 @@ export function baseline(sim: Simulator): Set<string> {
   return ids;
 }
 
-/** Objects in the managed collections that were not in the baseline, per collection. */
+/** Objects of custom resources in the managed collections that were not in the baseline, per collection. */
 export function createdObjects(sim: Simulator, seed: Set<string>): Record<string, Record<string, unknown>[]> {
   const snap = sim.store.snapshot() as unknown as Snapshot;
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const c of Object.keys(COLLECTIONS)) {
-    out[c] = (snap[c] ?? []).filter((o) => !seed.has(`${c}/${o.id}`));
+    out[c] = (snap[c] ?? []).filter((o) => !seed.has(`${c}/${o.id}`) && COLLECTIONS[c]!(o) !== undefined);
   }
   return out;
 }
@@ -31,7 +31,7 @@ export function duplicates(sim: Simulator, seed: Set<string>): string[] {
   for (const [c, objects] of Object.entries(createdObjects(sim, seed))) {
     const seen = new Map<string, number>();
     for (const o of objects) {
-      const key = COLLECTIONS[c]!(o);
+      const key = COLLECTIONS[c]!(o)!; // createdObjects keeps only objects with an identity
       seen.set(key, (seen.get(key) ?? 0) + 1);
     }
     for (const [key, n] of seen) if (n > 1) out.push(`${c}: ${n} objects for ${key}`);

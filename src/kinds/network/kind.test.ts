@@ -48,6 +48,53 @@ describe("network desired state", () => {
   });
 });
 
+describe("defaultRouteTableRef", () => {
+  const spec = networkSpecSchema.parse({
+    cloudHref: "/api/clouds/1",
+    defaultRouteTableRef: { name: "private" },
+  });
+  const table = {
+    kind: "RouteTable",
+    name: "private",
+    href: "/api/route_tables/2",
+    atProvider: { networkHref: "/api/networks/1" },
+  };
+
+  it("is an after-create association: the table names the network, so no create-time dependency", () => {
+    expect(networkKind.references(spec)).toEqual([
+      { field: "defaultRouteTableRef", kind: "RouteTable", name: "private", afterCreate: true },
+    ]);
+    // Until the table is usable the runtime gives no reference: the default route table is not managed yet.
+    expect(diffNetwork(desiredNetwork(spec, "main", "/api/clouds/1"), observed)).toEqual([]);
+  });
+
+  it("once usable: set by the update, a change reported under defaultRouteTableRef", async () => {
+    const d = desiredNetwork(spec, "main", "/api/clouds/1", undefined, table);
+    const diff = diffNetwork(d, observed);
+    expect(diff).toEqual([
+      { field: "defaultRouteTableRef", desired: "/api/route_tables/2", observed: "/api/route_tables/1" },
+    ]);
+    expect(networkCreateParams(d)).not.toHaveProperty("route_table_href");
+    const calls: unknown[] = [];
+    const client = { networks: { update: async (...args: unknown[]) => void calls.push(args) } } as never;
+    await networkKind.update(client, "/api/networks/1", d, observed, diff);
+    expect(calls).toEqual([["/api/networks/1", { route_table_href: "/api/route_tables/2" }]]);
+  });
+
+  it("a RouteTable of another network stops before the update, naming the field", async () => {
+    const d = desiredNetwork(spec, "main", "/api/clouds/1", undefined, {
+      ...table,
+      atProvider: { networkHref: "/api/networks/7" },
+    });
+    const client = { networks: { update: async () => expect.fail("no update") } } as never;
+    await expect(
+      networkKind.update(client, "/api/networks/1", d, observed, diffNetwork(d, observed)),
+    ).rejects.toThrow(
+      "spec.defaultRouteTableRef: route table /api/route_tables/2 is in network /api/networks/7, not in this network /api/networks/1",
+    );
+  });
+});
+
 describe("diffNetwork", () => {
   const cases: { reason: string; desired: NetworkDesired; want: string[] }[] = [
     { reason: "in sync", desired: desired(), want: [] },

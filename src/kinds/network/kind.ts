@@ -1,8 +1,16 @@
 import { linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
-import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import type {
+  DesiredContext,
+  FieldDiff,
+  ManagedKind,
+  Reference,
+  ResolvedReference,
+} from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
+import { InvalidSpecError } from "../../runtime/result.ts";
 import { destroyOrWait, orUndefined } from "../shared/observe.ts";
+import { refOrHref } from "../shared/refs.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
 import { CloudDirectory, resolveCloud } from "./cloud.ts";
@@ -33,6 +41,10 @@ export interface NetworkDesired {
   instanceTenancy?: "default" | "dedicated";
   deploymentHref?: string;
   routeTableHref?: string;
+  /** Which spec field named the default route table, so that a change is reported against it. */
+  routeTableField?: "routeTableHref" | "defaultRouteTableRef";
+  /** The network of a RouteTable custom resource named as default (checked against this network before the update). */
+  routeTableNetworkHref?: string;
 }
 
 /**
@@ -50,6 +62,7 @@ export const networkFields = new FieldTable<NetworkDesired, NetworkObserved>([
   { spec: "deploymentHref", param: "deployment_href", link: "deployment", write: "update" },
   {
     spec: "routeTableHref",
+    from: (d) => d.routeTableField ?? "routeTableHref",
     param: "route_table_href",
     link: "default_route_table",
     observed: "defaultRouteTableHref",
@@ -60,10 +73,23 @@ export const networkFields = new FieldTable<NetworkDesired, NetworkObserved>([
 
 export const toNetworkObserved = (n: Network): NetworkObserved => networkFields.observe(n);
 
+/**
+ * The Deployment, and the default RouteTable as an after-create association: the RouteTable names
+ * this network (it is made in it), so waiting for it before the create would be a cycle. The
+ * network is created and Ready without it, the table next, and the network's update sets it then.
+ */
 export function networkReferences(spec: NetworkSpec): Reference[] {
-  return spec.deploymentRef
-    ? [{ field: "deploymentRef", kind: "Deployment", name: spec.deploymentRef.name }]
-    : [];
+  const refs: Reference[] = [];
+  if (spec.deploymentRef)
+    refs.push({ field: "deploymentRef", kind: "Deployment", name: spec.deploymentRef.name });
+  if (spec.defaultRouteTableRef)
+    refs.push({
+      field: "defaultRouteTableRef",
+      kind: "RouteTable",
+      name: spec.defaultRouteTableRef.name,
+      afterCreate: true,
+    });
+  return refs;
 }
 
 /** Desired state once the cloud href is known (pure). */
@@ -72,6 +98,7 @@ export function desiredNetwork(
   metaName: string,
   cloudHref: string,
   deploymentRefHref?: string,
+  defaultRouteTable?: ResolvedReference,
 ): NetworkDesired {
   const d: NetworkDesired = {
     cloudHref,
@@ -83,8 +110,25 @@ export function desiredNetwork(
   if (spec.instanceTenancy !== undefined) d.instanceTenancy = spec.instanceTenancy;
   const deployment = spec.deploymentHref ?? deploymentRefHref;
   if (deployment !== undefined) d.deploymentHref = deployment;
-  if (spec.routeTableHref !== undefined) d.routeTableHref = spec.routeTableHref;
+  const table = refOrHref(
+    { field: "defaultRouteTableRef", resolved: defaultRouteTable },
+    { field: "routeTableHref", value: spec.routeTableHref },
+  );
+  if (table) [d.routeTableHref, d.routeTableField] = [table.href, table.field];
+  const of = defaultRouteTable?.atProvider.networkHref;
+  if (typeof of === "string") d.routeTableNetworkHref = of;
   return d;
+}
+
+/** Pure: a RouteTable named as default must be of this network (the service refuses others). */
+export function checkDefaultRouteTable(href: string, d: NetworkDesired, diff: readonly FieldDiff[]): void {
+  const changing = diff.some((x) => x.field === "defaultRouteTableRef");
+  if (changing && d.routeTableNetworkHref !== undefined && d.routeTableNetworkHref !== href) {
+    throw new InvalidSpecError(
+      "defaultRouteTableRef",
+      `route table ${d.routeTableHref} is in network ${d.routeTableNetworkHref}, not in this network ${href}`,
+    );
+  }
 }
 
 export const diffNetwork = (d: NetworkDesired, o: NetworkObserved) => networkFields.diff(d, o);
@@ -115,8 +159,8 @@ export function createNetworkKind(
     singular: "network",
     shortNames: ["svcnet"],
     description:
-      "A network (VPC) of the cloud-management service. Subnets, NetworkGateways and Routes reference it; " +
-      "it is deleted only after they are gone.",
+      "A network (VPC) of the cloud-management service. Subnets, RouteTables, NetworkGateways and Routes " +
+      "reference it; it is deleted only after they are gone.",
     schema: networkSpecSchema,
     printerColumns: [
       { name: "CIDR", type: "string", jsonPath: ".status.atProvider.cidrBlock", description: "CIDR block" },
@@ -136,7 +180,13 @@ export function createNetworkKind(
       const field = spec.cloudHref ? "cloudHref" : "cloud.name";
       // Before any create: a cloud without networks would only answer the create with an error.
       await clouds.require(ctx.client.clouds, cloudHref, "supports_networks", "networks", field);
-      return desiredNetwork(spec, ctx.meta.name, cloudHref, ctx.refs.deploymentRef?.href);
+      return desiredNetwork(
+        spec,
+        ctx.meta.name,
+        cloudHref,
+        ctx.refs.deploymentRef?.href,
+        ctx.refs.defaultRouteTableRef,
+      );
     },
     observe: showNetwork,
     async lookup(client, desired) {
@@ -154,6 +204,7 @@ export function createNetworkKind(
     hrefOf: (o) => o.href,
     create: (client, desired) => client.networks.create(networkCreateParams(desired)),
     async update(client, href, desired, _observed, diff) {
+      checkDefaultRouteTable(href, desired, diff);
       const params = networkUpdateParams(diff, desired);
       if (Object.keys(params).length > 0) await client.networks.update(href, params);
     },

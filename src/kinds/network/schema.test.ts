@@ -9,6 +9,7 @@ describe("Network CRD admission (CEL)", () => {
     { reason: "cloud by href", spec: base },
     { reason: "cloud by name", spec: { cloud: { name: "EC2 us-east-1" } } },
     { reason: "deployment by ref", spec: { ...base, deploymentRef: { name: "web" } } },
+    { reason: "default route table by ref", spec: { ...base, defaultRouteTableRef: { name: "private" } } },
     {
       reason: "every field",
       spec: {
@@ -41,6 +42,12 @@ describe("Network CRD admission (CEL)", () => {
       spec: { ...base, deploymentRef: { name: "w" }, deploymentHref: "/api/deployments/1" },
       field: "spec.deploymentRef",
       message: /at most one of deploymentRef, deploymentHref/,
+    },
+    {
+      reason: "both default route table forms",
+      spec: { ...base, defaultRouteTableRef: { name: "private" }, routeTableHref: "/api/route_tables/1" },
+      field: "spec.defaultRouteTableRef",
+      message: /at most one of defaultRouteTableRef, routeTableHref may be set/,
     },
     {
       reason: "bad tenancy",

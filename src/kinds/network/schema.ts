@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { exactlyOne, href, immutable, managedSpec } from "../../runtime/spec.ts";
+import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
 import { cloudByName, cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
 import { IPV4_CIDR } from "./cidr.ts";
 
@@ -25,10 +25,16 @@ export const networkSpecSchema = managedSpec(
       .describe("default lets instances decide; dedicated forces dedicated launch. Create-only."),
     ...deploymentChoice("the network"),
     routeTableHref: href("a route table of this network to make its default route table").optional(),
+    defaultRouteTableRef: ref(
+      "RouteTable",
+      "A RouteTable custom resource of this network to make its default route table. Set by an update once the " +
+        "network exists and the RouteTable (which names this network) is Ready; the network is Ready before that.",
+    ).optional(),
   },
   [
     { ...exactlyOne(["cloudHref", "cloud"]), fieldPath: ".cloudHref" },
     { ...exactlyOne(["deploymentRef", "deploymentHref"], false), fieldPath: ".deploymentRef" },
+    { ...exactlyOne(["defaultRouteTableRef", "routeTableHref"], false), fieldPath: ".defaultRouteTableRef" },
     ...NETWORK_CREATE_ONLY.map(immutable),
   ],
   "Desired state of the network.",

@@ -59,6 +59,26 @@ describe("route desired state", () => {
     ]);
   });
 
+  it("a RouteTable by name: its href, the reference counted, a move to another table reported under routeTableRef", () => {
+    const spec = routeSpecSchema.parse({
+      routeTableRef: { name: "public" },
+      destinationCidrBlock: "0.0.0.0/0",
+      nextHopType: "network_gateway",
+      nextHopGatewayRef: { name: "igw" },
+    });
+    expect(routeKind.references(spec)).toEqual([
+      { field: "routeTableRef", kind: "RouteTable", name: "public" },
+      { field: "nextHopGatewayRef", kind: "NetworkGateway", name: "igw" },
+    ]);
+    const d = desiredRoute(spec, {
+      routeTableHref: "/api/route_tables/2",
+      gatewayHref: "/api/network_gateways/3",
+    });
+    expect(d).toEqual(desired({ routeTableHref: "/api/route_tables/2", routeTableField: "routeTableRef" }));
+    expect(diffRoute(d, observed).map((x) => x.field)).toEqual(["routeTableRef"]);
+    expect(routeKind.immutable).toContain("routeTableRef");
+  });
+
   it("validate() stops a spec that breaks a next-hop rule, naming the field", () => {
     const bad = routeSpecSchema.parse({
       routeTableHref: "/api/route_tables/1",
@@ -135,6 +155,7 @@ describe("diffRoute", () => {
     expect(routeKind.replace).toBe("createBeforeDelete");
     expect(routeKind.immutable).toEqual([
       "networkRef",
+      "routeTableRef",
       "routeTableHref",
       "nextHopUrl",
       "cloudSpecificAttributes",

@@ -36,7 +36,7 @@ export interface RouteObserved {
 
 export interface RouteDesired {
   routeTableHref: string;
-  routeTableField: "networkRef" | "routeTableHref";
+  routeTableField: "networkRef" | "routeTableRef" | "routeTableHref";
   destinationCidrBlock: string;
   nextHopType: NextHopType;
   nextHopHref?: string;
@@ -51,6 +51,7 @@ export interface RouteDesired {
 /** Fields the update call cannot carry: a change replaces the route (see `replace`). */
 export const ROUTE_REPLACED_BY = [
   "networkRef",
+  "routeTableRef",
   "routeTableHref",
   "nextHopUrl",
   "cloudSpecificAttributes",
@@ -120,6 +121,8 @@ export function toRouteObserved(r: Route, networkHref?: string): RouteObserved {
 export function routeReferences(spec: RouteSpec): Reference[] {
   const refs: Reference[] = [];
   if (spec.networkRef) refs.push({ field: "networkRef", kind: "Network", name: spec.networkRef.name });
+  if (spec.routeTableRef)
+    refs.push({ field: "routeTableRef", kind: "RouteTable", name: spec.routeTableRef.name });
   if (spec.nextHopGatewayRef) {
     refs.push({ field: "nextHopGatewayRef", kind: "NetworkGateway", name: spec.nextHopGatewayRef.name });
   }
@@ -139,7 +142,7 @@ export function desiredRoute(
 ): RouteDesired {
   const d: RouteDesired = {
     routeTableHref: resolved.routeTableHref,
-    routeTableField: spec.networkRef ? "networkRef" : "routeTableHref",
+    routeTableField: spec.networkRef ? "networkRef" : spec.routeTableRef ? "routeTableRef" : "routeTableHref",
     destinationCidrBlock: spec.destinationCidrBlock,
     nextHopType: spec.nextHopType,
     nextHopField: spec.nextHopGatewayRef ? "nextHopGatewayRef" : "nextHopHref",
@@ -246,6 +249,7 @@ function resolve(
     }
     routeTableHref = table;
   }
+  routeTableHref = ctx.refs.routeTableRef?.href ?? routeTableHref;
   return { routeTableHref: routeTableHref!, gatewayHref: ctx.refs.nextHopGatewayRef?.href };
 }
 
@@ -297,7 +301,8 @@ export function createRouteKind(
     singular: "route",
     shortNames: ["svcroute"],
     description:
-      "A route in a route table of the cloud-management service (a Network's default route table, or one named by href).",
+      "A route in a route table of the cloud-management service: a RouteTable's (routeTableRef), a Network's " +
+      "default route table (networkRef), or one named by href.",
     schema: routeSpecSchema,
     printerColumns: [
       {

@@ -131,14 +131,21 @@ describe("Route CRD admission (CEL) and the reconciler's check", () => {
     });
   }
 
-  it("needs exactly one of networkRef and routeTableHref", () => {
+  it("needs exactly one of networkRef, routeTableRef and routeTableHref", () => {
     const hop = { destinationCidrBlock: "0.0.0.0/0", nextHopType: "ip_string", nextHopIp: "10.0.0.1" };
-    for (const spec of [hop, { ...hop, networkRef: { name: "n" }, routeTableHref: "/api/route_tables/1" }]) {
+    const table = { routeTableHref: "/api/route_tables/1" };
+    for (const spec of [
+      hop,
+      { ...hop, ...table, networkRef: { name: "n" } },
+      { ...hop, ...table, routeTableRef: { name: "public" } },
+      { ...hop, networkRef: { name: "n" }, routeTableRef: { name: "public" } },
+    ]) {
       const causes = admitRoute(spec);
       expect(causes.find((c) => c.field === "spec.networkRef")?.message).toMatch(
-        /exactly one of networkRef, routeTableHref/,
+        /exactly one of networkRef, routeTableRef, routeTableHref/,
       );
     }
+    expect(admitRoute({ ...hop, routeTableRef: { name: "public" } })).toEqual([]);
   });
 
   it("rejects a malformed destination, next-hop ip and type, naming each", () => {

@@ -10,6 +10,10 @@ export const routeSpecSchema = managedSpec(
       "Network",
       "The Network custom resource whose default route table holds the route; waits until it is Ready.",
     ).optional(),
+    routeTableRef: ref(
+      "RouteTable",
+      "The RouteTable custom resource that holds the route; waits until it is Ready.",
+    ).optional(),
     routeTableHref: href("the route table that holds the route").optional(),
     destinationCidrBlock: cidrBlock("Destination IPv4 CIDR block of the route, e.g. 0.0.0.0/0."),
     nextHopType: z
@@ -48,7 +52,10 @@ export const routeSpecSchema = managedSpec(
       .optional()
       .describe("Cloud-specific attributes (create-only: a change replaces the route)."),
   },
-  [{ ...exactlyOne(["networkRef", "routeTableHref"]), fieldPath: ".networkRef" }, ...nextHopCelRules],
+  [
+    { ...exactlyOne(["networkRef", "routeTableRef", "routeTableHref"]), fieldPath: ".networkRef" },
+    ...nextHopCelRules,
+  ],
   "Desired state of the route. A change of the route table, nextHopUrl or cloudSpecificAttributes " +
     "(which the update call cannot carry) replaces the route: the new one is created before the old one is deleted, " +
     "so traffic to the destination is never left without a route (the service allows several routes per " +

@@ -35,19 +35,20 @@ export const DELETION_RETRY_MS = 5_000;
 /**
  * Destroys an object; when the service refuses (422/409: dependents it knows of, made outside the
  * operator or named by href, that no reference held the deletion back for), waits for them
- * (DeletionBlocked, retried) instead of stalling for good.
+ * (DeletionBlocked, retried) instead of stalling for good. `hint` says what lets it go.
  */
 export async function destroyOrWait(
   destroy: () => Promise<void>,
   href: string,
   retryMs = DELETION_RETRY_MS,
+  hint?: string,
 ): Promise<void> {
   try {
     await destroy();
   } catch (error) {
     if (isApiError(error) && error.kind === "conflict") {
       throw new DeletionBlockedError(
-        `the service refuses to delete ${href} yet: ${error.serviceMessage ?? error.message}`,
+        `the service refuses to delete ${href} yet: ${error.serviceMessage ?? error.message}${hint ? `; ${hint}` : ""}`,
         retryMs,
       );
     }

@@ -70,6 +70,10 @@ export interface TableKindOptions<S, C>
    * match); one the desired state leaves unset is not filtered on.
    */
   lookupBy: string[];
+  /** The fields a lookup's candidate must also show exactly, where the index cannot filter on them (a route table's name). */
+  matchBy?: string[];
+  /** What lets the object go while the service refuses its deletion, said in DeletionBlocked. */
+  deleteHint?: string;
 }
 
 /** Rows several table kinds share. */
@@ -200,6 +204,7 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
         .filter(
           (c) =>
             given.every((r) => c[r.observed ?? r.spec] === desired[r.spec]) &&
+            (o.matchBy ?? []).every((f) => c[f] === desired[f]) &&
             table.diff(desired, c).every((d) => !locked.includes(d.field)),
         );
     },
@@ -215,7 +220,8 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
       await resource.update(href, params);
     },
     // The service refuses (422) while something it knows still uses the object: wait, do not stall.
-    delete: (client, href) => destroyOrWait(() => o.resource(client).destroy(href), href),
+    delete: (client, href) =>
+      destroyOrWait(() => o.resource(client).destroy(href), href, undefined, o.deleteHint),
     diff: (desired, observed) => table.diff(desired, observed),
     immutable: locked,
     writeOnly: table.writeOnlyFields.length > 0 ? (d) => table.writeOnly(d) : undefined,

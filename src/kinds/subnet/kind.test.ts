@@ -124,6 +124,40 @@ describe("diffSubnet", () => {
     expect(subnetUpdateParams(diff, d)).toEqual({ route_table_href: "" });
   });
 
+  it("a RouteTable by name: its href, set by an update, reported under routeTableRef; one of another network stops", () => {
+    const spec = subnetSpecSchema.parse({
+      networkRef: { name: "main" },
+      cidrBlock: "10.10.1.0/24",
+      routeTableRef: { name: "public" },
+    });
+    expect(subnetKind.references(spec)).toEqual([
+      { field: "networkRef", kind: "Network", name: "main" },
+      { field: "routeTableRef", kind: "RouteTable", name: "public" },
+    ]);
+    const table = {
+      kind: "RouteTable",
+      name: "public",
+      href: "/api/route_tables/2",
+      atProvider: { networkHref: "/api/networks/1" },
+    };
+    const d = desiredSubnet(spec, "main-a", network, table);
+    expect(d).toMatchObject({ routeTableHref: "/api/route_tables/2", routeTableField: "routeTableRef" });
+    const diff = diffSubnet(d, observed);
+    expect(diff.map((x) => x.field)).toEqual(["routeTableRef"]);
+    expect(subnetUpdateParams(diff, d)).toEqual({ route_table_href: "/api/route_tables/2" });
+    // Associated by hand with another table: the same field, put back.
+    expect(diffSubnet(d, { ...observed, routeTableHref: "/api/route_tables/9" })[0]).toMatchObject({
+      field: "routeTableRef",
+      desired: "/api/route_tables/2",
+      observed: "/api/route_tables/9",
+    });
+    expect(() =>
+      desiredSubnet(spec, "main-a", network, { ...table, atProvider: { networkHref: "/api/networks/2" } }),
+    ).toThrow(
+      "spec.routeTableRef: RouteTable public is in network /api/networks/2, not in the subnet's network /api/networks/1",
+    );
+  });
+
   it("create parameters carry no route table; immutable lists the create-only fields", () => {
     expect(
       subnetCreateParams(

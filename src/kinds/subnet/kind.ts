@@ -1,11 +1,18 @@
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
-import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import type {
+  DesiredContext,
+  FieldDiff,
+  ManagedKind,
+  Reference,
+  ResolvedReference,
+} from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";
 import { orUndefined } from "../shared/observe.ts";
+import { refOrHref } from "../shared/refs.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
 
@@ -43,6 +50,8 @@ export interface SubnetDesired {
   datacenterHref?: string;
   /** "" resets to the network's default route table. */
   routeTableHref?: string;
+  /** Which spec field named the route table, so that a change is reported against it. */
+  routeTableField?: "routeTableRef" | "routeTableHref";
 }
 
 /**
@@ -62,6 +71,7 @@ export const subnetFields = new FieldTable<SubnetDesired, SubnetObserved>([
   rows.description(),
   {
     spec: "routeTableHref",
+    from: (d) => d.routeTableField ?? "routeTableHref",
     param: "route_table_href",
     link: "route_table",
     write: "afterCreate",
@@ -82,7 +92,22 @@ export const toSubnetObserved = (s: Subnet, cloudHref: string | undefined): Subn
   subnetFields.observe(s, { cloudHref });
 
 export function subnetReferences(spec: SubnetSpec): Reference[] {
-  return spec.networkRef ? [{ field: "networkRef", kind: "Network", name: spec.networkRef.name }] : [];
+  const refs: Reference[] = [];
+  if (spec.networkRef) refs.push({ field: "networkRef", kind: "Network", name: spec.networkRef.name });
+  if (spec.routeTableRef)
+    refs.push({ field: "routeTableRef", kind: "RouteTable", name: spec.routeTableRef.name });
+  return refs;
+}
+
+/** Pure: a RouteTable custom resource the subnet names must be of the subnet's network (the service refuses others). */
+export function checkSubnetRouteTable(table: ResolvedReference | undefined, network: NetworkFacts): void {
+  const of = table?.atProvider.networkHref;
+  if (table && typeof of === "string" && of !== network.href) {
+    throw new InvalidSpecError(
+      "routeTableRef",
+      `RouteTable ${table.name} is in network ${of}, not in the subnet's network ${network.href}`,
+    );
+  }
 }
 
 /** Pure: the subnet's CIDR must lie inside the network's (checked before any call). */
@@ -95,8 +120,14 @@ export function checkSubnetCidr(cidr: string, network: NetworkFacts): void {
   }
 }
 
-export function desiredSubnet(spec: SubnetSpec, metaName: string, network: NetworkFacts): SubnetDesired {
+export function desiredSubnet(
+  spec: SubnetSpec,
+  metaName: string,
+  network: NetworkFacts,
+  routeTable?: ResolvedReference,
+): SubnetDesired {
   checkSubnetCidr(spec.cidrBlock, network);
+  checkSubnetRouteTable(routeTable, network);
   const d: SubnetDesired = {
     network,
     networkField: spec.networkRef ? "networkRef" : "networkHref",
@@ -105,7 +136,11 @@ export function desiredSubnet(spec: SubnetSpec, metaName: string, network: Netwo
   };
   if (spec.description !== undefined) d.description = spec.description;
   if (spec.datacenterHref !== undefined) d.datacenterHref = spec.datacenterHref;
-  if (spec.routeTableHref !== undefined) d.routeTableHref = spec.routeTableHref;
+  const table = refOrHref(
+    { field: "routeTableRef", resolved: routeTable },
+    { field: "routeTableHref", value: spec.routeTableHref },
+  );
+  if (table) [d.routeTableHref, d.routeTableField] = [table.href, table.field];
   return d;
 }
 
@@ -142,7 +177,9 @@ export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, 
   plural: "subnets",
   singular: "subnet",
   shortNames: ["svcsubnet"],
-  description: "A subnet of a Network in the cloud-management service; its cloud is the network's.",
+  description:
+    "A subnet of a Network in the cloud-management service; its cloud is the network's. It may be associated " +
+    "with a RouteTable of the network (routeTableRef), else it uses the network's default route table.",
   schema: subnetSpecSchema,
   printerColumns: [
     { name: "CIDR", type: "string", jsonPath: ".status.atProvider.cidrBlock", description: "CIDR block" },
@@ -156,7 +193,8 @@ export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, 
   references: subnetReferences,
   // networkHref is shown in desired (the subnet's cloud is the network's); the route table is set right after the create.
   links: (spec) => hrefLinks(spec, ["datacenterHref", "routeTableHref"]),
-  desired: async (spec, ctx) => desiredSubnet(spec, ctx.meta.name, await networkFacts(spec, ctx)),
+  desired: async (spec, ctx) =>
+    desiredSubnet(spec, ctx.meta.name, await networkFacts(spec, ctx), ctx.refs.routeTableRef),
   async observe(client, href, desired) {
     const s = await orUndefined(client.subnets.show(href));
     return s && toSubnetObserved(s, desired?.network.cloudHref);

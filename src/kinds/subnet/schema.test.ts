@@ -39,6 +39,12 @@ describe("Subnet CRD admission (CEL)", () => {
       message: /Required value/,
     },
     {
+      reason: "both route table forms",
+      spec: { ...base, routeTableRef: { name: "public" }, routeTableHref: "/api/route_tables/1" },
+      field: "spec.routeTableRef",
+      message: /at most one of routeTableRef, routeTableHref may be set/,
+    },
+    {
       reason: "a route table that is not an href",
       spec: { ...base, routeTableHref: "rtb-1" },
       field: "spec.routeTableHref",
@@ -61,5 +67,6 @@ describe("Subnet CRD admission (CEL)", () => {
       admitSubnet({ ...old, datacenterHref: "/api/clouds/1/datacenters/2" }, old).map((c) => c.field),
     ).toContain("spec.datacenterHref");
     expect(admitSubnet({ ...old, cidrBlock: "10.10.2.0/24", routeTableHref: "" }, old)).toEqual([]);
+    expect(admitSubnet({ ...old, routeTableRef: { name: "private" } }, old)).toEqual([]);
   });
 });

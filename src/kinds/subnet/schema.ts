@@ -22,6 +22,10 @@ export const subnetSpecSchema = managedSpec(
       .optional()
       .describe("Name of the subnet in the service; defaults to metadata.name."),
     description: z.string().max(4096).optional().describe("Description of the subnet; empty clears it."),
+    routeTableRef: ref(
+      "RouteTable",
+      "A RouteTable custom resource of the subnet's network to associate the subnet with; waits until it is Ready.",
+    ).optional(),
     routeTableHref: z
       .string()
       .regex(/^(\/api\/\S+)?$/, "must be a route table href starting with /api/, or empty")
@@ -32,6 +36,7 @@ export const subnetSpecSchema = managedSpec(
   },
   [
     { ...exactlyOne(["networkRef", "networkHref"]), fieldPath: ".networkRef" },
+    { ...exactlyOne(["routeTableRef", "routeTableHref"], false), fieldPath: ".routeTableRef" },
     ...SUBNET_CREATE_ONLY.map(immutable),
   ],
   "Desired state of the subnet.",

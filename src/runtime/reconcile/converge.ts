@@ -4,14 +4,14 @@ import type { FieldDiff } from "../kind.ts";
 import { deepEqual, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import type { Outcome } from "../outcome.ts";
-import { EventReason, Reason, terminal, WaitError } from "../result.ts";
+import { DeletionBlockedError, EventReason, Reason, terminal, WaitError } from "../result.ts";
 import { readyToCreate } from "./create.ts";
 import type { Run } from "./run.ts";
 import type { End, Existing } from "./state.ts";
 
 /** Phase 6: whether the object matches the spec: update what differs, replace or refuse what cannot. */
-export async function converge(run: Run, state: Existing): Promise<Existing | End> {
-  await finishReplacement(run, state);
+export async function converge(run: Run, existing: Existing): Promise<Existing | End> {
+  const state = await finishReplacement(run, existing);
   if (state.observeOnly) return state;
   const diff: FieldDiff[] = [
     ...run.kind.diff(state.desired, state.observed),
@@ -26,10 +26,14 @@ export async function converge(run: Run, state: Existing): Promise<Existing | En
 /** Applies the differing fields; what the service shows afterwards, or a wait while it still differs. */
 async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unknown> {
   const { client, href, desired } = state;
+  // Drift: the spec was applied, and the service shows something else than status recorded. Not
+  // a spec-side change with the same generation (an after-create association whose target just
+  // became usable, a referenced object's new href): those are updates.
   const drift =
     run.obj.status?.observedGeneration === run.meta.generation &&
     isTrue(run.obj.status?.conditions, "Ready") &&
-    !run.sourcesChanged;
+    !run.sourcesChanged &&
+    !deepEqual(withoutNulls(run.kind.atProvider(state.observed)), run.obj.status?.atProvider ?? {});
   const fields = diff.map((d) => d.field);
   await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);
@@ -106,18 +110,32 @@ async function startReplacement(run: Run, href: string, fields: string): Promise
   };
 }
 
-/** Deletes the object a replacement superseded, once its successor exists and is usable. */
-async function finishReplacement(run: Run, { client, href, desired, observed }: Existing): Promise<void> {
+/**
+ * Deletes the object a replacement superseded, once its successor exists and is usable. While the
+ * service refuses (what uses the old object has not moved to the new one yet: routes in a replaced
+ * route table), the successor is Ready, so that what references it can move over, and the old
+ * one is tried again later (the annotation keeps it).
+ */
+async function finishReplacement(run: Run, state: Existing): Promise<Existing> {
+  const { client, href, desired, observed } = state;
   const old = run.annotations[Annotation.replaces];
-  if (old === undefined) return;
+  if (old === undefined) return state;
   if (old !== href) {
-    if (run.kind.notReady?.(observed)) return;
+    if (run.kind.notReady?.(observed)) return state;
     const current = await run.kind.observe(client, old, desired);
-    if (current !== undefined)
-      await run.deleteInService(client, old, current, { action: "replaced", note: `replaced by ${href}` });
+    if (current !== undefined) {
+      try {
+        await run.deleteInService(client, old, current, { action: "replaced", note: `replaced by ${href}` });
+      } catch (error) {
+        if (!(error instanceof DeletionBlockedError)) throw error;
+        const message = `replaced ${old} with ${href}; waiting to delete ${old}: ${error.message}`;
+        return { ...state, lingering: { message, retryAfterMs: error.retryAfterMs } };
+      }
+    }
     run.event(EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
   }
   await run.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);
+  return state;
 }
 
 /**

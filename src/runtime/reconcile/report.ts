@@ -9,11 +9,14 @@ import type { Run } from "./run.ts";
 import { AccountPendingError, type Existing } from "./state.ts";
 
 /**
- * Phase 7: whether the external object is usable (Ready), from what the service shows of it, and
- * what of the spec the service ignores (the kind's warnings: Ready stays True, reason
- * FieldsIgnored, the message naming them; a Warning event when they change).
+ * Phase 7: whether the external object is usable (Ready), from what the service shows of it; and
+ * what Ready then says: what of the spec the service ignores (the kind's warnings: reason
+ * FieldsIgnored), what the object holds that no custom resource manages (its contents: reason
+ * UnmanagedContents), each with a Warning event when it changes; after-create associations not
+ * applied yet, and a replaced object the service does not let go of yet.
  */
-export function report(run: Run, { observed, observeOnly, desired }: Existing): Outcome {
+export function report(run: Run, state: Existing): Outcome {
+  const { observed, observeOnly, desired, associations, lingering } = state;
   run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
   if (observeOnly) {
     return {
@@ -26,9 +29,39 @@ export function report(run: Run, { observed, observeOnly, desired }: Existing): 
   if (notReady) throw new WaitError(Reason.Creating, notReady, notReadyPollMs(run));
   run.memory.notReadySince.delete(run.key);
   const warnings = run.kind.warnings?.(desired, observed) ?? [];
-  if (warnings.length > 0)
-    return { type: "ready", reason: Reason.FieldsIgnored, message: warnings.join("; ") };
-  return { type: "ready", reason: Reason.Available, message: "" };
+  const unmanaged = unmanagedContents(run, observed);
+  // Ready without its after-create associations: what references it may go on (a route table
+  // naming this network), and the target turning Ready wakes it to apply them.
+  const notes = [...warnings, ...unmanaged];
+  if (associations.length > 0)
+    notes.push(
+      `not applied yet: ${associations.join("; ")}; applied once ${associations.length === 1 ? "it is" : "they are"} Ready`,
+    );
+  if (lingering) notes.push(lingering.message);
+  const reason =
+    warnings.length > 0
+      ? Reason.FieldsIgnored
+      : unmanaged.length > 0
+        ? Reason.UnmanagedContents
+        : Reason.Available;
+  const again = lingering ? { requeueAfterMs: lingering.retryAfterMs } : {};
+  return { type: "ready", reason, message: notes.join("; "), ...again };
+}
+
+/** Contents listed in one message: a table of hundreds of routes must not make a condition of megabytes. */
+const LISTED_CONTENTS = 10;
+
+/** The kind's contents (ManagedKind.contents) that no custom resource names, as one message (or none). */
+function unmanagedContents(run: Run, observed: unknown): string[] {
+  const contents = run.kind.contents?.(observed) ?? [];
+  const foreign = contents.filter((c) => !run.deps.owners.heldElsewhere(run.kind.kind, run.obj, c.href));
+  if (foreign.length === 0) return [];
+  const shown = foreign.slice(0, LISTED_CONTENTS).map((c) => `${c.label} (${c.href})`);
+  const more = foreign.length > LISTED_CONTENTS ? ` and ${foreign.length - LISTED_CONTENTS} more` : "";
+  return [
+    `the service shows ${foreign.length} object${foreign.length === 1 ? "" : "s"} in it that no custom resource ` +
+      `manages, left as ${foreign.length === 1 ? "it is" : "they are"}: ${shown.join(", ")}${more}`,
+  ];
 }
 
 /**

@@ -10,13 +10,13 @@ import type { Desired, Validated } from "./state.ts";
  */
 export async function references(run: Run, valid: Validated): Promise<Desired> {
   const client = run.client(valid.accountName);
-  const refs = resolve(run, valid.references);
+  const { refs, associations } = resolve(run, valid.references);
   const sources = await readSources(run, valid);
   const desired = await run.kind.desired(valid.spec, {
     ...run.desiredContext(client, valid.accountName, refs),
     sources,
   });
-  return { ...valid, client, desired };
+  return { ...valid, client, desired, associations };
 }
 
 /**
@@ -33,21 +33,32 @@ async function readSources(run: Run, valid: Validated): Promise<Record<string, B
   return read.values;
 }
 
-/** The references by field, or DependencyNotReady saying of each that is not usable why (reference-state.ts). */
-function resolve(run: Run, references: Reference[]): Record<string, ResolvedReference> {
-  const out: Record<string, ResolvedReference> = {};
+/**
+ * The references by field, or DependencyNotReady saying of each that is not usable why
+ * (reference-state.ts). An after-create association that is not usable yet is left out, not
+ * waited for: `associations` says why, for the Ready message.
+ */
+function resolve(
+  run: Run,
+  references: Reference[],
+): { refs: Record<string, ResolvedReference>; associations: string[] } {
+  const refs: Record<string, ResolvedReference> = {};
   const waiting: string[] = [];
+  const associations: string[] = [];
   for (const r of references) {
     const target = run.deps.store.get(r.kind, run.meta.namespace, r.name);
     const problem = referenceProblem(r.kind, r.name, target);
     const href = target?.status?.href;
-    if (problem === undefined && target && href) out[r.field] = resolved(r, target, href);
-    else waiting.push(`spec.${r.field}: ${problem ?? `${r.kind} ${r.name} (not Ready)`}`);
+    if (problem === undefined && target && href) refs[r.field] = resolved(r, target, href);
+    else
+      (r.afterCreate ? associations : waiting).push(
+        `spec.${r.field}: ${problem ?? `${r.kind} ${r.name} (not Ready)`}`,
+      );
   }
   if (waiting.length > 0) {
     throw new DependencyNotReadyError(`waiting for ${waiting.join("; ")}`, run.deps.dependencyRetryMs);
   }
-  return out;
+  return { refs, associations };
 }
 
 /** References for computing the desired state during deletion: whatever resolves. */

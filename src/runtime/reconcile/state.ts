@@ -29,6 +29,8 @@ export interface Validated {
 export interface Desired extends Validated {
   client: unknown;
   desired: unknown;
+  /** After-create associations not applied yet, each `spec.<field>: <why>` (see Reference.afterCreate). */
+  associations: string[];
 }
 
 /** What observing found: the external object, or none (`recreate`: the one at the href is gone). */
@@ -42,6 +44,8 @@ export interface Observed extends Desired {
 export interface Existing extends Desired {
   href: string;
   observed: unknown;
+  /** A replaced object the service does not let go of yet: said in the Ready message, tried again after `retryAfterMs`. */
+  lingering?: { message: string; retryAfterMs: number };
 }
 
 /** What the reconciler of one kind remembers between runs, by queue key. */

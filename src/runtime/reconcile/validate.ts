@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Reference } from "../kind.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
-import { accountKey, describeCycle } from "../references.ts";
+import { describeCycle, referenceKeys } from "../references.ts";
 import { InvalidSpecError, Reason, terminal } from "../result.ts";
 import { deleted } from "./delete.ts";
 import type { Run } from "./run.ts";
@@ -51,10 +51,8 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
   }
   const references = run.kind.references(spec);
   const accountName = (spec.accountRef as { name: string }).name;
-  run.deps.refs.set(run.key, [
-    accountKey(run.meta.namespace, accountName),
-    ...references.map((r) => objectKey(r.kind, run.meta.namespace, r.name)),
-  ]);
+  const keys = referenceKeys(run.meta.namespace, accountName, references);
+  run.deps.refs.set(run.key, keys.targets, keys.after);
 
   if (deleting) return { end: await deleted(run, spec, accountName) };
 
