@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Registry } from "prom-client";
+import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
 
 /**
  * The environment switch `npm run bench collectors` sets to `off` to measure what the collectors
@@ -26,7 +26,9 @@ export function collectProcessMetrics(registry: Registry): void {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
   }
-  for (const metric of processRegistry.getMetricsAsArray()) registry.registerMetric(metric);
+  // getMetricsAsArray is typed as the JSON shape, but returns the metric objects themselves.
+  for (const metric of processRegistry.getMetricsAsArray())
+    registry.registerMetric(metric as unknown as Metric);
 }
 
 /** Whether the command's environment asks for the operator without them (the bench's B side). */
