@@ -323,7 +323,10 @@ describe("PrometheusRule", () => {
     const { expr } = rules.find((r) => r.alert === "SvcOperatorMemoryNearLimit")!;
     // biome-ignore lint/suspicious/noExplicitAny: parsed manifests
     const deployment = one("Deployment") as any;
-    const container = podContainers(deployment)[0]!;
+    const container = podContainers(deployment)[0] as {
+      name: string;
+      resources: { limits: { memory: string } };
+    };
     expect(container.resources.limits.memory).toBeTruthy();
     expect(expr).toContain(`container="${container.name}"`);
     expect(expr).toContain('resource="memory"');
