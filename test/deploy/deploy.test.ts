@@ -323,7 +323,7 @@ describe("PrometheusRule", () => {
     const { expr } = rules.find((r) => r.alert === "SvcOperatorMemoryNearLimit")!;
     // biome-ignore lint/suspicious/noExplicitAny: parsed manifests
     const deployment = one("Deployment") as any;
-    const container = podContainers(deployment)[0] as {
+    const container = podContainers(deployment)[0] as unknown as {
       name: string;
       resources: { limits: { memory: string } };
     };
