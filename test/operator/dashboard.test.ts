@@ -27,12 +27,13 @@ interface Panel {
   datasource?: { uid: string };
 }
 
-const configMap = render(join(ROOT, "deploy")).find(
+const manifests = render(join(ROOT, "deploy"));
+const configMap = manifests.find(
   (m) => m.kind === "ConfigMap" && m.metadata.name === "svc-operator-dashboard",
 ) as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> } | undefined;
 const dashboard = JSON.parse(configMap?.data["svc-operator.json"] ?? "{}") as {
   panels?: Panel[];
-  templating: { list: { name: string }[] };
+  templating: { list: { name: string; query?: string }[] };
 };
 const panels = (dashboard.panels ?? []).filter((p) => p.type !== "row");
 const queries = panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
@@ -101,6 +102,9 @@ describe("the Grafana dashboard (deploy/monitoring/dashboard.yaml)", () => {
     expect(panels.length).toBeGreaterThan(10);
     // Panels query the data source the user picks.
     expect(dashboard.templating.list.map((v) => v.name)).toContain("datasource");
+    // Its series carry the job the ServiceMonitor gives them: the metrics Service's name.
+    const service = manifests.find((m) => m.kind === "Service")!;
+    expect(dashboard.templating.list.find((v) => v.name === "job")?.query).toBe(service.metadata.name);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, not a template
     for (const p of panels) expect(p.datasource?.uid, p.title).toBe("${datasource}");
   });
