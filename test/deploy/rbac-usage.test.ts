@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -14,7 +14,7 @@ import { buildCrd } from "../../src/runtime/crd.ts";
 import type { AnyManagedKind } from "../../src/runtime/kind.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
-import { type Attributes, allows, attributesOf, type Rule } from "./rbac.ts";
+import { type Attributes, allows, type Rule, recordingProxy } from "./rbac.ts";
 import { type Manifest, render } from "./render.ts";
 
 /**
@@ -62,22 +62,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
 beforeAll(async () => {
   cluster = await createDevCluster();
   sim = await createSimulator();
-  const target = new URL(cluster.url);
-  proxy = createServer((req, res) => {
-    const a = attributesOf(req.method ?? "GET", req.url ?? "/");
-    if (a) seen.push(a);
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        res.flushHeaders(); // a watch answers headers long before its first event
-        up.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  proxy = await recordingProxy(cluster.url, seen);
   for (const source of crdSources())
     await admin("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", buildCrd(source));
   for (const ns of [NS, TEAM]) await admin("POST", "/api/v1/namespaces", { metadata: { name: ns } });

@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+
 // RBAC as the apiserver decides it, for the tests that check what a program calls against the
 // roles deploy/ ships.
 
@@ -70,4 +72,28 @@ export function allows(rules: Rule[], a: Attributes): boolean {
       r.verbs.includes(a.verb) &&
       (!r.resourceNames || (a.name !== undefined && r.resourceNames.includes(a.name))),
   );
+}
+
+/**
+ * An HTTP proxy on a free port of 127.0.0.1 in front of `target` (a devcluster's URL) that
+ * records the RBAC attributes of every request it passes on into `seen`.
+ */
+export async function recordingProxy(target: string, seen: Attributes[]): Promise<Server> {
+  const { hostname, port } = new URL(target);
+  const proxy = createServer((req, res) => {
+    const a = attributesOf(req.method ?? "GET", req.url ?? "/");
+    if (a) seen.push(a);
+    const upstream = httpRequest(
+      { host: hostname, port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        res.flushHeaders(); // a watch answers headers long before its first event
+        up.pipe(res);
+      },
+    );
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return proxy;
 }

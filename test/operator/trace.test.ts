@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Attributes, allows, attributesOf, type Rule } from "../deploy/rbac.ts";
+import { type Attributes, allows, type Rule, recordingProxy } from "../deploy/rbac.ts";
 import { render } from "../deploy/render.ts";
 import {
   createCr,
@@ -45,20 +45,7 @@ beforeAll(async () => {
   stack = await startStack();
   dir = await mkdtemp(join(tmpdir(), "svc-operator-trace-"));
   const target = new URL(stack.cluster.url);
-  proxy = createServer((req, res) => {
-    const a = attributesOf(req.method ?? "GET", req.url ?? "/");
-    if (a) seen.push(a);
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  proxy = await recordingProxy(stack.cluster.url, seen);
   kubeconfig = join(dir, "kubeconfig");
   await writeFile(
     kubeconfig,
