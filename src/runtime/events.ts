@@ -163,7 +163,7 @@ export class EventRecorder implements EventSink {
     type: EventType,
     reason: string,
     message: string,
-  ): Promise<void> {
+  ): Promise<unknown> {
     const namespace = object.metadata.namespace;
     const now = new Date(this.clock.now()).toISOString();
     const existing = touch(this.seen, key);
