@@ -1,0 +1,94 @@
+import type { ServiceApi } from "../../src/api/index.ts";
+
+/** What `brownfield` made, by a short name of ours. */
+export type Made = Record<string, string>;
+
+/**
+ * A brownfield account: objects of every managed kind made through the service API, as a team
+ * would have made them by hand, with chains (a network with subnets, a gateway and routes; a volume
+ * with an attachment), a deployment in a resource group that names it back, two networks whose
+ * names make the same manifest name, and a route in the default route table of its network.
+ */
+export async function brownfield(api: ServiceApi): Promise<Made> {
+  const m: Made = {};
+  const cloud = "/api/clouds/1";
+  m.rg = await api.resourceGroups.create({ cloud_href: cloud, name: "rg-main", description: "main group" });
+  m.web = await api.deployments.create({
+    name: "web",
+    description: "Web tier",
+    server_tag_scope: "deployment",
+    resource_group_href: m.rg,
+  });
+  // The group names the deployment back: one of the two stays an href, or they would wait on each other.
+  await api.resourceGroups.update(m.rg, { deployment_href: m.web });
+  m.batch = await api.deployments.create({ name: "Batch Jobs", server_tag_scope: "account" });
+  await api.deployments.lock(m.batch);
+  m.main = await api.networks.create({
+    cloud_href: cloud,
+    name: "main",
+    cidr_block: "10.10.0.0/16",
+    description: "main network",
+    deployment_href: m.web,
+  });
+  m.mainUpper = await api.networks.create({ cloud_href: cloud, name: "Main", cidr_block: "10.50.0.0/16" });
+  m.subA = await api.subnets.create(cloud, {
+    network_href: m.main,
+    cidr_block: "10.10.1.0/24",
+    name: "main-a",
+    datacenter_href: "/api/clouds/1/datacenters/1",
+  });
+  m.subB = await api.subnets.create(cloud, {
+    network_href: m.main,
+    cidr_block: "10.10.2.0/24",
+    name: "main-b",
+    datacenter_href: "/api/clouds/1/datacenters/2",
+    description: "zone b",
+  });
+  m.igw = await api.networkGateways.create({ cloud_href: cloud, name: "main-igw", type: "internet" });
+  await api.networkGateways.update(m.igw, { network_href: m.main });
+  const network = await api.networks.show(m.main);
+  const table = network.links.find((l) => l.rel === "default_route_table")!.href!;
+  m.toInternet = await api.routes.create({
+    route_table_href: table,
+    destination_cidr_block: "0.0.0.0/0",
+    next_hop_type: "network_gateway",
+    next_hop_href: m.igw,
+    description: "to the internet",
+  });
+  m.toVpn = await api.routes.create({
+    route_table_href: table,
+    destination_cidr_block: "10.20.0.0/16",
+    next_hop_type: "ip_string",
+    next_hop_ip: "10.10.1.10",
+  });
+  m.toSvc = await api.routes.create({
+    route_table_href: table,
+    destination_cidr_block: "10.30.0.0/16",
+    next_hop_type: "url",
+    next_hop_url: "https://hop.example.com/a",
+  });
+  m.tagged = await api.routes.create({
+    route_table_href: table,
+    destination_cidr_block: "10.40.0.0/16",
+    next_hop_type: "ip_string",
+    next_hop_ip: "10.10.2.10",
+    cloud_specific_attributes: { instance_tags: ["web"], priority: 10 },
+  });
+  m.ip = await api.ipAddresses.create(cloud, { name: "web-ip", domain: "vpc", deployment_href: m.web });
+  m.data = await api.volumes.create(cloud, {
+    name: "data",
+    size: 10,
+    datacenter_href: "/api/clouds/1/datacenters/1",
+    deployment_href: m.web,
+    volume_type_href: "/api/clouds/1/volume_types/1",
+    description: "web data",
+  } as never);
+  m.attachment = await api.recurringVolumeAttachments.create(cloud, {
+    runnable_href: "/api/servers/1",
+    storage_href: m.data,
+    device: "/dev/xvdb",
+  } as never);
+  m.observer = await api.permissions.create({ user_href: "/api/users/2", role_title: "observer" });
+  m.actor = await api.permissions.create({ user_href: "/api/users/2", role_title: "actor" });
+  return m;
+}
