@@ -20,7 +20,7 @@ export interface Verdict {
   problem?: string;
   /** What an adoption would then update (or refuse), by field; empty when the spec matches. */
   diff: FieldDiff[];
-  /** The service hrefs the desired state holds: what a reference must resolve to the same. */
+  /** The service hrefs the desired state holds, but the object's own: what a reference must resolve to the same. */
   hrefs: string[];
 }
 
@@ -88,5 +88,7 @@ export async function verdict(
   }
   const result = await desiredOf({ ...admitted, kind, refs, client: ctx.client, names: ctx.names });
   if (!result.ok) return { problem: result.message, diff: [], hrefs: [] };
-  return { diff: kind.diff(result.desired, entry.item.observed), hrefs: hrefsIn(result.desired) };
+  // Its own href (a network's default route table is checked to be of this network) names no other object.
+  const hrefs = hrefsIn(result.desired).filter((h) => h !== entry.item.href);
+  return { diff: kind.diff(result.desired, entry.item.observed), hrefs };
 }

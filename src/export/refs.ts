@@ -1,6 +1,6 @@
 import { deepEqual } from "../runtime/kube.ts";
 import { type Entry, type ExportContext, entryKey, type Verdict, verdict } from "./entry.ts";
-import { hrefsIn, shapeOf } from "./spec.ts";
+import { hrefsIn, type Shape, shapeOf } from "./spec.ts";
 
 /** Who references whom among the exported objects (by entry key), to keep references acyclic. */
 export class RefGraph {
@@ -99,14 +99,15 @@ async function useReferencesOf(
         entry,
         field,
         href,
-        ref.field,
+        ref,
         byKind.get(ref.kind) ?? [],
         baseline,
         ctx,
         graph,
       );
       if (target) {
-        graph.add(keyOf(entry), keyOf(target));
+        // An after-create association waits for nothing: no edge of the create-time order.
+        if (!ref.afterCreate) graph.add(keyOf(entry), keyOf(target));
         break;
       }
     }
@@ -117,14 +118,16 @@ async function firstThatHolds(
   entry: Entry,
   field: string,
   href: string,
-  refField: string,
+  ref: Shape["refs"][number],
   targets: readonly Entry[],
   baseline: Verdict,
   ctx: ExportContext,
   graph: RefGraph,
 ): Promise<Entry | undefined> {
+  const refField = ref.field;
   for (const target of candidates(targets, href)) {
-    if (target === entry || graph.reaches(keyOf(target), keyOf(entry))) continue;
+    if (target === entry) continue;
+    if (!ref.afterCreate && graph.reaches(keyOf(target), keyOf(entry))) continue;
     const trial: Record<string, unknown> = { ...entry.spec, [refField]: { name: target.name } };
     delete trial[field];
     const v = await verdict(entry, trial, ctx);

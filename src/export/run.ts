@@ -60,7 +60,7 @@ export async function exportAccount(o: ExportOptions): Promise<ExportResult> {
     const ofKind = listing.items.map((item) => ({
       item,
       name: names.get(item.href)!,
-      spec: specFromService(item),
+      spec: specFromService(item, names.get(item.href)!),
       replaced: new Map(),
     }));
     entries.push(...ofKind.sort((a, b) => a.name.localeCompare(b.name)));
@@ -94,6 +94,8 @@ export async function exportAccount(o: ExportOptions): Promise<ExportResult> {
       continue;
     }
     result.documents.push({ plural: e.item.kind.plural, name: e.name, body: manifestOf(e, ctx) });
+    const todo = e.item.kind.export?.todo?.(e.spec);
+    if (todo) result.warnings.push(`${describe(e)}: ${todo}`);
   }
   return result;
 }

@@ -8,10 +8,18 @@ import { hrefsIn, shapeOf, specFromService } from "./spec.ts";
 describe("shapeOf", () => {
   it("reads a kind's references from the kind itself: which kind each xRef names", () => {
     expect(shapeOf(routeKind).refs).toEqual([
-      { field: "networkRef", kind: "Network" },
-      { field: "routeTableRef", kind: "RouteTable" },
-      { field: "nextHopGatewayRef", kind: "NetworkGateway" },
+      { field: "networkRef", kind: "Network", afterCreate: false },
+      { field: "routeTableRef", kind: "RouteTable", afterCreate: false },
+      { field: "nextHopGatewayRef", kind: "NetworkGateway", afterCreate: false },
     ]);
+  });
+
+  it("marks an after-create association (a network's default route table), which closes no cycle", () => {
+    expect(shapeOf(networkKind).refs).toContainEqual({
+      field: "defaultRouteTableRef",
+      kind: "RouteTable",
+      afterCreate: true,
+    });
   });
 
   it("finds every kind's fields, in its schema's order, and references to registered kinds only", () => {
@@ -42,12 +50,16 @@ describe("specFromService", () => {
         cloudHref: "/api/clouds/1",
         cidrBlock: "10.0.0.0/16",
       }),
+      "main",
     );
     expect(Object.keys(spec)).toEqual(["cloudHref", "name", "cidrBlock"]);
   });
 
   it("leaves out empty lists and maps (they stay unmanaged) and never the management fields", () => {
-    const spec = specFromService(item({ name: "n", description: "", managementPolicy: "Manage", tags: [] }));
+    const spec = specFromService(
+      item({ name: "n", description: "", managementPolicy: "Manage", tags: [] }),
+      "n",
+    );
     expect(spec).toEqual({ name: "n", description: "" });
   });
 });

@@ -5,11 +5,14 @@ import type { Item } from "./inventory.ts";
 /** Spec fields that say how the operator manages an object, not what the object is. */
 export const MANAGEMENT_FIELDS = new Set(["accountRef", "deletionPolicy", "managementPolicy"]);
 
-interface Shape {
+export interface Shape {
   /** The spec's top-level fields, in the schema's order. */
   fields: string[];
-  /** `xRef: {name}` fields and the kind each names. */
-  refs: { field: string; kind: string }[];
+  /**
+   * `xRef: {name}` fields and the kind each names; `afterCreate` for an association the update
+   * after the create makes (Reference.afterCreate), which waits for nothing and closes no cycle.
+   */
+  refs: { field: string; kind: string; afterCreate: boolean }[];
 }
 
 const shapes = new WeakMap<AnyManagedKind, Shape>();
@@ -29,7 +32,7 @@ export function shapeOf(kind: AnyManagedKind): Shape {
     if (!field.endsWith("Ref") || MANAGEMENT_FIELDS.has(field) || !names?.name) continue;
     try {
       const named = kind.references({ [field]: { name: "probe" } }).find((r) => r.field === field);
-      if (named) refs.push({ field, kind: named.kind });
+      if (named) refs.push({ field, kind: named.kind, afterCreate: named.afterCreate === true });
     } catch {
       // A kind whose references need more of the spec: that reference is not used by export.
     }
@@ -54,9 +57,9 @@ function meaningful(value: unknown): boolean {
  * (states, allocated addresses) are no spec field and stay out; write-only values the service never
  * shows cannot be read and stay out (the operator then takes the spec as applied).
  */
-export function specFromService(item: Item): Record<string, unknown> {
+export function specFromService(item: Item, manifestName: string): Record<string, unknown> {
   const { fields } = shapeOf(item.kind);
-  const from = { ...item.at, ...item.kind.export?.spec?.(item.observed) };
+  const from = { ...item.at, ...item.kind.export?.spec?.(item.observed, manifestName) };
   const spec: Record<string, unknown> = {};
   for (const field of fields) {
     if (MANAGEMENT_FIELDS.has(field)) continue;

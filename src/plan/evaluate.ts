@@ -12,7 +12,7 @@ import {
   referenceCycle,
   resolveReferences,
 } from "../runtime/reconcile/decide.ts";
-import { ReferenceIndex } from "../runtime/references.ts";
+import { ReferenceIndex, referenceKeys } from "../runtime/references.ts";
 import type { PlanAccount, PlanAccounts } from "./accounts.ts";
 import { converge, type Result, STOPPED } from "./answer.ts";
 import { type Action, type Admitted, admitManifest, desiredOf, stopFor } from "./desire.ts";
@@ -66,11 +66,10 @@ export class Planner {
       for (const obj of input.live.list(kind.kind)) this.owners.set(kind.kind, obj);
     for (const manifest of input.manifests) this.add(manifest);
     for (const node of this.order)
-      if (node.admitted.ok)
-        this.refs.set(
-          node.key,
-          node.admitted.references.map((r) => objectKey(r.kind, node.namespace, r.name)),
-        );
+      if (node.admitted.ok) {
+        const { targets, after } = referenceKeys(node.namespace, "", node.admitted.references);
+        this.refs.set(node.key, targets.slice(1), after);
+      }
   }
 
   /** The managed manifests, planned, in input order. */
@@ -142,6 +141,12 @@ export class Planner {
     for (const r of a.references) {
       const target = this.nodes.get(objectKey(r.kind, namespace, r.name));
       if (!target) continue;
+      if (r.afterCreate) {
+        // No wait (the target may name this object back): the object it stands for, if any.
+        const associated = await this.associated(target, account);
+        if (associated) planned.set(target.key, associated);
+        continue;
+      }
       const t = await this.evaluate(target);
       if (STOPPED.has(t.action))
         return stop("blocked", `spec.${r.field}: ${r.kind} ${r.name} is ${t.action}: fix it first`);
@@ -247,6 +252,23 @@ export class Planner {
   }
 
   /**
+   * The manifest an after-create association names, as a Ready custom resource when it names an
+   * existing service object (its href, and what the index shows of it); undefined when this plan
+   * would create it: the association is then made after that create, as the operator does.
+   */
+  private async associated(target: Node, account: PlanAccount): Promise<ManagedObject | undefined> {
+    if (!target.admitted.ok) return undefined;
+    const annotations = { ...target.live?.metadata.annotations, ...metadataOf(target.object).annotations };
+    const href = annotations[Annotation.href] || target.live?.status?.href;
+    if (!href) return undefined;
+    let atProvider = target.live?.status?.atProvider ?? {};
+    const listing = await account.inventory.list(target.kind).catch(() => undefined);
+    if (listing && "items" in listing)
+      atProvider = listing.items.find((i) => i.href === href)?.at ?? atProvider;
+    return usable(target, { href, atProvider });
+  }
+
+  /**
    * The object at `href`, from the kind's collection index (listed once per account: the calls do
    * not grow with the number of manifests); one read of the href confirms an object the index
    * does not show (gone, or in a scope the listing missed).
@@ -276,7 +298,7 @@ export class Planner {
 }
 
 /** A planned manifest as a Ready custom resource: what a dependent's reference resolves to. */
-function usable(node: Node, r: Result): ManagedObject {
+function usable(node: Node, r: Pick<Result, "href" | "atProvider">): ManagedObject {
   return {
     metadata: { name: node.name, namespace: node.namespace },
     status: {

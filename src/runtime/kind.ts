@@ -133,8 +133,16 @@ export interface KindExport<O, C> {
   unsupported?: string;
   /** The index scopes that together hold every object of the account. */
   scopes?(client: C): Promise<string[]>;
-  /** Spec fields the service shows that atProvider names otherwise (merged over the generic ones). */
-  spec?(observed: O): Record<string, unknown>;
+  /**
+   * Spec fields the service shows that atProvider names otherwise (merged over the generic ones),
+   * or that stand for what it never shows (a placeholder, which may be named after the manifest).
+   */
+  spec?(observed: O, manifestName: string): Record<string, unknown>;
+  /**
+   * What the user must provide before the exported manifest works with managementPolicy Manage (a
+   * ConfigMap that a placeholder names), else undefined: export prints it as a warning.
+   */
+  todo?(spec: Record<string, unknown>): string | undefined;
 }
 
 export interface PrinterColumn {

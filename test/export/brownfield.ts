@@ -1,12 +1,16 @@
 import type { ServiceApi } from "../../src/api/index.ts";
 
+/** The content of the stored script attachment `brownfield` makes (export never copies it). */
+export const SCRIPT_CONTENT = '{"env": "production"}\n';
+
 /** What `brownfield` made, by a short name of ours. */
 export type Made = Record<string, string>;
 
 /**
  * A brownfield account: objects of every managed kind made through the service API, as a team
- * would have made them by hand, with chains (a network with subnets, a gateway and routes; a volume
- * with an attachment), a deployment in a resource group that names it back, two networks whose
+ * would have made them by hand, with chains (a network with subnets, a gateway and routes; a route
+ * table with a route and a subnet associated with it; a volume with an attachment; an IP address
+ * with a binding; an alert spec; a file attached to a stored script), a deployment in a resource group that names it back, two networks whose
  * names make the same manifest name, and a route in the default route table of its network.
  */
 export async function brownfield(api: ServiceApi): Promise<Made> {
@@ -74,7 +78,48 @@ export async function brownfield(api: ServiceApi): Promise<Made> {
     next_hop_ip: "10.10.2.10",
     cloud_specific_attributes: { instance_tags: ["web"], priority: 10 },
   });
+  // The private side: a route table of its own, a route in it, a subnet associated with it.
+  m.private = await api.routeTables.create({
+    cloud_href: cloud,
+    network_href: m.main,
+    name: "private",
+    description: "no internet",
+  });
+  m.toPeer = await api.routes.create({
+    route_table_href: m.private,
+    destination_cidr_block: "10.60.0.0/16",
+    next_hop_type: "ip_string",
+    next_hop_ip: "10.10.3.10",
+  });
+  m.subC = await api.subnets.create(cloud, {
+    network_href: m.main,
+    cidr_block: "10.10.3.0/24",
+    name: "main-c",
+    datacenter_href: "/api/clouds/1/datacenters/1",
+  });
+  await api.subnets.update(m.subC, { route_table_href: m.private });
   m.ip = await api.ipAddresses.create(cloud, { name: "web-ip", domain: "vpc", deployment_href: m.web });
+  m.binding = await api.ipAddressBindings.create(cloud, {
+    instance_href: "/api/clouds/1/instances/1",
+    public_ip_address_href: m.ip,
+  });
+  m.alert = await api.alertSpecs.create(
+    {
+      name: "cpu very busy",
+      description: "CPU idle below 5%",
+      file: "cpu-0/cpu-idle",
+      variable: "value",
+      condition: "<",
+      threshold: "5",
+      duration: 3,
+      escalation_name: "warning",
+    },
+    "/api/server_templates/1",
+  );
+  m.script = await api.storedScriptAttachments.create("/api/stored_scripts/1", {
+    filename: "app config.json",
+    content: SCRIPT_CONTENT,
+  });
   m.data = await api.volumes.create(cloud, {
     name: "data",
     size: 10,

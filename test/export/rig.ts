@@ -6,6 +6,7 @@ import { applyManifest, type Manifest as KubeManifest } from "../../src/dev/appl
 import { KubeHttp } from "../../src/dev/kube-http.ts";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { readManifests } from "../../src/plan/manifests.ts";
+import { Annotation } from "../../src/runtime/names.ts";
 import type { ResourceModule, SimulatorApi } from "../../src/simulator/resource.ts";
 import { resources } from "../../src/simulator/resources/index.ts";
 import { access } from "../../src/simulator/roles.ts";
@@ -112,6 +113,34 @@ export async function applyDirectory(stack: Stack, dir: string): Promise<KubeMan
   return applied;
 }
 
+/**
+ * What brownfield.md tells a user to do before switching stored script attachments to Manage: for
+ * each, fetch the file from its `download_url` and create the ConfigMap its `contentFrom` names.
+ * Only reads of the service (a show, a download).
+ */
+export async function createContentConfigMaps(
+  stack: Stack,
+  namespace: string,
+  dir: string,
+): Promise<string[]> {
+  const api = serviceApi(stack);
+  const made: string[] = [];
+  for (const { object } of await readManifests(dir, async () => "")) {
+    if (object.kind !== "StoredScriptAttachment") continue;
+    const href = (object.metadata as { annotations: Record<string, string> }).annotations[Annotation.href]!;
+    const ref = (object.spec as { contentFrom: { configMapKeyRef: { name: string; key: string } } })
+      .contentFrom.configMapKeyRef;
+    const { download_url } = await api.storedScriptAttachments.show(href);
+    const content = Buffer.from(await (await fetch(download_url!)).arrayBuffer());
+    await stack.core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: ref.name }, binaryData: { [ref.key]: content.toString("base64") } },
+    });
+    made.push(ref.name);
+  }
+  return made;
+}
+
 /** Writes the simulator counted, other than logging in. */
 export async function mutatingCalls(stack: Stack): Promise<string[]> {
   return (await simStats(stack))
@@ -158,5 +187,6 @@ export async function exportedStack(namespace: string, flags: string[] = []): Pr
     ...flags,
   ]);
   if (r.code !== 0) throw new Error(`export failed (${r.code}): ${r.err}`);
+  await createContentConfigMaps(stack, namespace, dir);
   return { stack, writes, dir, kubeconfig };
 }

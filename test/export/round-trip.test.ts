@@ -14,7 +14,15 @@ import {
   waitForConditionWith,
 } from "../operator/harness.ts";
 import { brownfield, type Made } from "./brownfield.ts";
-import { applyDirectory, cli, kubeconfigFile, mutatingCalls, recordingResources, type Write } from "./rig.ts";
+import {
+  applyDirectory,
+  cli,
+  createContentConfigMaps,
+  kubeconfigFile,
+  mutatingCalls,
+  recordingResources,
+  type Write,
+} from "./rig.ts";
 
 const NS = "brown";
 const ENV = { SVC_REFRESH_TOKEN: "dev-refresh-token" };
@@ -29,6 +37,14 @@ async function contents(dir: string): Promise<Record<string, string>> {
         "utf8",
       );
   return out;
+}
+
+/** The manifest of a file (one per kind) that stands for the service object at `href`. */
+function byHref(files: Record<string, string>, file: string, href: string | undefined) {
+  const docs = files[file]!.split("---\n").map((d) => parse(d) as KubeManifest);
+  const found = docs.find((d) => d.metadata.annotations?.[Annotation.href] === href);
+  if (!found) throw new Error(`${file} has no manifest of ${href}`);
+  return found as KubeManifest & { spec: Record<string, unknown> };
 }
 
 const managed = (applied: KubeManifest[]) =>
@@ -68,15 +84,26 @@ describe("export, apply, adopt: the round trip", () => {
       ["export", "--endpoint", stack.sim.url, "--account-id", "1", "--out", dir, "--namespace", NS],
       ENV,
     );
-    expect(r.err).toMatch(/^exported \d+ objects of \d+ kinds to .* \(\d+ API calls\)$/);
+    // Each stored script attachment says which ConfigMap its contentFrom names (export copies no content).
+    const lines = r.err.split("\n");
+    expect(lines.pop()).toMatch(/^exported \d+ objects of \d+ kinds to .* \(\d+ API calls\)$/);
+    expect(lines).toContain(
+      `warning: StoredScriptAttachment storedscriptattachment-2 (${made.script}): spec.contentFrom names ` +
+        "ConfigMap storedscriptattachment-2-content key app_config.json, which export does not write (it copies " +
+        "no file content): create it with the file's content (or point contentFrom at a Secret) before switching to Manage",
+    );
+    for (const line of lines)
+      expect(line).toMatch(/^warning: StoredScriptAttachment .*: spec\.contentFrom names /);
     expect(r.code).toBe(0);
-    exported = Number(/^exported (\d+)/.exec(r.err)?.[1]);
+    exported = Number(/^exported (\d+)/m.exec(r.err)?.[1]);
     const files = await contents(dir);
     expect(Object.keys(files)).toEqual(
       expect.arrayContaining([
         "account-secret.template.yaml",
         "account.yaml",
+        "alertspecs.yaml",
         "deployments.yaml",
+        "ipaddressbindings.yaml",
         "ipaddresses.yaml",
         "kustomization.yaml",
         "networkgateways.yaml",
@@ -85,6 +112,8 @@ describe("export, apply, adopt: the round trip", () => {
         "recurringvolumeattachments.yaml",
         "resourcegroups.yaml",
         "routes.yaml",
+        "routetables.yaml",
+        "storedscriptattachments.yaml",
         "subnets.yaml",
         "volumes.yaml",
       ]),
@@ -100,6 +129,39 @@ describe("export, apply, adopt: the round trip", () => {
         nextHopGatewayRef: { name: "main-igw" },
         managementPolicy: "ObserveOnly",
       },
+    });
+    // A route of another route table, and a subnet associated with it: by the table's name.
+    expect(byHref(files, "routes.yaml", made.toPeer).spec).toMatchObject({
+      routeTableRef: { name: "private" },
+    });
+    expect(byHref(files, "subnets.yaml", made.subC).spec).toMatchObject({
+      routeTableRef: { name: "private" },
+    });
+    expect(byHref(files, "routetables.yaml", made.private).spec).toEqual({
+      managementPolicy: "ObserveOnly",
+      networkRef: { name: "main" },
+      name: "private",
+      description: "no internet",
+    });
+    // The network's default route table, by name: an association the update after a create makes.
+    expect(byHref(files, "networks.yaml", made.main).spec).toMatchObject({
+      deploymentRef: { name: "web" },
+      defaultRouteTableRef: { name: "default" },
+    });
+    expect(byHref(files, "ipaddressbindings.yaml", made.binding).spec).toMatchObject({
+      ipAddressRef: { name: "web-ip" },
+      instanceHref: "/api/clouds/1/instances/1",
+    });
+    expect(byHref(files, "alertspecs.yaml", made.alert).spec).toMatchObject({
+      subjectHref: "/api/server_templates/1",
+      threshold: "5",
+      escalationName: "warning",
+    });
+    expect(byHref(files, "storedscriptattachments.yaml", made.script).spec).toEqual({
+      managementPolicy: "ObserveOnly",
+      storedScriptHref: "/api/stored_scripts/1",
+      filename: "app config.json",
+      contentFrom: { configMapKeyRef: { name: "storedscriptattachment-2-content", key: "app_config.json" } },
     });
     // Two networks named main and Main: one name each, the same every time.
     expect(files["networks.yaml"]).toContain("name: main-2\n");
@@ -172,6 +234,8 @@ describe("export, apply, adopt: the round trip", () => {
       ENV,
     );
     expect(r.code).toBe(0);
+    // The content the attachments' contentFrom names, as the docs say: without it they would wait.
+    expect(await createContentConfigMaps(stack, NS, manage)).toContain("storedscriptattachment-2-content");
     for (const m of managed(await applyDirectory(stack, manage))) {
       expect(m.spec).toMatchObject({ managementPolicy: "Manage", deletionPolicy: "Orphan" });
       await waitForConditionWith(stack, NS, m.kind, m.metadata.name, "Ready", "True", {
