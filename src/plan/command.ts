@@ -11,6 +11,7 @@ import { Planner } from "./evaluate.ts";
 import { LiveObjects } from "./live.ts";
 import { readManifests } from "./manifests.ts";
 import { render } from "./output.ts";
+import { planSources } from "./sources.ts";
 
 /** Exit codes, as `terraform plan -detailed-exitcode`: 0 no changes, 2 changes, 1 an error or a manifest that cannot be applied. */
 export const EXIT_CHANGES = 2;
@@ -91,6 +92,7 @@ export const planCommand = defineCommand({
         live,
         cluster: reader !== undefined,
         accounts: clients,
+        sources: planSources(manifests, o.namespace, reader),
       });
       const results = await planner.plan();
       io.out(render(results, counter.calls, o.output));

@@ -92,6 +92,8 @@ export interface DesiredInput {
   refs: Record<string, ResolvedReference>;
   client: unknown;
   names: NameLookup;
+  /** The values of the keys the spec reads (ManagedKind.keySources); absent when not read (ObserveOnly). */
+  sources?: Record<string, Buffer>;
 }
 
 const silent = pino({ level: "silent" });
@@ -109,6 +111,7 @@ export async function desiredOf(
       log: silent,
       account: `${input.meta.namespace}/${accountName}`,
       names: input.names,
+      ...(input.sources ? { sources: input.sources } : {}),
     });
     return { ok: true, desired };
   } catch (error) {

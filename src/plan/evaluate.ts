@@ -1,4 +1,5 @@
 import type { Item } from "../export/inventory.ts";
+import type { KeySources } from "../runtime/key-sources.ts";
 import type { AnyManagedKind, ManagedObject, ObjectMeta } from "../runtime/kind.ts";
 import { LinkCheck } from "../runtime/links.ts";
 import { NameLookup } from "../runtime/lookup.ts";
@@ -40,6 +41,8 @@ export interface PlanInput {
   /** False with --no-cluster: the manifests alone say what exists. */
   cluster: boolean;
   accounts: PlanAccounts;
+  /** The ConfigMap and Secret keys specs read (sources.ts). */
+  sources: KeySources;
 }
 
 const metadataOf = (o: Record<string, unknown>) => (o.metadata ?? {}) as Partial<ObjectMeta>;
@@ -171,10 +174,12 @@ export class Planner {
         this.input.cluster ? s.message : `${s.message} (--no-cluster: only the manifests are read)`,
       );
     }
-    const d = await desiredOf({ ...a, kind, refs, client: account.client, names: this.names });
+    const observeOnly = a.spec.managementPolicy === "ObserveOnly";
+    const sources = await this.sources(node, a.spec, observeOnly);
+    if ("stop" in sources) return stop(sources.stop.action, sources.stop.message);
+    const d = await desiredOf({ ...a, kind, refs, client: account.client, names: this.names, ...sources });
     if (!d.ok) return stop(d.action, d.message);
 
-    const observeOnly = a.spec.managementPolicy === "ObserveOnly";
     const claimant: ManagedObject = {
       metadata: { ...node.live?.metadata, namespace, name, annotations },
       spec: a.spec,
@@ -249,6 +254,23 @@ export class Planner {
       return { ...base, action: s.action, message: s.message };
     }
     return { ...base, action: "create" };
+  }
+
+  /** The keys the spec reads, as the operator reads them (never for ObserveOnly), or why it would wait. */
+  private async sources(
+    node: Node,
+    spec: Record<string, unknown>,
+    observeOnly: boolean,
+  ): Promise<{ sources?: Record<string, Buffer> } | { stop: { action: Action; message: string } }> {
+    const wanted = node.kind.keySources?.(spec) ?? [];
+    if (wanted.length === 0 || observeOnly) return {};
+    try {
+      return { sources: (await this.input.sources.values(node.key, node.namespace, wanted)).values };
+    } catch (error) {
+      const s = stopFor(error);
+      const alone = this.input.cluster ? "" : " (--no-cluster: only the manifests are read)";
+      return { stop: { action: s.action, message: `${s.message}${alone}` } };
+    }
   }
 
   /**

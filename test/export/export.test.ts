@@ -79,7 +79,7 @@ describe("svc-operator export", () => {
         "--filter",
         "network=main",
         "--kinds",
-        "network,subnet,networkgateway,route,deployment",
+        "network,routetable,subnet,networkgateway,route,deployment",
       ],
       ENV,
     );
@@ -88,16 +88,24 @@ describe("svc-operator export", () => {
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
       "Account/default",
       "Network/main",
+      "RouteTable/default",
+      "RouteTable/private",
       "Subnet/main-a",
       "Subnet/main-b",
+      "Subnet/main-c",
       "NetworkGateway/main-igw",
       "Route/route-1",
       "Route/route-2",
       "Route/route-3",
       "Route/route-4",
+      "Route/route-5",
     ]);
-    // The deployment the network belongs to is not kept: the network names it by href.
-    expect(docs[1].spec).toMatchObject({ deploymentHref: made.web });
+    // The deployment the network belongs to is not kept: the network names it by href. Its
+    // default route table is kept (the table belongs to the network), and named.
+    expect(docs[1].spec).toMatchObject({
+      deploymentHref: made.web,
+      defaultRouteTableRef: { name: "default" },
+    });
     expect(docs[1].spec.deploymentRef).toBeUndefined();
   });
 

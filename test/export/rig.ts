@@ -123,22 +123,38 @@ export async function createContentConfigMaps(
   namespace: string,
   dir: string,
 ): Promise<string[]> {
-  const api = serviceApi(stack);
   const made: string[] = [];
-  for (const { object } of await readManifests(dir, async () => "")) {
+  for (const body of await contentConfigMaps(stack, await readManifests(dir, async () => ""))) {
+    await stack.core.createNamespacedConfigMap({ namespace, body });
+    made.push(body.metadata.name);
+  }
+  return made;
+}
+
+/** The ConfigMaps the stored script attachments among `manifests` name, each with the file's content. */
+export async function contentConfigMaps(stack: Stack, manifests: { object: Record<string, unknown> }[]) {
+  const api = serviceApi(stack);
+  const out: {
+    apiVersion: "v1";
+    kind: "ConfigMap";
+    metadata: { name: string };
+    binaryData: Record<string, string>;
+  }[] = [];
+  for (const { object } of manifests) {
     if (object.kind !== "StoredScriptAttachment") continue;
     const href = (object.metadata as { annotations: Record<string, string> }).annotations[Annotation.href]!;
     const ref = (object.spec as { contentFrom: { configMapKeyRef: { name: string; key: string } } })
       .contentFrom.configMapKeyRef;
     const { download_url } = await api.storedScriptAttachments.show(href);
     const content = Buffer.from(await (await fetch(download_url!)).arrayBuffer());
-    await stack.core.createNamespacedConfigMap({
-      namespace,
-      body: { metadata: { name: ref.name }, binaryData: { [ref.key]: content.toString("base64") } },
+    out.push({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: ref.name },
+      binaryData: { [ref.key]: content.toString("base64") },
     });
-    made.push(ref.name);
   }
-  return made;
+  return out;
 }
 
 /** Writes the simulator counted, other than logging in. */

@@ -21,7 +21,39 @@ const EDITS: [file: string, from: string, to: string][] = [
   ["ipaddresses/web-ip.yaml", "name: web-ip\n  domain", "name: web-ip-renamed\n  domain"],
   ["resourcegroups/rg-main.yaml", "description: main group", "description: main group, v2"],
   ["recurringvolumeattachments/recurringvolumeattachment-1.yaml", "/dev/xvdb", "/dev/xvdc"],
+  ["routetables/private.yaml", "description: no internet", "description: no internet, v2"],
+  [
+    "networks/main.yaml",
+    "defaultRouteTableRef:\n    name: default\n",
+    "defaultRouteTableRef:\n    name: private\n",
+  ],
+  [
+    "subnets/main-a.yaml",
+    "datacenters/1\n  name: main-a\n",
+    "datacenters/1\n  name: main-a\n  routeTableRef:\n    name: private\n",
+  ],
+  ["alertspecs/cpu-very-busy.yaml", 'threshold: "5"', 'threshold: "6"'],
+  ["ipaddressbindings/ipaddressbinding-1.yaml", "instances/1\n", "instances/2\n"],
+  [
+    "storedscriptattachments/storedscriptattachment-2.yaml",
+    "filename: app config.json",
+    "filename: app.json",
+  ],
 ];
+
+/** The stored script attachment whose content changes too: its ConfigMap, replaced in the cluster. */
+const NEW_CONTENT = {
+  name: "storedscriptattachment-2-content",
+  key: "app_config.json",
+  text: '{"env": "staging"}\n',
+};
+
+/** The service parameter of a spec field, where it is not the field's snake case. */
+const PARAMS: Record<string, string> = {
+  contentFrom: "content",
+  defaultRouteTableRef: "route_table_href",
+  routeTableRef: "route_table_href",
+};
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -40,7 +72,11 @@ function expectedWrites(resources: PlannedJson[]): Record<string, string[]> {
     const writes: string[] = [];
     if (r.action === "update")
       for (const c of r.changes)
-        writes.push(c.field === "locked" ? `POST ${c.desired ? "lock" : "unlock"}` : `PUT ${snake(c.field)}`);
+        writes.push(
+          c.field === "locked"
+            ? `POST ${c.desired ? "lock" : "unlock"}`
+            : `PUT ${PARAMS[c.field] ?? snake(c.field)}`,
+        );
     if (r.action === "replace") writes.push("DELETE", "POST create");
     out[`${r.kind}/${r.name}`] = writes.sort();
   }
@@ -53,17 +89,18 @@ function loggedWrites(resources: PlannedJson[], log: Write[]): Record<string, st
   const replaced = resources.filter((r) => r.action === "replace");
   for (const w of log) {
     if (w.path.startsWith("/api/audit_entries")) continue;
-    const r = resources.find((x) => x.href && (w.path === x.href || w.path.startsWith(`${x.href}/`)));
+    // The resource of the longest href the path starts with (a route's href extends its table's).
+    const r = resources
+      .filter((x) => x.href && (w.path === x.href || w.path.startsWith(`${x.href}/`)))
+      .sort((a, b) => b.href!.length - a.href!.length)[0];
     if (r && w.method === "PUT") {
       const wrapper = Object.values(w.params)[0] as Record<string, unknown>;
       out[`${r.kind}/${r.name}`]!.push(...Object.keys(wrapper).map((p) => `PUT ${p}`));
     } else if (r && w.method === "POST") out[`${r.kind}/${r.name}`]!.push(`POST ${w.path.split("/").pop()}`);
     else if (r && w.method === "DELETE") out[`${r.kind}/${r.name}`]!.push("DELETE");
     else {
-      // A create into a collection: the replacement of the one resource of that kind being replaced.
-      const by = replaced.filter((x) =>
-        w.path.endsWith(`/${x.kind === "Route" ? "routes" : "recurring_volume_attachments"}`),
-      );
+      // A create into a collection: the replacement of the one resource of that collection being replaced.
+      const by = replaced.filter((x) => w.path.endsWith(`/${x.href!.split("/").at(-2)}`));
       expect(by, `${w.method} ${w.path}`).toHaveLength(1);
       out[`${by[0]!.kind}/${by[0]!.name}`]!.push("POST create");
     }
@@ -103,13 +140,25 @@ describe("plan says what the operator then does", () => {
       expect(text, `${file}: ${from}`).toContain(from);
       await writeFile(path, text.replace(from, to));
     }
+    await stack.core.replaceNamespacedConfigMap({
+      name: NEW_CONTENT.name,
+      namespace: NS,
+      body: { metadata: { name: NEW_CONTENT.name }, data: { [NEW_CONTENT.key]: NEW_CONTENT.text } },
+    });
     log.length = 0;
     const r = await cli(["plan", "-f", dir, "--kubeconfig", kubeconfig, "-o", "json"]);
     expect(r.code, `${r.err}\n${r.out}`).toBe(2);
     const planned = (JSON.parse(r.out) as { resources: PlannedJson[] }).resources;
     expect(log).toEqual([]);
     const expected = expectedWrites(planned);
-    expect(Object.values(expected).filter((w) => w.length > 0)).toHaveLength(EDITS.length - 1);
+    // One resource changed per file edited (the attachment's content is one of its file's changes).
+    expect(Object.values(expected).filter((w) => w.length > 0)).toHaveLength(
+      new Set(EDITS.map(([f]) => f)).size,
+    );
+    expect(planned.find((p) => p.name === "storedscriptattachment-2")?.changes.map((c) => c.field)).toEqual([
+      "filename",
+      "contentFrom",
+    ]);
 
     const applied = await applyDirectory(stack, dir);
     for (const p of planned.filter((x) => x.action !== "no change")) {

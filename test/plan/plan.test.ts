@@ -1,12 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import type { ServiceApi } from "../../src/api/index.ts";
+import { parseManifests } from "../../src/plan/manifests.ts";
 import {
   applyDirectory,
   cli,
   clusterVersion,
+  contentConfigMaps,
   exportedStack,
   mutatingCalls,
   type Write,
@@ -94,24 +96,73 @@ describe("plan against a cluster", () => {
   });
 });
 
-/** Exported manifests of `n` deployments and `n` networks with a subnet each, and `n` new networks with a subnet. */
-async function manifestsOf(api: ServiceApi, sim: string, from: number, n: number): Promise<string> {
-  for (let i = from; i < n; i++) {
-    await api.deployments.create({ name: `app-${i}` });
-    const net = await api.networks.create({
-      cloud_href: "/api/clouds/1",
-      name: `net-${i}`,
-      cidr_block: `10.${i % 250}.0.0/16`,
-    });
-    await api.subnets.create("/api/clouds/1", {
-      network_href: net,
-      name: `sub-${i}`,
-      cidr_block: `10.${i % 250}.1.0/24`,
-    });
-  }
-  const r = await cli(["export", "--endpoint", sim, "--account-id", "1", "--out", "-", "--manage"], ENV);
+/**
+ * Exported manifests (Manage) of `n` sets of objects of every kind made through the API: a
+ * deployment, a network with a subnet, a route table with a route and a subnet associated with it,
+ * an IP address with a binding, a resource group, an alert spec and a stored script attachment
+ * (with the ConfigMap of its content); and `n` new networks with a subnet.
+ */
+async function manifestsOf(stack: Stack, from: number, n: number): Promise<string> {
+  const api = serviceApi(stack);
+  for (let i = from; i < n; i++) await objectsOfEveryKind(api, i);
+  const r = await cli(
+    ["export", "--endpoint", stack.sim.url, "--account-id", "1", "--out", "-", "--manage"],
+    ENV,
+  );
   expect(r.code, r.err).toBe(0);
-  return `${r.out}\n---\n${NEW_OBJECTS(n)}`;
+  const contents = await contentConfigMaps(stack, parseManifests(r.out, "export"));
+  return [r.out, ...contents.map((c) => stringify(c)), NEW_OBJECTS(n)].join("\n---\n");
+}
+
+async function objectsOfEveryKind(api: ServiceApi, i: number): Promise<void> {
+  const cloud = "/api/clouds/1";
+  const net = `10.${i % 250}`;
+  await api.deployments.create({ name: `app-${i}` });
+  const network = await api.networks.create({
+    cloud_href: cloud,
+    name: `net-${i}`,
+    cidr_block: `${net}.0.0/16`,
+  });
+  await api.subnets.create(cloud, { network_href: network, name: `sub-${i}`, cidr_block: `${net}.1.0/24` });
+  const table = await api.routeTables.create({
+    cloud_href: cloud,
+    network_href: network,
+    name: `private-${i}`,
+  });
+  await api.routes.create({
+    route_table_href: table,
+    destination_cidr_block: "10.254.0.0/16",
+    next_hop_type: "ip_string",
+    next_hop_ip: `${net}.2.10`,
+  });
+  const inside = await api.subnets.create(cloud, {
+    network_href: network,
+    name: `inside-${i}`,
+    cidr_block: `${net}.2.0/24`,
+  });
+  await api.subnets.update(inside, { route_table_href: table });
+  const ip = await api.ipAddresses.create(cloud, { name: `ip-${i}`, domain: "vpc" });
+  await api.ipAddressBindings.create(cloud, {
+    instance_href: "/api/clouds/1/instances/1",
+    public_ip_address_href: ip,
+  });
+  await api.resourceGroups.create({ cloud_href: cloud, name: `rg-${i}` });
+  await api.alertSpecs.create(
+    {
+      name: `cpu-${i}`,
+      file: "cpu-0/cpu-idle",
+      variable: "value",
+      condition: "<",
+      threshold: "10",
+      duration: 5,
+      escalation_name: "critical",
+    },
+    "/api/server_templates/1",
+  );
+  await api.storedScriptAttachments.create("/api/stored_scripts/2", {
+    filename: `f-${i}.txt`,
+    content: `file ${i}\n`,
+  });
 }
 
 describe("plan's service calls do not grow with the number of manifests", () => {
@@ -126,12 +177,11 @@ describe("plan's service calls do not grow with the number of manifests", () => 
   });
 
   it("costs the same number of API calls for N and 10N objects (index calls, never one per object)", async () => {
-    const api = serviceApi(stack);
     const calls: number[] = [];
     const sizes: number[] = [];
     let made = 0;
     for (const n of [15, 150]) {
-      const text = await manifestsOf(api, stack.sim.url, made, n);
+      const text = await manifestsOf(stack, made, n);
       made = n;
       const r = await cli(
         ["plan", "-f", "-", "--no-cluster", "--endpoint", stack.sim.url, "--account-id", "1", "-o", "json"],
