@@ -137,3 +137,60 @@ export async function brownfield(api: ServiceApi): Promise<Made> {
   m.actor = await api.permissions.create({ user_href: "/api/users/2", role_title: "actor" });
   return m;
 }
+
+/**
+ * The `i`th set of objects of every kind, made through the API (for counts of many objects): a
+ * deployment, a network (10.X.Y.0/24) with a subnet, a route table with a route and a subnet
+ * associated with it, an IP address with a binding, a resource group, an alert spec and a file
+ * attached to a stored script. Up to 62,500 sets.
+ */
+export async function setOfEveryKind(api: ServiceApi, i: number): Promise<void> {
+  const cloud = "/api/clouds/1";
+  const net = `10.${Math.floor(i / 250)}.${i % 250}`;
+  await api.deployments.create({ name: `app-${i}` });
+  const network = await api.networks.create({
+    cloud_href: cloud,
+    name: `net-${i}`,
+    cidr_block: `${net}.0/24`,
+  });
+  await api.subnets.create(cloud, { network_href: network, name: `sub-${i}`, cidr_block: `${net}.0/26` });
+  const table = await api.routeTables.create({
+    cloud_href: cloud,
+    network_href: network,
+    name: `private-${i}`,
+  });
+  await api.routes.create({
+    route_table_href: table,
+    destination_cidr_block: "10.254.0.0/16",
+    next_hop_type: "ip_string",
+    next_hop_ip: `${net}.70`,
+  });
+  const inside = await api.subnets.create(cloud, {
+    network_href: network,
+    name: `inside-${i}`,
+    cidr_block: `${net}.64/26`,
+  });
+  await api.subnets.update(inside, { route_table_href: table });
+  const ip = await api.ipAddresses.create(cloud, { name: `ip-${i}`, domain: "vpc" });
+  await api.ipAddressBindings.create(cloud, {
+    instance_href: "/api/clouds/1/instances/1",
+    public_ip_address_href: ip,
+  });
+  await api.resourceGroups.create({ cloud_href: cloud, name: `rg-${i}` });
+  await api.alertSpecs.create(
+    {
+      name: `cpu-${i}`,
+      file: "cpu-0/cpu-idle",
+      variable: "value",
+      condition: "<",
+      threshold: "10",
+      duration: 5,
+      escalation_name: "critical",
+    },
+    "/api/server_templates/1",
+  );
+  await api.storedScriptAttachments.create("/api/stored_scripts/2", {
+    filename: `f-${i}.txt`,
+    content: `file ${i}\n`,
+  });
+}

@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ServiceApi } from "../../src/api/index.ts";
 import { main } from "../../src/cli.ts";
 import { applyManifest, type Manifest as KubeManifest } from "../../src/dev/apply.ts";
 import { KubeHttp } from "../../src/dev/kube-http.ts";
@@ -124,7 +125,7 @@ export async function createContentConfigMaps(
   dir: string,
 ): Promise<string[]> {
   const made: string[] = [];
-  for (const body of await contentConfigMaps(stack, await readManifests(dir, async () => ""))) {
+  for (const body of await contentConfigMaps(serviceApi(stack), await readManifests(dir, async () => ""))) {
     await stack.core.createNamespacedConfigMap({ namespace, body });
     made.push(body.metadata.name);
   }
@@ -132,8 +133,7 @@ export async function createContentConfigMaps(
 }
 
 /** The ConfigMaps the stored script attachments among `manifests` name, each with the file's content. */
-export async function contentConfigMaps(stack: Stack, manifests: { object: Record<string, unknown> }[]) {
-  const api = serviceApi(stack);
+export async function contentConfigMaps(api: ServiceApi, manifests: { object: Record<string, unknown> }[]) {
   const out: {
     apiVersion: "v1";
     kind: "ConfigMap";

@@ -2,8 +2,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import type { ServiceApi } from "../../src/api/index.ts";
 import { parseManifests } from "../../src/plan/manifests.ts";
+import { setOfEveryKind } from "../export/brownfield.ts";
 import {
   applyDirectory,
   cli,
@@ -104,65 +104,14 @@ describe("plan against a cluster", () => {
  */
 async function manifestsOf(stack: Stack, from: number, n: number): Promise<string> {
   const api = serviceApi(stack);
-  for (let i = from; i < n; i++) await objectsOfEveryKind(api, i);
+  for (let i = from; i < n; i++) await setOfEveryKind(api, i);
   const r = await cli(
     ["export", "--endpoint", stack.sim.url, "--account-id", "1", "--out", "-", "--manage"],
     ENV,
   );
   expect(r.code, r.err).toBe(0);
-  const contents = await contentConfigMaps(stack, parseManifests(r.out, "export"));
+  const contents = await contentConfigMaps(api, parseManifests(r.out, "export"));
   return [r.out, ...contents.map((c) => stringify(c)), NEW_OBJECTS(n)].join("\n---\n");
-}
-
-async function objectsOfEveryKind(api: ServiceApi, i: number): Promise<void> {
-  const cloud = "/api/clouds/1";
-  const net = `10.${i % 250}`;
-  await api.deployments.create({ name: `app-${i}` });
-  const network = await api.networks.create({
-    cloud_href: cloud,
-    name: `net-${i}`,
-    cidr_block: `${net}.0.0/16`,
-  });
-  await api.subnets.create(cloud, { network_href: network, name: `sub-${i}`, cidr_block: `${net}.1.0/24` });
-  const table = await api.routeTables.create({
-    cloud_href: cloud,
-    network_href: network,
-    name: `private-${i}`,
-  });
-  await api.routes.create({
-    route_table_href: table,
-    destination_cidr_block: "10.254.0.0/16",
-    next_hop_type: "ip_string",
-    next_hop_ip: `${net}.2.10`,
-  });
-  const inside = await api.subnets.create(cloud, {
-    network_href: network,
-    name: `inside-${i}`,
-    cidr_block: `${net}.2.0/24`,
-  });
-  await api.subnets.update(inside, { route_table_href: table });
-  const ip = await api.ipAddresses.create(cloud, { name: `ip-${i}`, domain: "vpc" });
-  await api.ipAddressBindings.create(cloud, {
-    instance_href: "/api/clouds/1/instances/1",
-    public_ip_address_href: ip,
-  });
-  await api.resourceGroups.create({ cloud_href: cloud, name: `rg-${i}` });
-  await api.alertSpecs.create(
-    {
-      name: `cpu-${i}`,
-      file: "cpu-0/cpu-idle",
-      variable: "value",
-      condition: "<",
-      threshold: "10",
-      duration: 5,
-      escalation_name: "critical",
-    },
-    "/api/server_templates/1",
-  );
-  await api.storedScriptAttachments.create("/api/stored_scripts/2", {
-    filename: `f-${i}.txt`,
-    content: `file ${i}\n`,
-  });
 }
 
 describe("plan's service calls do not grow with the number of manifests", () => {
