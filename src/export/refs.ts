@@ -39,14 +39,16 @@ const keyOf = (e: Entry) => entryKey(e.item.kind.kind, e.name);
 /** A verdict that adopts cleanly: nothing invalid, nothing to update. */
 const clean = (v: Verdict) => v.problem === undefined && v.diff.length === 0;
 
+/** How a reference's target may stand for an href: it is the object, or it shows it (its own network's table). */
+type Match = "direct" | "showing";
+
 /**
- * The exported objects a spec's href could name by reference instead: the one of the reference's
- * kind with that href, else the only one whose service representation shows it (a route's route
- * table is the default route table of one network: `networkRef`).
+ * The exported objects a spec's href could name by reference instead: `direct`, the ones of the
+ * reference's kind with that href; `showing`, the only one whose service representation shows it
+ * (a route's route table is the default route table of one network: `networkRef`).
  */
-function candidates(entries: readonly Entry[], href: string): Entry[] {
-  const direct = entries.filter((e) => e.item.href === href);
-  if (direct.length > 0) return direct;
+function candidates(entries: readonly Entry[], href: string, match: Match): Entry[] {
+  if (match === "direct") return entries.filter((e) => e.item.href === href);
   const showing = entries.filter((e) => hrefsIn(e.item.at).includes(href));
   return showing.length === 1 ? showing : [];
 }
@@ -93,24 +95,18 @@ async function useReferencesOf(
   for (const field of shape.fields) {
     const href = entry.spec[field];
     if (!field.endsWith("Href") || typeof href !== "string" || !href.startsWith("/api/")) continue;
-    for (const ref of shape.refs) {
-      if (entry.spec[ref.field] !== undefined) continue;
-      const target = await firstThatHolds(
-        entry,
-        field,
-        href,
-        ref,
-        byKind.get(ref.kind) ?? [],
-        baseline,
-        ctx,
-        graph,
-      );
-      if (target) {
-        // An after-create association waits for nothing: no edge of the create-time order.
-        if (!ref.afterCreate) graph.add(keyOf(entry), keyOf(target));
-        break;
+    // The object itself first (a route's RouteTable), then one showing it (the table's Network).
+    search: for (const match of ["direct", "showing"] as const)
+      for (const ref of shape.refs) {
+        if (entry.spec[ref.field] !== undefined) continue;
+        const found = candidates(byKind.get(ref.kind) ?? [], href, match);
+        const target = await firstThatHolds(entry, field, href, ref, found, baseline, ctx, graph);
+        if (target) {
+          // An after-create association waits for nothing: no edge of the create-time order.
+          if (!ref.afterCreate) graph.add(keyOf(entry), keyOf(target));
+          break search;
+        }
       }
-    }
   }
 }
 
@@ -125,7 +121,7 @@ async function firstThatHolds(
   graph: RefGraph,
 ): Promise<Entry | undefined> {
   const refField = ref.field;
-  for (const target of candidates(targets, href)) {
+  for (const target of targets) {
     if (target === entry) continue;
     if (!ref.afterCreate && graph.reaches(keyOf(target), keyOf(entry))) continue;
     const trial: Record<string, unknown> = { ...entry.spec, [refField]: { name: target.name } };

@@ -125,7 +125,7 @@ describe("export, apply, adopt: the round trip", () => {
     expect(routes[0]).toMatchObject({
       metadata: { name: "route-1", annotations: { [Annotation.href]: made.toInternet } },
       spec: {
-        networkRef: { name: "main" },
+        routeTableRef: { name: "default" },
         nextHopGatewayRef: { name: "main-igw" },
         managementPolicy: "ObserveOnly",
       },
