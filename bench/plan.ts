@@ -7,26 +7,13 @@
 import { pathToFileURL } from "node:url";
 import { stringify } from "yaml";
 import { createServiceApi } from "../src/api/index.ts";
-import { main } from "../src/cli.ts";
 import { parseManifests } from "../src/plan/manifests.ts";
 import { createSimulator } from "../src/simulator/server.ts";
 import { setOfEveryKind } from "../test/export/brownfield.ts";
-import { contentConfigMaps } from "../test/export/rig.ts";
+import { cli, contentConfigMaps } from "../test/export/rig.ts";
 
 const SIZES = (process.env.BENCH_PLAN_SIZES ?? "10,100,1000").split(",").map(Number);
 const ENV = { SVC_REFRESH_TOKEN: "dev-refresh-token" };
-
-async function cli(args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: ENV,
-    ...(stdin === undefined ? {} : { stdin: async () => stdin }),
-  });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 export async function run(): Promise<Record<string, unknown>> {
   const sim = await createSimulator({ port: 0, regionPort: 0 });
@@ -41,22 +28,15 @@ export async function run(): Promise<Record<string, unknown>> {
     let made = 0;
     for (const n of SIZES) {
       for (; made < n; made++) await setOfEveryKind(api, made);
-      const exported = await cli([
-        "export",
-        "--endpoint",
-        sim.url,
-        "--account-id",
-        "1",
-        "--out",
-        "-",
-        "--manage",
-      ]);
+      const args = ["export", "--endpoint", sim.url, "--account-id", "1", "--out", "-", "--manage"];
+      const exported = await cli(args, ENV);
       if (exported.code !== 0) throw new Error(`export failed (${exported.code}): ${exported.err}`);
       const contents = await contentConfigMaps(api, parseManifests(exported.out, "export"));
       const text = [exported.out, ...contents.map((c) => stringify(c))].join("\n---\n");
       const started = performance.now();
       const r = await cli(
         ["plan", "-f", "-", "--no-cluster", "--endpoint", sim.url, "--account-id", "1", "-o", "json"],
+        ENV,
         text,
       );
       const ms = Math.round(performance.now() - started);
