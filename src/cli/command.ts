@@ -37,6 +37,12 @@ export interface CommandIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Which of stdout and stderr are terminals (a table, a progress line); absent: neither. */
+  tty?: { out: boolean; err: boolean };
+  /** Writes to stderr as is, no newline added: a progress line redrawn in place on a terminal. */
+  errRaw?: (text: string) => void;
+  /** All of standard input (`-f -`). */
+  stdin?: () => Promise<string>;
 }
 
 export function defineCommand<S extends z.ZodType>(command: Command<S>): Command<S> {

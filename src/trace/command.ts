@@ -1,10 +1,10 @@
-import { KubeConfig } from "@kubernetes/client-node";
 import { z } from "zod";
+import { ClusterError, ClusterReader } from "../cli/cluster-reader.ts";
 import { defineCommand } from "../cli/command.ts";
 import { managedKinds } from "../kinds/index.ts";
 import type { ManagedObject } from "../runtime/kind.ts";
-import { KubeHttpError, KubeRequestError, RawKube } from "../runtime/kube-raw.ts";
-import { GROUP, VERSION } from "../runtime/names.ts";
+import { KubeHttpError, KubeRequestError } from "../runtime/kube-raw.ts";
+import { GROUP } from "../runtime/names.ts";
 import { ReferenceGraph } from "./graph.ts";
 import { renderJson, renderTable } from "./render.ts";
 import { parseTarget, servedKinds, TraceError } from "./target.ts";
@@ -61,29 +61,20 @@ async function trace(options: {
       `error: unable to match a printer suitable for the output format "${output}", allowed formats are: ${OUTPUTS.join(",")}`,
     );
   const { kind, name } = parseTarget(options.args);
-  const kc = loadKubeConfig(options.kubeconfig);
-  const namespace = options.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? "default";
+  const reader = new ClusterReader(options.kubeconfig);
+  const namespace = options.namespace ?? reader.contextNamespace ?? "default";
   const kinds = servedKinds();
-  const kube = new RawKube(kc);
   let lists: { kind: string; items: ManagedObject[] }[];
   try {
     // Every kind's list in the namespace (the operator's own read permissions: list, no get):
     // dependents can be of any kind.
     lists = await Promise.all(
-      kinds.map(async (k) => ({
-        kind: k.kind,
-        items: (
-          await kube.call<{ items: ManagedObject[] }>(
-            "GET",
-            `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${k.plural}`,
-          )
-        ).items,
-      })),
+      kinds.map(async (k) => ({ kind: k.kind, items: await reader.list(k.plural, namespace) })),
     );
   } catch (error) {
-    throw kubeError(error, kc);
+    throw kubeError(error instanceof ClusterError ? error.cause : error, reader.server);
   } finally {
-    await kube.close();
+    await reader.close();
   }
   const graph = new ReferenceGraph(
     lists.flatMap((l) => l.items.map((object) => ({ kind: l.kind, object }))),
@@ -96,29 +87,13 @@ async function trace(options: {
   return output === "json" ? renderJson(tree) : renderTable(tree, output === "wide");
 }
 
-function loadKubeConfig(file: string | undefined): KubeConfig {
-  const kc = new KubeConfig();
-  const source = file ? `--kubeconfig ${file}` : "the default kubeconfig ($KUBECONFIG, ~/.kube/config)";
-  try {
-    if (file) kc.loadFromFile(file);
-    else kc.loadFromDefault();
-  } catch (error) {
-    const { code, message } = error as { code?: unknown; message: string };
-    throw new TraceError(
-      `error: cannot load ${source}: ${code === "ENOENT" ? "no such file" : message.split("\n")[0]}`,
-    );
-  }
-  if (!kc.getCurrentCluster()) throw new TraceError(`error: ${source} has no current cluster`);
-  return kc;
-}
-
 /** What kubectl prints for the same failure. */
-function kubeError(error: unknown, kc: KubeConfig): TraceError {
+function kubeError(error: unknown, server: string): TraceError {
   if (error instanceof KubeHttpError)
     return new TraceError(`Error from server (${error.reason ?? error.code}): ${error.statusMessage}`);
   if (error instanceof KubeRequestError)
     return new TraceError(
-      `error: cannot reach the cluster at ${kc.getCurrentCluster()?.server}: ${error.message.replace(/^GET \S+ failed: /, "")}`,
+      `error: cannot reach the cluster at ${server}: ${error.message.replace(/^GET \S+ failed: /, "")}`,
     );
   return new TraceError(`error: ${error instanceof Error ? error.message : String(error)}`);
 }
