@@ -151,26 +151,29 @@ describe("svc-operator trace (devcluster, a real operator)", () => {
   });
 
   it("kubectl's errors and exit codes: not found, unknown type, bad output, unreachable cluster", async () => {
-    const notFound = await trace("route/nope", "-n", ns, "--kubeconfig", kubeconfig);
-    expect(notFound).toEqual({
-      code: 1,
-      stdout: "",
-      stderr: 'Error from server (NotFound): routes.cloud.svc.io "nope" not found\n',
-    });
-    const type = await trace("pods/x", "-n", ns, "--kubeconfig", kubeconfig);
-    expect([type.code, type.stderr]).toEqual([1, 'error: the server doesn\'t have a resource type "pods"\n']);
-    const output = await trace("subnet/b", "-n", ns, "--kubeconfig", kubeconfig, "-o", "yaml");
-    expect(output.code).toBe(1);
-    expect(output.stderr).toContain('unable to match a printer suitable for the output format "yaml"');
-    const usage = await trace("-n", ns);
-    expect(usage.code).toBe(1);
-    expect(usage.stderr).toContain("you must specify one resource as KIND/NAME");
     const nowhere = join(dir, "nowhere");
     await writeFile(
       nowhere,
       stack.cluster.kubeconfig.replace(new URL(stack.cluster.url).origin, "http://127.0.0.1:1"),
     );
-    const unreachable = await trace("subnet/b", "-n", ns, "--kubeconfig", nowhere);
+    // Side by side: each is a process start.
+    const [notFound, type, output, usage, unreachable] = await Promise.all([
+      trace("route/nope", "-n", ns, "--kubeconfig", kubeconfig),
+      trace("pods/x", "-n", ns, "--kubeconfig", kubeconfig),
+      trace("subnet/b", "-n", ns, "--kubeconfig", kubeconfig, "-o", "yaml"),
+      trace("-n", ns),
+      trace("subnet/b", "-n", ns, "--kubeconfig", nowhere),
+    ]);
+    expect(notFound).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'Error from server (NotFound): routes.cloud.svc.io "nope" not found\n',
+    });
+    expect([type.code, type.stderr]).toEqual([1, 'error: the server doesn\'t have a resource type "pods"\n']);
+    expect(output.code).toBe(1);
+    expect(output.stderr).toContain('unable to match a printer suitable for the output format "yaml"');
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toContain("you must specify one resource as KIND/NAME");
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(
       /^error: cannot reach the cluster at http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/,
