@@ -7,7 +7,7 @@ import { create } from "./net-helpers.ts";
 // plain-text body names the parameter (or the rule), and the store is unchanged. The
 // per-resource test files hold more cases; these tables are the audit that no rule of the spec
 // is left without one. (`user_email` needs the instance role: a 403 with a user lacking that
-// role, in audit-entries-calls.test.ts.)
+// role, in audit-entries-rejections.test.ts.)
 
 export type Row = [
   rule: string,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { resources } from "../../src/simulator/resources/index.ts";
 import { defaultSeed, validateSeed } from "../../src/simulator/seed.ts";
+import { startFileSimulator } from "./file-simulator.ts";
 import { startSimulator } from "./harness.ts";
 import { create, expectRefused, index, rel, show } from "./net-helpers.ts";
-import { startSimulatorResetEach } from "./reset-each.ts";
 import { V, VOLUME } from "./volumes-helpers.ts";
 
-const h = await startSimulatorResetEach();
+const h = await startFileSimulator({ resetEach: true });
 
 describe("volumes", () => {
   it("creates with a digits size, answers 201 + Location, size is an integer", async () => {

@@ -1,9 +1,9 @@
 import { beforeEach, describe, it } from "vitest";
+import { startFileSimulator } from "./file-simulator.ts";
 import { type BadInput, create, expectRefused, refuse } from "./net-helpers.ts";
-import { startSimulatorResetEach } from "./reset-each.ts";
 import { V, VOLUME } from "./volumes-helpers.ts";
 
-const h = await startSimulatorResetEach();
+const h = await startFileSimulator({ resetEach: true });
 
 describe("volumes", () => {
   const createCases: BadInput[] = [
