@@ -1,5 +1,6 @@
-import { afterAll, beforeEach } from "vitest";
-import { type Harness, startSimulator } from "./harness.ts";
+import { beforeEach } from "vitest";
+import { startFileSimulator } from "./file-simulator.ts";
+import type { Harness } from "./harness.ts";
 import { create } from "./net-helpers.ts";
 
 // The world of the network-routes-*.test.ts files: networks 1 and 2 (route tables 1 and 2)
@@ -26,10 +27,8 @@ export const URL_ROUTE = {
 
 /** Starts this file's simulator (stopped after it) and restores the world before each test. */
 export async function startRouteWorld(): Promise<Harness> {
-  const h = await startSimulator();
-  afterAll(() => h.close());
+  const h = await startFileSimulator({ resetEach: true });
   beforeEach(async () => {
-    await h.hook("reset");
     await create(h, "/api/networks", { network: { cloud_href: "/api/clouds/1", cidr_block: "10.0.0.0/16" } });
     await create(h, "/api/networks", { network: { cloud_href: "/api/clouds/1", cidr_block: "10.1.0.0/16" } });
     await create(h, "/api/network_gateways", {

@@ -1,6 +1,7 @@
 import { XMLParser } from "fast-xml-parser";
-import { afterAll, beforeAll, expect } from "vitest";
-import { type Harness, startSimulator } from "./harness.ts";
+import { beforeAll, expect } from "vitest";
+import { startFileSimulator } from "./file-simulator.ts";
+import type { Harness } from "./harness.ts";
 import { create } from "./net-helpers.ts";
 
 // Spec 2.2, resource by resource (spread over the representations-*.test.ts files): the key
@@ -66,8 +67,7 @@ export function typeOf(value: unknown, expected: FieldType): boolean {
 
 /** Starts this file's simulator (stopped after it) with an object carrying every rel of each row. */
 export async function startRepresentationWorld(): Promise<Harness> {
-  const h = await startSimulator();
-  afterAll(() => h.close());
+  const h = await startFileSimulator();
   beforeAll(async () => {
     // deployment 3: description null (2.1.4)
     await create(h, "/api/deployments", { deployment: { name: "no description" } });
