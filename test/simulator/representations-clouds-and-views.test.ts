@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  expectRepresentation,
+  describeRepresentations,
   type Row,
   startRepresentationWorld,
   TIMESTAMP,
@@ -82,14 +82,9 @@ const ROWS: Row[] = [
   },
 ];
 
-describe("representations (spec 2.2)", () => {
-  it.each(ROWS.map((r) => [r.resource, r] as const))(
-    "%s: key set, JSON types, rels, media types, XML roots",
-    async (_name, row) => {
-      await expectRepresentation(h, row);
-    },
-  );
+describeRepresentations(h, ROWS);
 
+describe("representations (spec 2.2)", () => {
   it("deployment inputs (views inputs, inputs_2_0) and cloud capabilities (view extended) have their types", async () => {
     const inputs = (await h.admin.get("/api/deployments/1", { query: { view: "inputs_2_0" } })).json<{
       inputs: Array<Record<string, unknown>>;

@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import { beforeAll, expect } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startFileSimulator } from "./file-simulator.ts";
 import type { Harness } from "./harness.ts";
 import { create } from "./net-helpers.ts";
@@ -120,8 +120,19 @@ export async function startRepresentationWorld(): Promise<Harness> {
 
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false });
 
-/** Holds the object under `row.path` and its collection to the row, in JSON and in XML. */
-export async function expectRepresentation(h: Harness, row: Row): Promise<void> {
+/** Checks each row against the object under its `path` and its collection, in JSON and in XML. */
+export function describeRepresentations(h: Harness, rows: Row[]): void {
+  describe("representations (spec 2.2)", () => {
+    it.each(rows.map((r) => [r.resource, r] as const))(
+      "%s: key set, JSON types, rels, media types, XML roots",
+      async (_name, row) => {
+        await expectRepresentation(h, row);
+      },
+    );
+  });
+}
+
+async function expectRepresentation(h: Harness, row: Row): Promise<void> {
   const res = await h.admin.get(row.path);
   expect(res.status, res.text).toBe(200);
   expect(res.headers.get("content-type")).toBe(`application/vnd.svc.${row.type}+json;charset=utf-8`);

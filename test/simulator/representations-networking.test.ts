@@ -1,5 +1,4 @@
-import { describe, it } from "vitest";
-import { expectRepresentation, type Row, startRepresentationWorld } from "./representations-helpers.ts";
+import { describeRepresentations, type Row, startRepresentationWorld } from "./representations-helpers.ts";
 
 // Spec 2.2 for the networking resources.
 const h = await startRepresentationWorld();
@@ -113,11 +112,4 @@ const ROWS: Row[] = [
   },
 ];
 
-describe("representations (spec 2.2)", () => {
-  it.each(ROWS.map((r) => [r.resource, r] as const))(
-    "%s: key set, JSON types, rels, media types, XML roots",
-    async (_name, row) => {
-      await expectRepresentation(h, row);
-    },
-  );
-});
+describeRepresentations(h, ROWS);
