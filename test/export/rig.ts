@@ -99,6 +99,7 @@ export async function accountNamespace(stack: Stack, namespace: string): Promise
 
 const PLURALS = new Map([
   ["Account", "accounts"],
+  ["ConfigMap", "configmaps"],
   ...managedKinds.map((k) => [k.kind, k.plural] as [string, string]),
 ]);
 

@@ -1,6 +1,7 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { Annotation } from "../../src/runtime/names.ts";
 import { applyDirectory, cli, exportedStack, type Write } from "../export/rig.ts";
 import { getCr, type Stack, startOperator, waitFor, waitForConditionWith } from "../operator/harness.ts";
@@ -41,7 +42,11 @@ const EDITS: [file: string, from: string, to: string][] = [
   ],
 ];
 
-/** The stored script attachment whose content changes too: its ConfigMap, replaced in the cluster. */
+/**
+ * The stored script attachment whose content changes too: its ConfigMap, committed beside it and
+ * applied with the rest (changed in the cluster first, the operator's ConfigMap watch would
+ * upload it before plan ran, racing the test).
+ */
 const NEW_CONTENT = {
   name: "storedscriptattachment-2-content",
   key: "app_config.json",
@@ -54,6 +59,16 @@ const PARAMS: Record<string, string> = {
   defaultRouteTableRef: "route_table_href",
   routeTableRef: "route_table_href",
 };
+
+/** Writes a manifest into the exported directory and lists it in its kustomization. */
+async function addToKustomization(dir: string, file: string, object: Record<string, unknown>): Promise<void> {
+  await mkdir(join(dir, dirname(file)), { recursive: true });
+  await writeFile(join(dir, file), stringify(object));
+  const path = join(dir, "kustomization.yaml");
+  const k = parse(await readFile(path, "utf8")) as { resources: string[] };
+  k.resources.push(file);
+  await writeFile(path, stringify(k));
+}
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -140,10 +155,12 @@ describe("plan says what the operator then does", () => {
       expect(text, `${file}: ${from}`).toContain(from);
       await writeFile(path, text.replace(from, to));
     }
-    await stack.core.replaceNamespacedConfigMap({
-      name: NEW_CONTENT.name,
-      namespace: NS,
-      body: { metadata: { name: NEW_CONTENT.name }, data: { [NEW_CONTENT.key]: NEW_CONTENT.text } },
+    await addToKustomization(dir, "configmaps/content.yaml", {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: NEW_CONTENT.name, namespace: NS },
+      // As the ConfigMap made from the download holds it (binaryData), so the apply replaces it.
+      binaryData: { [NEW_CONTENT.key]: Buffer.from(NEW_CONTENT.text).toString("base64") },
     });
     log.length = 0;
     const r = await cli(["plan", "-f", dir, "--kubeconfig", kubeconfig, "-o", "json"]);
