@@ -248,6 +248,7 @@ async function phase(
 
     const before = await service.stats();
     const calls0 = apiCalls(before);
+    const routes0 = await byRoute(service);
     const started = performance.now();
     await op.start();
     const convergeMs =
@@ -273,6 +274,17 @@ async function phase(
     f(size, "ratioGoal", "<= 1.5");
     f(size, "apiCallsPerResource", +(used / set.length).toFixed(2));
     f(size, "minimumApiCallsPerResource", +(minimum / set.length).toFixed(2));
+    const routes1 = await byRoute(service);
+    f(
+      size,
+      "convergeCallsByRoute",
+      Object.fromEntries(
+        Object.entries(routes1)
+          .map(([k, v]) => [k, v - (routes0[k] ?? 0)] as const)
+          .filter(([, v]) => v > 0)
+          .sort((a, b) => b[1] - a[1]),
+      ),
+    );
     f(size, "reconciles", reconciles);
     f(size, "operatorStartupCpuMs", startupCpuMs);
     f(size, "cpuMsPerReconcile", +((cpuMs - startupCpuMs) / Math.max(1, reconciles)).toFixed(2));

@@ -117,6 +117,11 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    */
   index?: {
     scope(spec: S, status: ManagedStatus): string | undefined;
+    /**
+     * The scope of the object a desired state makes, when `scope` cannot tell yet (a subnet's
+     * cloud before status records it): lets a just-created object be read through the index too.
+     */
+    scopeOfDesired?(desired: D): string | undefined;
     list(client: C, scope: string): Promise<O[]>;
   };
 }

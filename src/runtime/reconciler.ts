@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ExplainServiceError } from "./account-problems.ts";
 import type { AccountUse, NoClient } from "./account-use.ts";
 import type { AuditSink } from "./audit.ts";
+import type { BatchedReads } from "./batched-reads.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
 import { type Footprint, keyed } from "./footprint.ts";
@@ -51,6 +52,8 @@ export interface ReconcilerDeps {
   clock: Clock;
   log: Logger;
   observations?: ObservationCache;
+  /** Reads of objects by href through their kind's index, batched (share one per operator); none: a show each. */
+  batchedReads?: BatchedReads;
   metrics?: ReconcilerMetrics;
   /** True for a service client error that only a spec change can fix (e.g. ApiError kind `invalid`). */
   isTerminalApiError?: (error: unknown) => boolean;

@@ -35,8 +35,7 @@ async function observeByHref(run: Run, state: Desired, href: string): Promise<Fo
   if (annotated && annotated !== run.status.href && annotated !== run.ownHref()) {
     run.event(EventReason.Adopted, `adopted ${href}`);
   }
-  const observed =
-    run.deps.observations?.take(run.key, href) ?? (await run.kind.observe(state.client, href, state.desired));
+  const observed = run.deps.observations?.take(run.key, href) ?? (await run.observe(state, href));
   if (observed === undefined) {
     if (state.observeOnly) {
       throw new WaitError(Reason.NotFound, `${href} does not exist in the service`, 60_000);
