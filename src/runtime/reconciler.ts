@@ -101,7 +101,7 @@ export class ManagedReconciler {
    * deletion arrives (forget); the age limit is a safety net for a deletion never delivered.
    */
   private readonly released = new Map<string, { uid: string; at: number }>();
-  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map() };
+  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map(), parked: new Set() };
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
@@ -156,6 +156,7 @@ export class ManagedReconciler {
     this.deps.keySources?.forget(key);
     this.memory.notReadySince.delete(key);
     this.memory.ownHrefs.delete(key);
+    this.memory.parked.delete(key);
     this.released.delete(key);
   }
 
@@ -164,6 +165,7 @@ export class ManagedReconciler {
     return {
       "reconciler.notReadySince": keyed(this.memory.notReadySince),
       "reconciler.ownHrefs": keyed(this.memory.ownHrefs),
+      "reconciler.parked": keyed(this.memory.parked),
       "reconciler.released": keyed(this.released),
     };
   }

@@ -6,7 +6,7 @@ import { Reason, WaitError } from "../result.ts";
 import { recordUnrecordedHref } from "./create.ts";
 import { logRetriedFailure } from "./failure-log.ts";
 import type { Run } from "./run.ts";
-import { AccountPendingError, type Existing } from "./state.ts";
+import { AccountPendingError, AwaitingReferencesError, type Existing } from "./state.ts";
 
 /**
  * Phase 7: whether the external object is usable (Ready), from what the service shows of it; and
@@ -88,6 +88,10 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
     await recordUnrecordedHref(run);
     return { retry: true, outcome: "error" };
   }
+  if (error instanceof AwaitingReferencesError) {
+    run.log.debug("waiting for its references to become Ready (woken by them)");
+    return { requeueAfterMs: run.deps.dependencyRetryMs ?? 60_000, outcome: "waiting" };
+  }
   if (error instanceof AccountPendingError) {
     // Not a state worth recording: after an operator restart every resource would flip to
     // Ready=False for the moment the Account takes to verify. The Account wakes it.
@@ -110,6 +114,7 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
 /** Writes what the reconcile ended with, once: events, a create's href, status and conditions. */
 export async function record(run: Run, outcome: Outcome, retry: boolean): Promise<ReconcileOutcome> {
   const requeueAfterMs = "requeueAfterMs" in outcome ? outcome.requeueAfterMs : undefined;
+  run.memory.parked.delete(run.key);
   eventsForOutcome(run, outcome);
   // A create's href: the annotation (which clears create-pending), then the status, so that
   // Ready is never seen before the annotation. A failed annotation write does not keep the

@@ -3,6 +3,7 @@ import { referenceProblem } from "../reference-state.ts";
 import { DependencyNotReadyError } from "../result.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
+import { AwaitingReferencesError } from "./state.ts";
 
 /**
  * Phase 3: whether the Account and the referenced resources are Ready and the keys the spec reads
@@ -45,15 +46,31 @@ function resolve(
   const refs: Record<string, ResolvedReference> = {};
   const waiting: string[] = [];
   const associations: string[] = [];
+  /** Every target not usable yet is one on its way (no status yet, or working, nothing blocking). */
+  let onTheirWay = true;
   for (const r of references) {
     const target = run.deps.store.get(r.kind, run.meta.namespace, r.name);
     const problem = referenceProblem(r.kind, r.name, target);
     const href = target?.status?.href;
     if (problem === undefined && target && href) refs[r.field] = resolved(r, target, href);
-    else
+    else {
       (r.afterCreate ? associations : waiting).push(
         `spec.${r.field}: ${problem ?? `${r.kind} ${r.name} (not Ready)`}`,
       );
+      if (!r.afterCreate && problem !== `${r.kind} ${r.name} (not Ready)`) onTheirWay = false;
+    }
+  }
+  // A resource never recorded whose targets are all on their way waits without a write: their
+  // Ready wakes it (ReferenceIndex), and a backlog of dependents does not cost a status write
+  // each before its create. Its retry after dependencyRetryMs records the wait.
+  if (
+    waiting.length > 0 &&
+    onTheirWay &&
+    !run.obj.status?.conditions?.length &&
+    !run.memory.parked.has(run.key)
+  ) {
+    run.memory.parked.add(run.key);
+    throw new AwaitingReferencesError();
   }
   if (waiting.length > 0) {
     throw new DependencyNotReadyError(`waiting for ${waiting.join("; ")}`, run.deps.dependencyRetryMs);

@@ -59,6 +59,13 @@ export interface RunMemory {
    * Kept with the object's uid: a new object of the same name is not the one that created it.
    */
   ownHrefs: Map<string, { uid: string | undefined; href: string }>;
+  /** Resources parked once without a write while their references were on their way (resolve.ts). */
+  parked: Set<string>;
+}
+
+/** A new resource's references are all on their way to Ready (resolve.ts): park it, write nothing. */
+export class AwaitingReferencesError extends Error {
+  override name = "AwaitingReferencesError";
 }
 
 /** The Account has not been checked by this process yet: park the reconcile, write nothing. */

@@ -63,8 +63,9 @@ describe("a reference cycle", () => {
     apply("a", { partRef: { name: "b" } });
     apply("b", { partRef: { name: "a" } });
     await reconciler.reconcile("ns", "a");
-    // `a` alone does not know `b` names it yet: it waits for `b`, as any dependent would.
-    expect(condition("a", "Ready")?.reason).toBe("DependencyNotReady");
+    // `a` alone does not know `b` names it yet: it waits for `b`, as any new dependent of a target
+    // on its way does, parked without a write (b's Ready would wake it).
+    expect(condition("a", "Ready")).toBeUndefined();
     await reconciler.reconcile("ns", "b");
     await reconciler.reconcile("ns", "a");
     expect(condition("a", "Stalled")).toMatchObject({
@@ -101,5 +102,20 @@ describe("a reference cycle", () => {
     expect(kube.get("Widget", "ns", "a")).toBeUndefined();
     expect(kube.get("Widget", "ns", "b")).toBeUndefined();
     expect(calls).toEqual(["create", "create", "delete", "delete"]);
+  });
+});
+
+describe("a new dependent of a target on its way", () => {
+  it("is parked once without a write (the target's Ready wakes it), and its retry records the wait", async () => {
+    const { kube, calls, reconciler, apply, condition } = world();
+    apply("b", {});
+    apply("a", { partRef: { name: "b" } });
+    const before = kube.get("Widget", "ns", "a")?.metadata.resourceVersion;
+    await reconciler.reconcile("ns", "a");
+    expect(condition("a", "Ready")).toBeUndefined();
+    expect(kube.get("Widget", "ns", "a")?.metadata.resourceVersion).toBe(before);
+    await reconciler.reconcile("ns", "a");
+    expect(condition("a", "Ready")).toMatchObject({ status: "False", reason: "DependencyNotReady" });
+    expect(calls).toEqual([]);
   });
 });

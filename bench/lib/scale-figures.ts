@@ -1,0 +1,98 @@
+// What the scale bench measures besides time: the calls the API needs for a desired set, the
+// operator's Kubernetes writes (from the devcluster's write hook) and how soon a dependent's create
+// follows its parent's Ready (devcluster write times against the simulator's create log).
+import { managedKinds } from "../../src/kinds/index.ts";
+import { GROUP } from "../../src/runtime/names.ts";
+import type { Manifest } from "../../test/proof/mixed.ts";
+
+const KIND_BY_NAME = new Map(managedKinds.map((k) => [k.kind, k]));
+const KIND_BY_STORAGE = new Map(managedKinds.map((k) => [`${GROUP}/${k.plural}`, k.kind]));
+
+/**
+ * The service calls a desired set needs, counted from the specs (never from the calls made): one
+ * create per resource, and the update each create cannot carry: a gateway's network (attach) and
+ * a subnet's route table (the subnet create has no route table parameter).
+ */
+export function neededCalls(set: Manifest[]): number {
+  let n = 0;
+  for (const m of set) {
+    n += 1;
+    if (m.kind === "NetworkGateway" && (m.spec.networkRef || m.spec.networkHref)) n += 1;
+    if (m.kind === "Subnet" && (m.spec.routeTableRef || m.spec.routeTableHref)) n += 1;
+  }
+  return n;
+}
+
+/**
+ * The devcluster's writes, from its `onWrite` hook: counted per kind of object while `counting`,
+ * and when each managed resource was first stored Ready=True (wall clock, ms).
+ */
+export class WriteLog {
+  counting = false;
+  /** Writes to managed custom resources and Events while counting. */
+  resourceWrites = 0;
+  eventWrites = 0;
+  private readonly readyAt = new Map<string, number>();
+
+  onWrite = (key: string, type: string, object: Record<string, unknown>): void => {
+    const kind = KIND_BY_STORAGE.get(key);
+    if (this.counting) {
+      if (kind) this.resourceWrites++;
+      else if (key === "events") this.eventWrites++;
+    }
+    if (!kind || type === "DELETED") return;
+    const meta = object.metadata as { namespace: string; name: string };
+    const id = `${kind}/${meta.namespace}/${meta.name}`;
+    if (this.readyAt.has(id)) return;
+    const conditions = (object.status as { conditions?: { type: string; status: string }[] } | undefined)
+      ?.conditions;
+    if (conditions?.some((c) => c.type === "Ready" && c.status === "True"))
+      this.readyAt.set(id, performance.timeOrigin + performance.now());
+  };
+
+  ready(kind: string, ns: string, name: string): number | undefined {
+    return this.readyAt.get(`${kind}/${ns}/${name}`);
+  }
+
+  reset(): void {
+    this.resourceWrites = 0;
+    this.eventWrites = 0;
+  }
+}
+
+/**
+ * For each resource of the set with create-time references: the time from the Ready write of the
+ * parent it waited for last to its create call reaching the simulator (ms). Only the last parent:
+ * a child with two parents cannot start before both are Ready, so the earlier one's edge measures
+ * the other's wait, not this one's start. References applied after the create (afterCreate) and
+ * resources whose parents were Ready before the operator started are left out.
+ */
+export function dependentStarts(
+  set: Manifest[],
+  ns: string,
+  writes: WriteLog,
+  hrefOf: (m: Manifest) => string | undefined,
+  createdAt: Map<string, number>,
+  since: number,
+): number[] {
+  const out: number[] = [];
+  for (const m of set) {
+    const kind = KIND_BY_NAME.get(m.kind)!;
+    const refs = kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
+    if (refs.length === 0) continue;
+    const parentsReady = refs.map((r) => writes.ready(r.kind, ns, r.name));
+    if (parentsReady.some((t) => t === undefined)) continue;
+    const last = Math.max(...(parentsReady as number[]));
+    const href = hrefOf(m);
+    const created = href === undefined ? undefined : createdAt.get(href);
+    if (created === undefined || last < since) continue;
+    out.push(created - last);
+  }
+  return out;
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
