@@ -74,8 +74,8 @@ export function dependentStarts(
   hrefOf: (m: Manifest) => string | undefined,
   createdAt: Map<string, number>,
   since: number,
-): number[] {
-  const out: number[] = [];
+): { kind: string; ms: number }[] {
+  const out: { kind: string; ms: number }[] = [];
   for (const m of set) {
     const kind = KIND_BY_NAME.get(m.kind)!;
     const refs = kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
@@ -86,9 +86,16 @@ export function dependentStarts(
     const href = hrefOf(m);
     const created = href === undefined ? undefined : createdAt.get(href);
     if (created === undefined || last < since) continue;
-    out.push(created - last);
+    out.push({ kind: m.kind, ms: created - last });
   }
   return out;
+}
+
+/** The p95 of each child kind's starts (where the time goes: a leaf kind's lane is served last). */
+export function p95ByKind(starts: { kind: string; ms: number }[]): Record<string, number> {
+  const by = new Map<string, number[]>();
+  for (const s of starts) by.set(s.kind, [...(by.get(s.kind) ?? []), s.ms]);
+  return Object.fromEntries([...by].map(([kind, ms]) => [kind, Math.round(percentile(ms, 95))]));
 }
 
 export function percentile(values: number[], p: number): number {
