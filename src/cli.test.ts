@@ -14,7 +14,7 @@ const echo = defineCommand({
   name: "echo",
   summary: "prints its options",
   flags: {
-    port: { type: "string", description: "a port", default: "9292" },
+    port: { type: "string", short: "p", description: "a port", default: "9292" },
     verbose: { type: "boolean", description: "talk more" },
   },
   schema: z.object({ port: flag.port(9292), verbose: z.boolean().default(false) }).strict(),
@@ -29,6 +29,14 @@ describe("cli", () => {
     const c = capture();
     expect(await main(["echo", "--port", "1234"], c.io, [echo])).toBe(0);
     expect(seen.at(-1)).toEqual({ port: 1234, verbose: false });
+  });
+
+  it("takes a flag's one-letter alias, and help shows both", async () => {
+    const c = capture();
+    expect(await main(["echo", "-p", "4321"], c.io, [echo])).toBe(0);
+    expect(seen.at(-1)).toEqual({ port: 4321, verbose: false });
+    expect(await main(["echo", "--help"], c.io, [echo])).toBe(0);
+    expect(c.out.join("\n")).toMatch(/-p, --port <value>\s+a port/);
   });
 
   it("names the flag and the rule on a bad value, exit 2", async () => {

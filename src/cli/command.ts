@@ -8,6 +8,8 @@ export interface FlagSpec {
   /** Shown in help; the real default lives in the zod schema. */
   default?: string;
   multiple?: boolean;
+  /** A one-letter alias (`-f` for `--filename`). */
+  short?: string;
 }
 
 /**
@@ -28,6 +30,12 @@ export interface CommandIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Which of stdout and stderr are terminals (a table, a progress line); absent: neither. */
+  tty?: { out: boolean; err: boolean };
+  /** Writes to stderr as is, no newline added: a progress line redrawn in place on a terminal. */
+  errRaw?: (text: string) => void;
+  /** All of standard input (`-f -`). */
+  stdin?: () => Promise<string>;
 }
 
 export function defineCommand<S extends z.ZodType>(command: Command<S>): Command<S> {
@@ -42,7 +50,8 @@ export class UsageError extends Error {
 export function commandHelp(command: Command): string {
   const lines = [`Usage: svc-operator ${command.name} [flags]`, "", command.summary, "", "Flags:"];
   const entries = Object.entries(command.flags).map(([name, spec]) => {
-    const left = spec.type === "boolean" ? `--${name}` : `--${name} <value>`;
+    const long = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
+    const left = spec.type === "boolean" ? long : `${long} <value>`;
     const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
     return [left, `${spec.description}${def}`] as const;
   });
@@ -64,11 +73,15 @@ export function formatFlagIssues(error: z.ZodError): string {
 
 /** Parses argv for one command; throws UsageError with a message naming the bad flag. */
 export function parseFlags<S extends z.ZodType>(command: Command<S>, argv: string[]): z.output<S> | "help" {
-  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {
+  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
     help: { type: "boolean" },
   };
   for (const [name, spec] of Object.entries(command.flags)) {
-    options[name] = spec.multiple ? { type: spec.type, multiple: true } : { type: spec.type };
+    options[name] = {
+      type: spec.type,
+      ...(spec.multiple ? { multiple: true } : {}),
+      ...(spec.short ? { short: spec.short } : {}),
+    };
   }
   let values: Record<string, unknown>;
   try {

@@ -12,7 +12,15 @@ import { parseYamlFile } from "./render.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
-const OWN_DOCS = ["README.md", "docs/dev.md", "docs/install.md", "docs/gitops.md", "docs/troubleshooting.md"];
+const OWN_DOCS = [
+  "README.md",
+  "docs/dev.md",
+  "docs/install.md",
+  "docs/gitops.md",
+  "docs/troubleshooting.md",
+  "docs/brownfield.md",
+  "docs/plan-in-ci.md",
+];
 const README = read("README.md");
 
 /** Rows of the markdown table whose header row starts with `first` (cells trimmed, backticks kept). */

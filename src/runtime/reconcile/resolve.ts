@@ -1,6 +1,7 @@
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
 import { referenceProblem } from "../reference-state.ts";
 import { DependencyNotReadyError } from "../result.ts";
+import { resolveReferences } from "./decide.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
 import { AwaitingReferencesError } from "./state.ts";
@@ -34,48 +35,35 @@ async function readSources(run: Run, valid: Validated): Promise<Record<string, B
   return read.values;
 }
 
-/**
- * The references by field, or DependencyNotReady saying of each that is not usable why
- * (reference-state.ts). An after-create association that is not usable yet is left out, not
- * waited for: `associations` says why, for the Ready message.
- */
+/** The references by field (decide.ts, shared with `svc-operator plan`). */
 function resolve(
   run: Run,
   references: Reference[],
 ): { refs: Record<string, ResolvedReference>; associations: string[] } {
-  const refs: Record<string, ResolvedReference> = {};
-  const waiting: string[] = [];
-  const associations: string[] = [];
-  /** Every target not usable yet is one on its way (no status yet, or working, nothing blocking). */
-  let onTheirWay = true;
-  for (const r of references) {
-    const target = run.deps.store.get(r.kind, run.meta.namespace, r.name);
-    const problem = referenceProblem(r.kind, r.name, target);
-    const href = target?.status?.href;
-    if (problem === undefined && target && href) refs[r.field] = resolved(r, target, href);
-    else {
-      (r.afterCreate ? associations : waiting).push(
-        `spec.${r.field}: ${problem ?? `${r.kind} ${r.name} (not Ready)`}`,
-      );
-      if (!r.afterCreate && problem !== `${r.kind} ${r.name} (not Ready)`) onTheirWay = false;
-    }
+  try {
+    return resolveReferences(run.deps.store, run.meta.namespace, references, run.deps.dependencyRetryMs);
+  } catch (error) {
+    if (error instanceof DependencyNotReadyError && parksOnce(run, references))
+      throw new AwaitingReferencesError();
+    throw error;
   }
-  // A resource never recorded whose targets are all on their way waits without a write: their
-  // Ready wakes it (ReferenceIndex), and a backlog of dependents does not cost a status write
-  // each before its create. Its retry after dependencyRetryMs records the wait.
-  if (
-    waiting.length > 0 &&
-    onTheirWay &&
-    !run.obj.status?.conditions?.length &&
-    !run.memory.parked.has(run.key)
-  ) {
-    run.memory.parked.add(run.key);
-    throw new AwaitingReferencesError();
-  }
-  if (waiting.length > 0) {
-    throw new DependencyNotReadyError(`waiting for ${waiting.join("; ")}`, run.deps.dependencyRetryMs);
-  }
-  return { refs, associations };
+}
+
+/**
+ * A resource never recorded whose targets not Ready yet are all on their way (no status yet, or
+ * working, nothing blocking) waits without a write, once: their Ready wakes it (ReferenceIndex),
+ * so a backlog of dependents does not cost a status write each before its create. Its retry after
+ * dependencyRetryMs records the wait.
+ */
+function parksOnce(run: Run, references: Reference[]): boolean {
+  if (run.obj.status?.conditions?.length || run.memory.parked.has(run.key)) return false;
+  const onTheirWay = references.every((r) => {
+    if (r.afterCreate) return true;
+    const problem = referenceProblem(r.kind, r.name, run.deps.store.get(r.kind, run.meta.namespace, r.name));
+    return problem === undefined || problem === `${r.kind} ${r.name} (not Ready)`;
+  });
+  if (onTheirWay) run.memory.parked.add(run.key);
+  return onTheirWay;
 }
 
 /** References for computing the desired state during deletion: whatever resolves. */
