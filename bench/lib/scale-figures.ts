@@ -2,11 +2,10 @@
 // operator's Kubernetes writes (from the devcluster's write hook) and how soon a dependent's create
 // follows its parent's Ready (devcluster write times against the simulator's create log).
 import { managedKinds } from "../../src/kinds/index.ts";
-import { GROUP } from "../../src/runtime/names.ts";
 import type { Manifest } from "../../test/proof/mixed.ts";
+import type { WriteLog } from "../../test/proof/write-log.ts";
 
 const KIND_BY_NAME = new Map(managedKinds.map((k) => [k.kind, k]));
-const KIND_BY_STORAGE = new Map(managedKinds.map((k) => [`${GROUP}/${k.plural}`, k.kind]));
 
 /**
  * The service calls a desired set needs, counted from the specs (never from the calls made): one
@@ -21,43 +20,6 @@ export function neededCalls(set: Manifest[]): number {
     if (m.kind === "Subnet" && (m.spec.routeTableRef || m.spec.routeTableHref)) n += 1;
   }
   return n;
-}
-
-/**
- * The devcluster's writes, from its `onWrite` hook: counted per kind of object while `counting`,
- * and when each managed resource was first stored Ready=True (wall clock, ms).
- */
-export class WriteLog {
-  counting = false;
-  /** Writes to managed custom resources and Events while counting. */
-  resourceWrites = 0;
-  eventWrites = 0;
-  private readonly readyAt = new Map<string, number>();
-
-  onWrite = (key: string, type: string, object: Record<string, unknown>): void => {
-    const kind = KIND_BY_STORAGE.get(key);
-    if (this.counting) {
-      if (kind) this.resourceWrites++;
-      else if (key === "events") this.eventWrites++;
-    }
-    if (!kind || type === "DELETED") return;
-    const meta = object.metadata as { namespace: string; name: string };
-    const id = `${kind}/${meta.namespace}/${meta.name}`;
-    if (this.readyAt.has(id)) return;
-    const conditions = (object.status as { conditions?: { type: string; status: string }[] } | undefined)
-      ?.conditions;
-    if (conditions?.some((c) => c.type === "Ready" && c.status === "True"))
-      this.readyAt.set(id, performance.timeOrigin + performance.now());
-  };
-
-  ready(kind: string, ns: string, name: string): number | undefined {
-    return this.readyAt.get(`${kind}/${ns}/${name}`);
-  }
-
-  reset(): void {
-    this.resourceWrites = 0;
-    this.eventWrites = 0;
-  }
 }
 
 /**

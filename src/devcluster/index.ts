@@ -52,7 +52,12 @@ export interface DevClusterOptions {
    * Called after every stored change (storage key such as `cloud.svc.io/widgets`, the change, the
    * object as stored): what a bench times Kubernetes writes by. Must not throw or block.
    */
-  onWrite?: (key: string, type: "ADDED" | "MODIFIED" | "DELETED", object: Record<string, unknown>) => void;
+  onWrite?: (
+    key: string,
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    object: Record<string, unknown>,
+    old?: Record<string, unknown>,
+  ) => void;
   /** Requests to refuse with kube-apiserver's 403 (test-only; see deny.ts). Default none. */
   deny?: DenyRule[];
 }
@@ -92,7 +97,7 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
     historyLimit: options.historyLimit,
     onWrite: (key, event) => {
       stateFile?.changed();
-      options.onWrite?.(key, event.type, event.object);
+      options.onWrite?.(key, event.type, event.object, event.old);
     },
     onListenerError: (error) => log("error", "watch delivery failed", { error: String(error) }),
   });

@@ -79,7 +79,7 @@ export class BatchedReads {
    * `minAgeMs` old (reads that came one after another still share a call) instead of at the end
    * of its window.
    */
-  flush(minAgeMs = 30): void {
+  flush(minAgeMs = 100): void {
     const now = performance.now();
     for (const [key, batch] of this.open) {
       if (batch.hurried) continue;

@@ -101,7 +101,7 @@ export class ManagedReconciler {
    * deletion arrives (forget); the age limit is a safety net for a deletion never delivered.
    */
   private readonly released = new Map<string, { uid: string; at: number }>();
-  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map(), parked: new Set() };
+  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map(), parked: new Map() };
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;

@@ -51,18 +51,21 @@ function resolve(
 
 /**
  * A resource never recorded whose targets not Ready yet are all on their way (no status yet, or
- * working, nothing blocking) waits without a write, once: their Ready wakes it (ReferenceIndex),
- * so a backlog of dependents does not cost a status write each before its create. Its retry after
- * dependencyRetryMs records the wait.
+ * working, nothing blocking) waits without a write: each target's Ready wakes it (ReferenceIndex),
+ * so a backlog of dependents does not cost a status write (and an Event) each before its create.
+ * Once it has waited so for dependencyRetryMs, its next reconcile records the wait.
  */
 function parksOnce(run: Run, references: Reference[]): boolean {
-  if (run.obj.status?.conditions?.length || run.memory.parked.has(run.key)) return false;
+  if (run.obj.status?.conditions?.length) return false;
+  const now = run.deps.clock.now();
+  const since = run.memory.parked.get(run.key);
+  if (since !== undefined && now - since >= (run.deps.dependencyRetryMs ?? 60_000)) return false;
   const onTheirWay = references.every((r) => {
     if (r.afterCreate) return true;
     const problem = referenceProblem(r.kind, r.name, run.deps.store.get(r.kind, run.meta.namespace, r.name));
     return problem === undefined || problem === `${r.kind} ${r.name} (not Ready)`;
   });
-  if (onTheirWay) run.memory.parked.add(run.key);
+  if (onTheirWay && since === undefined) run.memory.parked.set(run.key, now);
   return onTheirWay;
 }
 
