@@ -47,7 +47,11 @@ import {
   startService,
 } from "./lib/scale-service.ts";
 
-const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000").split(",").map(Number);
+// "" or 0: no size (BENCH_SCALE_RATE_SIZE alone).
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const RSS_TOTAL = Number(process.env.BENCH_SCALE_RSS_TOTAL ?? 10_000);
 const LATENCY_MS = 20;
 /**

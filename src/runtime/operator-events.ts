@@ -35,12 +35,13 @@ export class InformerEvents {
     this.o = options;
   }
 
-  enqueue(key: string): void {
+  /** `urgent`: a dependent woken by its reference's Ready starts ahead of a backlog (WorkQueue.add). */
+  enqueue(key: string, urgent = false): void {
     // A resource whose Account is on its first credentials check would only park (thousands
     // at an operator start): the Account wakes its dependents, in dependency order, instead.
     const account = this.o.refs.targetOfKind(key, "Account");
     if (account !== undefined && this.o.accounts.parkIfPending(account)) return;
-    this.o.queue()?.add(key);
+    this.o.queue()?.add(key, urgent);
   }
 
   added(kind: string, obj: ManagedObject): void {
@@ -67,7 +68,8 @@ export class InformerEvents {
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
-      for (const dependent of refs.dependents(key)) this.enqueue(dependent);
+      // Kinds other than Accounts: an Account's dependents are thousands (its wake goes in order).
+      for (const dependent of refs.dependents(key)) this.enqueue(dependent, kind !== "Account");
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
       // What holds it in the service and lists it in status (a route table its new route): look again.
       for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
