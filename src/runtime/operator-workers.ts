@@ -133,6 +133,9 @@ export class Workers {
       else if (result.retry) queue.addRateLimited(key);
       else {
         queue.forget(key);
+        // Ready with nothing to come back for: a retry still pending from before (a wait for a
+        // reference that woke it since) would only read the object again; the resync watches it.
+        if (result.outcome === "ready" && result.requeueAfterMs === undefined) queue.cancelDelayed(key);
         if (result.requeueAfterMs !== undefined && result.requeueAfterMs > 0)
           queue.addAfter(key, result.requeueAfterMs);
       }

@@ -165,3 +165,14 @@ describe("WorkQueue urgent keys", () => {
     expect(q.length).toBe(0);
   });
 });
+
+describe("WorkQueue.cancelDelayed", () => {
+  it("drops a delayed re-add", () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock });
+    q.addAfter("a", 1000);
+    q.cancelDelayed("a");
+    clock.advance(2000);
+    expect(q.length).toBe(0);
+  });
+});

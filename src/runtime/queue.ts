@@ -169,6 +169,14 @@ export class WorkQueue {
     this.failures.delete(key);
   }
 
+  /** A delayed re-add of the key (a retry no longer needed) is cancelled. */
+  cancelDelayed(key: string): void {
+    const delayed = this.delayed.get(key);
+    if (!delayed) return;
+    this.clock.clearTimeout(delayed.handle);
+    this.delayed.delete(key);
+  }
+
   retries(key: string): number {
     return this.failures.get(key) ?? 0;
   }
