@@ -42,6 +42,8 @@ export class BatchedReads {
   private readonly idle: <T>(wait: Promise<T>) => Promise<T>;
   private readonly onCall: (kind: string) => void;
   private readonly open = new Map<string, Batch>();
+  /** How long the last index call of each batch key took (a rate-limited client queues it for seconds). */
+  private readonly lastReadMs = new Map<string, number>();
 
   constructor(options: BatchedReadsOptions = {}) {
     this.windowMs = options.windowMs ?? 150;
@@ -64,7 +66,9 @@ export class BatchedReads {
     if (!batch) {
       batch = { kind, client, scope, waiting: new Map(), openedAt: performance.now(), hurried: false };
       this.open.set(key, batch);
-      this.schedule(key, batch, this.windowMs);
+      // A batch waits at least as long as its last read took, up to 5 s: when calls queue (the
+      // --api-rate limit), reads of one kind do not go one per window while the earlier ones wait.
+      this.schedule(key, batch, Math.max(this.windowMs, Math.min(5_000, this.lastReadMs.get(key) ?? 0)));
     }
     const wait = new Promise<unknown>((resolve, reject) => {
       const list = batch.waiting.get(href);
@@ -92,7 +96,8 @@ export class BatchedReads {
   private schedule(key: string, batch: Batch, ms: number): void {
     batch.timer = setTimeout(() => {
       if (this.open.get(key) === batch) this.open.delete(key);
-      void this.read_(batch);
+      const started = performance.now();
+      void this.read_(batch).finally(() => this.lastReadMs.set(key, performance.now() - started));
     }, ms);
   }
 
