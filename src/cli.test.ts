@@ -24,7 +24,36 @@ const echo = defineCommand({
   },
 });
 
+const get = defineCommand({
+  name: "get",
+  summary: "takes positional arguments and short flags, and exits 1 on misuse as kubectl does",
+  args: "KIND/NAME",
+  usageExitCode: 1,
+  flags: { namespace: { type: "string", short: "n", description: "a namespace" } },
+  schema: z.object({ args: z.array(z.string()), namespace: z.string().optional() }).strict(),
+  async run(options) {
+    seen.push(options);
+    return 0;
+  },
+});
+
 describe("cli", () => {
+  it("positional arguments reach the schema as args, short flags as their long names", async () => {
+    const c = capture();
+    expect(await main(["get", "route/a", "-n", "team"], c.io, [get])).toBe(0);
+    expect(seen.at(-1)).toEqual({ args: ["route/a"], namespace: "team" });
+    expect(await main(["get", "--help"], c.io, [get])).toBe(0);
+    expect(c.out.join("\n")).toContain("Usage: svc-operator get KIND/NAME [flags]");
+    expect(c.out.join("\n")).toMatch(/-n, --namespace <value>\s+a namespace/);
+  });
+
+  it("a positional argument to a command that takes none is a usage error; the command's exit code", async () => {
+    const c = capture();
+    expect(await main(["echo", "extra"], c.io, [echo])).toBe(2);
+    expect(c.err.join("\n")).toContain("extra");
+    expect(await main(["get", "--nope"], c.io, [get])).toBe(1);
+  });
+
   it("validates flags into typed options with defaults", async () => {
     const c = capture();
     expect(await main(["echo", "--port", "1234"], c.io, [echo])).toBe(0);

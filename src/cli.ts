@@ -40,7 +40,7 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
     if (error instanceof UsageError) {
       io.err(`svc-operator ${command.name}: ${error.message}`);
       io.err(`Run 'svc-operator ${command.name} --help' for usage.`);
-      return 2;
+      return command.usageExitCode ?? 2;
     }
     throw error;
   }
@@ -53,7 +53,7 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`svc-operator ${command.name}: ${error.message}`);
-      return 2;
+      return command.usageExitCode ?? 2;
     }
     throw error;
   }

@@ -5,13 +5,17 @@ import { GROUP, VERSION } from "../runtime/names.ts";
 import { UsageError } from "./command.ts";
 
 /**
- * What `svc-operator export` and `plan` read from a cluster: Accounts, their Secrets and the
- * custom resources of a namespace. Only GETs: these commands write nothing anywhere.
+ * What `svc-operator export`, `plan` and `trace` read from a cluster: Accounts, their Secrets and
+ * the custom resources of a namespace. Only GETs: these commands write nothing anywhere.
  */
 export class ClusterReader {
   private readonly kube: RawKube;
   /** Where the kubeconfig came from, for messages. */
   readonly source: string;
+  /** The apiserver's URL, for messages. */
+  readonly server: string;
+  /** The namespace of the kubeconfig's current context, if it names one (kubectl's default). */
+  readonly contextNamespace: string | undefined;
 
   constructor(kubeconfig: string | undefined) {
     const kc = new KubeConfig();
@@ -24,7 +28,10 @@ export class ClusterReader {
     } catch (error) {
       throw new UsageError(`cannot load ${this.source}: ${(error as Error).message}`);
     }
-    if (!kc.getCurrentCluster()) throw new UsageError(`${this.source}: no current cluster`);
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new UsageError(`${this.source}: no current cluster`);
+    this.server = cluster.server;
+    this.contextNamespace = kc.getContextObject(kc.getCurrentContext())?.namespace;
     this.kube = new RawKube(kc);
   }
 

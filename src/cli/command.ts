@@ -22,6 +22,13 @@ export interface Command<S extends z.ZodType = z.ZodType> {
   flags: Record<string, FlagSpec>;
   /** Validates the raw parsed flags (strings and booleans) into typed options. */
   schema: S;
+  /**
+   * The positional arguments it takes, for help (`KIND/NAME`); they reach the schema as `args`.
+   * None when unset: a positional argument is then a usage error.
+   */
+  args?: string;
+  /** The exit code of a usage error (default 2; kubectl-like commands use 1). */
+  usageExitCode?: number;
   /** Resolves with the process exit code once the command is finished. */
   run(options: z.output<S>, io: CommandIo): Promise<number>;
 }
@@ -48,7 +55,8 @@ export class UsageError extends Error {
 }
 
 export function commandHelp(command: Command): string {
-  const lines = [`Usage: svc-operator ${command.name} [flags]`, "", command.summary, "", "Flags:"];
+  const args = command.args ? ` ${command.args}` : "";
+  const lines = [`Usage: svc-operator ${command.name}${args} [flags]`, "", command.summary, "", "Flags:"];
   const entries = Object.entries(command.flags).map(([name, spec]) => {
     const long = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
     const left = spec.type === "boolean" ? long : `${long} <value>`;
@@ -84,12 +92,19 @@ export function parseFlags<S extends z.ZodType>(command: Command<S>, argv: strin
     };
   }
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: command.args !== undefined,
+    }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return "help";
+  if (command.args !== undefined) values.args = positionals;
   const result = command.schema.safeParse(values);
   if (!result.success) throw new UsageError(formatFlagIssues(result.error));
   return result.data;

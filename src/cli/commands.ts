@@ -4,6 +4,7 @@ import { exportCommand } from "../export/command.ts";
 import { planCommand } from "../plan/command.ts";
 import { runCommand } from "../runtime/command.ts";
 import { simulatorCommand } from "../simulator/command.ts";
+import { traceCommand } from "../trace/command.ts";
 import type { Command } from "./command.ts";
 
 // Every subcommand of the product, in the order `svc-operator --help` lists them.
@@ -15,4 +16,5 @@ export const commands: Command<any>[] = [
   dev,
   exportCommand,
   planCommand,
+  traceCommand,
 ];
