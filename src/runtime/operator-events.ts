@@ -83,7 +83,7 @@ export class InformerEvents {
   /**
    * A resource that turned Stalled, or waits for something else now: the dependents waiting for it
    * say so at once (their message quotes its state), not at their next retry. Only those already
-   * waiting: a Ready dependent keeps its state until its own next reconcile, as before.
+   * waiting, or not recorded yet: a Ready dependent keeps its state until its own next reconcile.
    */
   private tellWaitingDependents(
     kind: string,
@@ -97,7 +97,9 @@ export class InformerEvents {
     for (const dependent of this.o.refs.dependents(key)) {
       const d = parseKey(dependent);
       const ready = getCondition(this.o.store.get(d.kind, d.namespace, d.name)?.status?.conditions, "Ready");
-      if (ready?.status === "False" && ready.reason === Reason.DependencyNotReady) this.enqueue(dependent);
+      // No Ready yet: a new dependent parked without a write while this one was on its way.
+      if (!ready || (ready.status === "False" && ready.reason === Reason.DependencyNotReady))
+        this.enqueue(dependent);
     }
   }
 
