@@ -1,6 +1,9 @@
 // Runs every bench/<area>.ts (or those named on the command line), each exporting
-// `run(): Promise<Record<string, unknown>>`, and writes the figures to bench/results/.
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+// `run(): Promise<Record<string, unknown>>`, and writes the figures to bench/results/latest.json
+// and latest.md (committed: the latest figures of each area, with when and under what load they
+// were taken; an area not run this time keeps its last figures).
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -22,8 +25,43 @@ async function benchFiles(only: string[]): Promise<string[]> {
   return only.length > 0 ? only : areas;
 }
 
-function markdown(results: Record<string, Figures | { error: string }>): string {
-  const lines = ["| area | figure | value |", "|---|---|---|"];
+/** When, on what and under what load each area's figures were taken. */
+interface AreaMeta {
+  date: string;
+  node: string;
+  cpus: number;
+  loadAverage1m: number;
+}
+
+interface Latest {
+  areas: Record<string, AreaMeta>;
+  results: Record<string, Figures | { error: string }>;
+}
+
+async function readLatest(file: string): Promise<Latest> {
+  try {
+    const parsed = JSON.parse(await readFile(file, "utf8")) as Partial<Latest>;
+    return { areas: parsed.areas ?? {}, results: parsed.results ?? {} };
+  } catch {
+    return { areas: {}, results: {} };
+  }
+}
+
+function markdown({ areas, results }: Latest): string {
+  const lines = [
+    "# Latest bench figures",
+    "",
+    "Written by `npm run bench` (bench/run.ts); each area's figures are from its last run.",
+    "",
+    "| area | taken | node | cpus | load average (1 min) at its start |",
+    "|---|---|---|---|---|",
+    ...Object.entries(areas).map(
+      ([area, m]) => `| ${area} | ${m.date} | ${m.node} | ${m.cpus} | ${m.loadAverage1m} |`,
+    ),
+    "",
+    "| area | figure | value |",
+    "|---|---|---|",
+  ];
   for (const [area, figures] of Object.entries(results)) {
     for (const [name, value] of Object.entries(figures)) {
       lines.push(
@@ -36,10 +74,18 @@ function markdown(results: Record<string, Figures | { error: string }>): string 
 
 async function main(): Promise<number> {
   const areas = await benchFiles(process.argv.slice(2));
-  const results: Record<string, Figures | { error: string }> = {};
+  const out = join(here, "results");
+  const latest = await readLatest(join(out, "latest.json"));
+  const results = latest.results;
   let failed = 0;
   for (const area of areas) {
     process.stdout.write(`\n== bench ${area}\n`);
+    latest.areas[area] = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      loadAverage1m: +loadavg()[0]!.toFixed(1),
+    };
     const started = performance.now();
     try {
       const mod = (await import(pathToFileURL(join(here, `${area}.ts`)).href)) as BenchModule;
@@ -51,15 +97,9 @@ async function main(): Promise<number> {
     }
     process.stdout.write(`== ${area} took ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
-  const out = join(here, "results");
   await mkdir(out, { recursive: true });
-  const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: (await import("node:os")).cpus().length,
-  };
-  await writeFile(join(out, "latest.json"), `${JSON.stringify({ meta, results }, null, 2)}\n`);
-  const table = markdown(results);
+  await writeFile(join(out, "latest.json"), `${JSON.stringify(latest, null, 2)}\n`);
+  const table = markdown(latest);
   await writeFile(join(out, "latest.md"), table);
   process.stdout.write(`\n${table}\nwritten: bench/results/latest.json, bench/results/latest.md\n`);
   return failed === 0 ? 0 : 1;

@@ -48,6 +48,16 @@ export interface DevClusterOptions {
   admitter?: Admitter;
   presenter?: Presenter;
   log?: LogFn;
+  /**
+   * Called after every stored change (storage key such as `cloud.svc.io/widgets`, the change, the
+   * object as stored): what a bench times Kubernetes writes by. Must not throw or block.
+   */
+  onWrite?: (
+    key: string,
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    object: Record<string, unknown>,
+    old?: Record<string, unknown>,
+  ) => void;
   /** Requests to refuse with kube-apiserver's 403 (test-only; see deny.ts). Default none. */
   deny?: DenyRule[];
 }
@@ -85,7 +95,10 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   if (tls) credentials.tls = tls;
   const store = new Store({
     historyLimit: options.historyLimit,
-    onWrite: () => stateFile?.changed(),
+    onWrite: (key, event) => {
+      stateFile?.changed();
+      options.onWrite?.(key, event.type, event.object, event.old);
+    },
     onListenerError: (error) => log("error", "watch delivery failed", { error: String(error) }),
   });
   const registry = new Registry();

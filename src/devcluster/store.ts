@@ -43,11 +43,16 @@ export class Store {
   private rv = 0;
   private readonly buckets = new Map<string, Bucket>();
   private readonly historyLimit: number;
-  private readonly onWrite: () => void;
+  private readonly onWrite: (key: string, event: StoredEvent) => void;
   private readonly onListenerError: (error: unknown) => void;
 
   constructor(
-    options: { historyLimit?: number; onWrite?: () => void; onListenerError?: (error: unknown) => void } = {},
+    options: {
+      historyLimit?: number;
+      /** Called after each write with the storage key and the change. */
+      onWrite?: (key: string, event: StoredEvent) => void;
+      onListenerError?: (error: unknown) => void;
+    } = {},
   ) {
     this.historyLimit = options.historyLimit ?? 10_000;
     this.onWrite = options.onWrite ?? (() => {});
@@ -131,7 +136,7 @@ export class Store {
         this.onListenerError(error);
       }
     }
-    this.onWrite();
+    this.onWrite(key, event);
   }
 
   /** Events after `rv`, or "expired" when some of them are no longer kept. */

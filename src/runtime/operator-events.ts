@@ -35,12 +35,13 @@ export class InformerEvents {
     this.o = options;
   }
 
-  enqueue(key: string): void {
+  /** `urgent`: a dependent woken by its reference's Ready starts ahead of a backlog (WorkQueue.add). */
+  enqueue(key: string, urgent = false): void {
     // A resource whose Account is on its first credentials check would only park (thousands
     // at an operator start): the Account wakes its dependents, in dependency order, instead.
     const account = this.o.refs.targetOfKind(key, "Account");
     if (account !== undefined && this.o.accounts.parkIfPending(account)) return;
-    this.o.queue()?.add(key);
+    this.o.queue()?.add(key, urgent);
   }
 
   added(kind: string, obj: ManagedObject): void {
@@ -67,7 +68,8 @@ export class InformerEvents {
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
-      for (const dependent of refs.dependents(key)) this.enqueue(dependent);
+      // Kinds other than Accounts: an Account's dependents are thousands (its wake goes in order).
+      for (const dependent of refs.dependents(key)) this.enqueue(dependent, kind !== "Account");
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
       // What holds it in the service and lists it in status (a route table its new route): look again.
       for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
@@ -81,7 +83,7 @@ export class InformerEvents {
   /**
    * A resource that turned Stalled, or waits for something else now: the dependents waiting for it
    * say so at once (their message quotes its state), not at their next retry. Only those already
-   * waiting: a Ready dependent keeps its state until its own next reconcile, as before.
+   * waiting, or not recorded yet: a Ready dependent keeps its state until its own next reconcile.
    */
   private tellWaitingDependents(
     kind: string,
@@ -95,7 +97,9 @@ export class InformerEvents {
     for (const dependent of this.o.refs.dependents(key)) {
       const d = parseKey(dependent);
       const ready = getCondition(this.o.store.get(d.kind, d.namespace, d.name)?.status?.conditions, "Ready");
-      if (ready?.status === "False" && ready.reason === Reason.DependencyNotReady) this.enqueue(dependent);
+      // No Ready yet: a new dependent parked without a write while this one was on its way.
+      if (!ready || (ready.status === "False" && ready.reason === Reason.DependencyNotReady))
+        this.enqueue(dependent);
     }
   }
 

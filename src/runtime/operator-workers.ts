@@ -20,6 +20,11 @@ export interface WorkersOptions {
   reconcile: (key: string) => Promise<ReconcileOutcome>;
   /** One drift-detection pass. */
   resync: () => unknown;
+  /**
+   * No reconcile is at work and none waits (those left are parked in `lend`): what they wait for
+   * may as well go now (BatchedReads.flush) instead of waiting out its window.
+   */
+  onIdle?: () => void;
 }
 
 /**
@@ -31,6 +36,7 @@ export class Workers {
   private current: WorkQueue | undefined;
   private workers: Promise<void>[] = [];
   private resyncTimer: { cancel(): void } | undefined;
+  private slots: Slots | undefined;
 
   constructor(options: WorkersOptions) {
     this.o = options;
@@ -54,7 +60,9 @@ export class Workers {
     });
     this.current = queue;
     this.o.enqueueAll();
-    this.workers = Array.from({ length: this.o.concurrency }, () => this.work(queue));
+    const slots = new Slots(this.o.concurrency);
+    this.slots = slots;
+    this.workers = Array.from({ length: this.o.concurrency }, () => this.work(queue, slots));
     this.resyncTimer = this.every(this.o.resyncMs, this.o.resync);
     this.o.log.info({ identity: this.o.identity, concurrency: this.o.concurrency }, "reconciling");
   }
@@ -67,6 +75,8 @@ export class Workers {
     this.o.metrics.leader.set(0);
     this.resyncTimer?.cancel();
     queue.shutdown();
+    this.slots?.shutdown();
+    this.slots = undefined;
     const workers = this.workers;
     this.workers = [];
     let timer: NodeJS.Timeout | undefined;
@@ -81,10 +91,35 @@ export class Workers {
       this.o.log.warn({ inFlight: queue.inFlight }, "stopped with reconciles still in flight");
   }
 
-  private async work(queue: WorkQueue): Promise<void> {
+  /**
+   * Runs a wait that holds no service connection and no apiserver request (a read waiting for its
+   * batch, see BatchedReads) with the reconcile's slot lent to another key meanwhile: `concurrency`
+   * counts reconciles at work, not those parked on a batch. Back from the wait, the reconcile takes
+   * the next free slot before any new key does.
+   */
+  async lend<T>(wait: Promise<T>): Promise<T> {
+    const queue = this.current;
+    const slots = this.slots;
+    if (!queue || !slots) return wait;
+    slots.release();
+    if (slots.idle === 0) this.workers.push(this.work(queue, slots));
+    this.idleCheck(queue, slots);
+    try {
+      return await wait;
+    } finally {
+      await slots.acquire(true);
+    }
+  }
+
+  private async work(queue: WorkQueue, slots: Slots): Promise<void> {
     for (;;) {
+      // The key first, then a slot: a worker waiting for work holds none, so a reconcile back
+      // from a lent wait never waits for keys that have not come yet.
+      slots.idle++;
       const key = await queue.get();
+      slots.idle--;
       if (key === undefined) return;
+      await slots.acquire(false);
       let result: ReconcileOutcome;
       try {
         result = await this.o.reconcile(key);
@@ -98,11 +133,20 @@ export class Workers {
       else if (result.retry) queue.addRateLimited(key);
       else {
         queue.forget(key);
+        // Ready with nothing to come back for: a retry still pending from before (a wait for a
+        // reference that woke it since) would only read the object again; the resync watches it.
+        if (result.outcome === "ready" && result.requeueAfterMs === undefined) queue.cancelDelayed(key);
         if (result.requeueAfterMs !== undefined && result.requeueAfterMs > 0)
           queue.addAfter(key, result.requeueAfterMs);
       }
       queue.done(key);
+      slots.release();
+      this.idleCheck(queue, slots);
     }
+  }
+
+  private idleCheck(queue: WorkQueue, slots: Slots): void {
+    if (slots.allFree && queue.length === 0) this.o.onIdle?.();
   }
 
   private every(ms: number, fn: () => unknown): { cancel(): void } {
@@ -125,5 +169,45 @@ export class Workers {
         this.o.clock.clearTimeout(handle);
       },
     };
+  }
+}
+
+/** The reconciles that may be at work at once (Workers.lend lends one out while it waits). */
+class Slots {
+  private free: number;
+  /** Reconciles back from a lent wait: served before new keys. */
+  private readonly resuming: (() => void)[] = [];
+  private readonly starting: (() => void)[] = [];
+  /** Workers waiting for a key: when none is, lending a slot starts one more. */
+  idle = 0;
+
+  private readonly size: number;
+
+  constructor(size: number) {
+    this.size = size;
+    this.free = size;
+  }
+
+  get allFree(): boolean {
+    return this.free === this.size;
+  }
+
+  acquire(resuming: boolean): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => (resuming ? this.resuming : this.starting).push(resolve));
+  }
+
+  release(): void {
+    const next = this.resuming.shift() ?? this.starting.shift();
+    if (next) next();
+    else this.free++;
+  }
+
+  /** The queue is shut down: every waiter goes on (workers then find no key and end). */
+  shutdown(): void {
+    for (const waiter of [...this.resuming.splice(0), ...this.starting.splice(0)]) waiter();
   }
 }

@@ -6,6 +6,7 @@ import type { Registry } from "prom-client";
 import type { ExplainServiceError } from "./account-problems.ts";
 import type { AccountController } from "./accounts.ts";
 import { AuditTrail } from "./audit.ts";
+import { BatchedReads } from "./batched-reads.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { OperatorConfig } from "./config.ts";
 import { configMapWatch } from "./config-map-watch.ts";
@@ -97,6 +98,7 @@ export class Operator {
   private readonly siblings = new SiblingIndex();
   /** One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud). */
   private readonly links: LinkCheck;
+  private readonly batchedReads: BatchedReads;
   private readonly memory: MemoryMetrics;
   private readonly observer: IndexObserver;
   private readonly elector: LeaderElector | undefined;
@@ -218,6 +220,9 @@ export class Operator {
     });
     // One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud).
     this.links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
+    // Objects just created, updated or pending are read through their kind's index, many per call;
+    // a reconcile waiting for its batch lends its slot to another key.
+    this.batchedReads = new BatchedReads({ idle: (wait) => this.workers.lend(wait) });
     for (const kind of options.kinds) {
       this.reconcilers.set(
         kind.kind,
@@ -232,6 +237,7 @@ export class Operator {
           clock: this.clock,
           log: this.log,
           observations: this.observations,
+          batchedReads: this.batchedReads,
           names: this.names,
           metrics: this.metrics,
           isTerminalApiError: options.isTerminalApiError,
@@ -276,6 +282,7 @@ export class Operator {
       },
       reconcile: (key) => this.reconcileKey(key),
       resync: () => this.resyncNow(),
+      onIdle: () => this.batchedReads.flush(),
     });
     if (options.config.leaderElect) {
       this.elector = new LeaderElector({

@@ -143,3 +143,36 @@ describe("WorkQueue", () => {
     expect(await q.get()).toBe("recreated");
   });
 });
+
+describe("WorkQueue urgent keys", () => {
+  it("go ahead of every lane but the top one; a waiting key moves up, and is handed out once", async () => {
+    const rank: Record<string, number> = { Account: Number.MAX_SAFE_INTEGER, Net: 2, Leaf: 1 };
+    const q = new WorkQueue({ priority: (k) => rank[k.split("/")[0]!] ?? 0 });
+    q.add("Net/a");
+    q.add("Leaf/a");
+    q.add("Leaf/b");
+    q.add("Account/x");
+    q.add("Leaf/b", true); // woken: moves ahead of Net/a
+    q.add("Leaf/c", true);
+    expect(q.length).toBe(5);
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const key = (await q.get())!;
+      order.push(key);
+      q.done(key);
+    }
+    expect(order).toEqual(["Account/x", "Leaf/b", "Leaf/c", "Net/a", "Leaf/a"]);
+    expect(q.length).toBe(0);
+  });
+});
+
+describe("WorkQueue.cancelDelayed", () => {
+  it("drops a delayed re-add", () => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock });
+    q.addAfter("a", 1000);
+    q.cancelDelayed("a");
+    clock.advance(2000);
+    expect(q.length).toBe(0);
+  });
+});

@@ -8,6 +8,9 @@ export interface BackoffOptions {
   maxMs: number;
 }
 
+/** The lane of urgent keys: below only the highest priority there is (the operator's Accounts). */
+export const URGENT_PRIORITY = Number.MAX_SAFE_INTEGER - 1;
+
 export const defaultBackoff: BackoffOptions = { baseMs: 5, maxMs: 5 * 60_000 };
 
 export interface WorkQueueHooks {
@@ -37,6 +40,8 @@ export class WorkQueue {
   private waitingCount = 0;
   private readonly priority: (key: string) => number;
   private readonly waiting = new Set<string>();
+  /** Waiting keys queued urgent (see add). */
+  private readonly urgent = new Set<string>();
   private readonly processing = new Set<string>();
   /** Keys added while being processed: queued again on done(). */
   private readonly dirty = new Set<string>();
@@ -75,7 +80,18 @@ export class WorkQueue {
     return lane;
   }
 
+  /** The next waiting key; an entry left behind in a lower lane by `add(key, true)` is passed over. */
   private take(): string {
+    for (;;) {
+      const key = this.takeEntry();
+      if (this.waiting.has(key)) {
+        this.urgent.delete(key);
+        return key;
+      }
+    }
+  }
+
+  private takeEntry(): string {
     const lane = this.lanes.find((l) => l.head < l.items.length)!;
     const key = lane.items[lane.head++]!;
     if (lane.head === lane.items.length) {
@@ -85,17 +101,27 @@ export class WorkQueue {
       lane.items.splice(0, lane.head);
       lane.head = 0;
     }
-    this.waitingCount--;
     return key;
   }
 
-  add(key: string): void {
+  /**
+   * Queues the key. `urgent`: ahead of every lane but the top one (URGENT_PRIORITY), for work that
+   * was waiting on something that just happened (a dependent whose reference became Ready): it
+   * starts at once instead of behind a backlog. A key already waiting in a lower lane moves up.
+   */
+  add(key: string, urgent = false): void {
     if (this.shuttingDown) return;
     if (this.processing.has(key)) {
       this.dirty.add(key);
       return;
     }
-    if (this.waiting.has(key)) return;
+    if (this.waiting.has(key)) {
+      if (!urgent || this.urgent.has(key)) return;
+      // Its entry in the lower lane stays, passed over once the key is taken (take).
+      this.urgent.add(key);
+      this.lane(URGENT_PRIORITY).items.push(key);
+      return;
+    }
     this.waiting.add(key);
     const getter = this.getters.shift();
     if (getter) {
@@ -104,7 +130,8 @@ export class WorkQueue {
       getter(key);
       return;
     }
-    this.lane(this.priority(key)).items.push(key);
+    if (urgent) this.urgent.add(key);
+    this.lane(urgent ? URGENT_PRIORITY : this.priority(key)).items.push(key);
     this.waitingCount++;
     this.hooks.depth?.(this.length);
   }
@@ -142,6 +169,14 @@ export class WorkQueue {
     this.failures.delete(key);
   }
 
+  /** A delayed re-add of the key (a retry no longer needed) is cancelled. */
+  cancelDelayed(key: string): void {
+    const delayed = this.delayed.get(key);
+    if (!delayed) return;
+    this.clock.clearTimeout(delayed.handle);
+    this.delayed.delete(key);
+  }
+
   retries(key: string): number {
     return this.failures.get(key) ?? 0;
   }
@@ -176,6 +211,7 @@ export class WorkQueue {
     if (this.length > 0) {
       const key = this.take();
       this.waiting.delete(key);
+      this.waitingCount--;
       this.processing.add(key);
       this.hooks.depth?.(this.length);
       return Promise.resolve(key);
@@ -206,6 +242,7 @@ export class WorkQueue {
     this.lanes.length = 0;
     this.waitingCount = 0;
     this.waiting.clear();
+    this.urgent.clear();
     for (const getter of this.getters.splice(0)) getter(undefined);
   }
 }

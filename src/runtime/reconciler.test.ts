@@ -200,7 +200,8 @@ describe("ManagedReconciler: create and observe", () => {
     expect(cond("Synced")?.status).toBe("True");
     expect(cond("Stalled")?.status).toBe("False");
     expect(cond("Reconciling")?.status).toBe("False");
-    expect(events.map((e) => e.reason)).toEqual(["Created"]);
+    // No Event for a create: status (href, Ready) and the audit trail say it.
+    expect(events).toEqual([]);
     expect(service.calls).toEqual(["create w", "show /api/widgets/1"]);
   });
 

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ExplainServiceError } from "./account-problems.ts";
 import type { AccountUse, NoClient } from "./account-use.ts";
 import type { AuditSink } from "./audit.ts";
+import type { BatchedReads } from "./batched-reads.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
 import { type Footprint, keyed } from "./footprint.ts";
@@ -53,6 +54,8 @@ export interface ReconcilerDeps {
   clock: Clock;
   log: Logger;
   observations?: ObservationCache;
+  /** Reads of objects by href through their kind's index, batched (share one per operator); none: a show each. */
+  batchedReads?: BatchedReads;
   metrics?: ReconcilerMetrics;
   /** True for a service client error that only a spec change can fix (e.g. ApiError kind `invalid`). */
   isTerminalApiError?: (error: unknown) => boolean;
@@ -100,7 +103,7 @@ export class ManagedReconciler {
    * deletion arrives (forget); the age limit is a safety net for a deletion never delivered.
    */
   private readonly released = new Map<string, { uid: string; at: number }>();
-  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map() };
+  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map(), parked: new Map() };
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
@@ -155,6 +158,7 @@ export class ManagedReconciler {
     this.deps.keySources?.forget(key);
     this.memory.notReadySince.delete(key);
     this.memory.ownHrefs.delete(key);
+    this.memory.parked.delete(key);
     this.released.delete(key);
   }
 
@@ -163,6 +167,7 @@ export class ManagedReconciler {
     return {
       "reconciler.notReadySince": keyed(this.memory.notReadySince),
       "reconciler.ownHrefs": keyed(this.memory.ownHrefs),
+      "reconciler.parked": keyed(this.memory.parked),
       "reconciler.released": keyed(this.released),
     };
   }

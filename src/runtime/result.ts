@@ -84,7 +84,6 @@ export type ErrorReason = (typeof ErrorReasons)[number];
 
 /** Kubernetes Event reasons the operator emits, each with its one type (EventTypes). */
 export const EventReason = {
-  Created: "Created",
   Updated: "Updated",
   Deleted: "Deleted",
   Orphaned: "Orphaned",
@@ -112,7 +111,6 @@ export type EventReason = (typeof EventReason)[keyof typeof EventReason];
 
 /** Whether an event says all is well (Normal) or someone should look (Warning): one type per reason. */
 export const EventTypes = {
-  Created: "Normal",
   Updated: "Normal",
   Deleted: "Normal",
   Orphaned: "Normal",

@@ -110,7 +110,7 @@ export async function startFromOptions(options: SimulatorCommandOptions, io: Com
   } else {
     io.out(`  seed: ${options.seed} (credentials as that file defines them)`);
   }
-  io.out(`  test hooks: ${sim.url}/__sim/{state,stats,faults,clock,reset}`);
+  io.out(`  test hooks: ${sim.url}/__sim/{state,stats,creates,faults,clock,reset}`);
   // A token from the environment is the caller's own: it is not echoed.
   io.out(
     hook.source === "generated"

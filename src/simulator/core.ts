@@ -278,7 +278,23 @@ export class SimulatorCore {
     if (!req.complete) headers.connection = "close";
     res.writeHead(answer.status, headers);
     res.end(body);
+    if (method === "POST" && answer.status === 201) this.logCreate(answer, started);
     this.finish(method, path, template, answer.status, started);
+  }
+
+  /** The create's object and when its request arrived (`GET /__sim/creates`: benches time it). */
+  private logCreate(answer: SimResponse, started: number): void {
+    const location = answer.headers.location;
+    let href = typeof location === "string" ? location.replace(/^https?:\/\/[^/]+/, "") : undefined;
+    if (href === undefined && answer.body.length > 0) {
+      try {
+        const links = (JSON.parse(String(answer.body)) as { links?: { rel: string; href: string }[] }).links;
+        href = links?.find((l) => l.rel === "self")?.href;
+      } catch {
+        // Not JSON (XML asked): not logged.
+      }
+    }
+    if (href !== undefined) this.stats.created(href, performance.timeOrigin + started);
   }
 
   /** One stats entry and one log line per request (no query string, cookies or tokens). */

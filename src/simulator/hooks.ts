@@ -74,6 +74,7 @@ export async function handleHook(
   // Credentials are never answered: the state shows that a password is set, not what it is.
   if (key === "GET /__sim/state") return send(res, 200, redactSecrets(core.store.snapshot()));
   if (key === "GET /__sim/stats") return send(res, 200, core.stats.report());
+  if (key === "GET /__sim/creates") return send(res, 200, core.stats.createLog());
   if (key === "GET /__sim/faults") return send(res, 200, core.faults.current);
   if (key === "GET /__sim/clock") return send(res, 200, { now: new Date(core.clock.now()).toISOString() });
   if (key === "POST /__sim/faults" || key === "POST /__sim/clock") {

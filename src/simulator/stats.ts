@@ -12,6 +12,8 @@ export class RequestStats {
   private peakInFlight = 0;
   /** Sum of the requests' times from arrival to answer: over a window, its growth / the window = requests in progress on average. */
   private busyMs = 0;
+  /** Objects created, with when their create arrived (wall clock, ms): `GET /__sim/creates`. */
+  private readonly creates: { href: string; at: number }[] = [];
 
   /** A request arrived. */
   begin(): void {
@@ -31,6 +33,16 @@ export class RequestStats {
     if (entry) entry.count += 1;
     else this.counts.set(key, { method, route, status, count: 1 });
     this.total += 1;
+  }
+
+  /** A create that made `href` arrived at `at` (wall clock, ms); the latest 200,000 are kept. */
+  created(href: string, at: number): void {
+    if (this.creates.length >= 200_000) this.creates.shift();
+    this.creates.push({ href, at });
+  }
+
+  createLog(): { href: string; at: number }[] {
+    return this.creates.slice();
   }
 
   report(): {
@@ -55,6 +67,7 @@ export class RequestStats {
   /** Forgets the counts; the requests in progress stay counted (they end later). */
   clear(): void {
     this.counts.clear();
+    this.creates.length = 0;
     this.total = 0;
     this.peakInFlight = this.inFlight;
     this.busyMs = 0;

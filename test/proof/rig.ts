@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import * as k8s from "@kubernetes/client-node";
 import { parse } from "yaml";
-import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
+import { createDevCluster, type DevCluster, type DevClusterOptions } from "../../src/devcluster/index.ts";
 import type { ManagedObject } from "../../src/runtime/kind.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
@@ -41,11 +41,20 @@ export async function startRig(options: {
   dir: string;
   latencyMs?: number;
   persist?: boolean;
+  /** Called after each devcluster write (benches time and count the operator's writes by it). */
+  onWrite?: DevClusterOptions["onWrite"];
 }): Promise<Rig> {
   const stateFile = options.persist ? join(options.dir, "devcluster.json") : undefined;
   const kubeconfigPath = join(options.dir, "kubeconfig");
   const port = await freePort();
-  const open = () => createDevCluster({ port, stateFile, stateDebounceMs: 200, historyLimit: 100_000 });
+  const open = () =>
+    createDevCluster({
+      port,
+      stateFile,
+      stateDebounceMs: 200,
+      historyLimit: 100_000,
+      onWrite: options.onWrite,
+    });
   let cluster = await open();
   await writeFile(kubeconfigPath, cluster.kubeconfig, { mode: 0o600 });
   const sim = await createSimulator({ latencyMs: options.latencyMs ?? 0 });
@@ -85,7 +94,12 @@ export async function startRig(options: {
  * A namespace with the credentials Secret and the Account `default` pointing at the simulator
  * (the rig's, or the one at `endpoint`).
  */
-export async function accountNamespace(rig: Rig, ns: string, endpoint = rig.sim.url): Promise<void> {
+export async function accountNamespace(
+  rig: Rig,
+  ns: string,
+  endpoint = rig.sim.url,
+  options: { auditTrail?: boolean } = {},
+): Promise<void> {
   await rig.core.createNamespace({ body: { metadata: { name: ns } } });
   await rig.core.createNamespacedSecret({
     namespace: ns,
@@ -105,6 +119,7 @@ export async function accountNamespace(rig: Rig, ns: string, endpoint = rig.sim.
         endpoint,
         accountId: 1,
         oauth: { refreshTokenSecretRef: { name: "svc-credentials", key: "refreshToken" } },
+        ...(options.auditTrail === false ? { auditTrail: false } : {}),
       },
     },
   });

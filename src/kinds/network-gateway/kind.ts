@@ -6,7 +6,7 @@ import type {
 import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import type { NetClient } from "../network/api.ts";
-import { CloudDirectory, resolveCloud } from "../network/cloud.ts";
+import { type CloudDirectory, resolveCloud, sharedClouds } from "../network/cloud.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import { GATEWAY_CREATE_ONLY, type NetworkGatewaySpec, networkGatewaySpecSchema } from "./schema.ts";
@@ -87,7 +87,7 @@ export const gatewayUpdateParams = (diff: FieldDiff[], d: NetworkGatewayDesired)
 export const gatewayAtProvider = (o: NetworkGatewayObserved) => gatewayFields.atProvider(o);
 
 export function createNetworkGatewayKind(
-  clouds: CloudDirectory = new CloudDirectory(),
+  clouds: CloudDirectory = sharedClouds,
 ): ManagedKind<NetworkGatewaySpec, NetworkGatewayDesired, NetworkGatewayObserved, NetClient> {
   return {
     kind: "NetworkGateway",

@@ -89,3 +89,6 @@ export class CloudDirectory {
     }
   }
 }
+
+/** The one directory the kinds share by default: one capabilities read per cloud and Account, not one per kind. */
+export const sharedClouds = new CloudDirectory();

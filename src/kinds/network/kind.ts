@@ -13,7 +13,7 @@ import { destroyOrWait, orUndefined } from "../shared/observe.ts";
 import { refOrHref } from "../shared/refs.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import type { NetClient } from "./api.ts";
-import { CloudDirectory, resolveCloud } from "./cloud.ts";
+import { type CloudDirectory, resolveCloud, sharedClouds } from "./cloud.ts";
 import { NETWORK_CREATE_ONLY, type NetworkSpec, networkSpecSchema } from "./schema.ts";
 
 /** The network as the service shows it, in the kind's own words. */
@@ -151,7 +151,7 @@ export const destroyNetwork = (client: Pick<NetClient, "networks">, href: string
   destroyOrWait(() => client.networks.destroy(href), href);
 
 export function createNetworkKind(
-  clouds: CloudDirectory = new CloudDirectory(),
+  clouds: CloudDirectory = sharedClouds,
 ): ManagedKind<NetworkSpec, NetworkDesired, NetworkObserved, NetClient> {
   return {
     kind: "Network",

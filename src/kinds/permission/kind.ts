@@ -80,11 +80,36 @@ export function retainPermission(spec: PermissionSpec, status: ManagedStatus): s
   return spec.roleTitle === "observer" && status.adopted === true ? Message.adoptedObserver : undefined;
 }
 
+/**
+ * A user's grants as a lookup listed them, taken once by the create that follows it in the same
+ * reconcile (within a second): one listing for both. Kept per service client.
+ */
+class RecentListing<T> {
+  private readonly byClient = new WeakMap<object, Map<string, { at: number; value: Promise<T> }>>();
+
+  put(client: object, key: string, value: Promise<T>): void {
+    let map = this.byClient.get(client);
+    if (!map) {
+      map = new Map();
+      this.byClient.set(client, map);
+    }
+    map.set(key, { at: Date.now(), value });
+  }
+
+  take(client: object, key: string): Promise<T> | undefined {
+    const map = this.byClient.get(client);
+    const entry = map?.get(key);
+    map?.delete(key);
+    return entry && Date.now() - entry.at < 1_000 ? entry.value : undefined;
+  }
+}
+
 export function createPermissionKind(
   options: { orderRetryMs?: number } = {},
 ): ManagedKind<PermissionSpec, PermissionDesired, PermissionObserved, PermissionClient> {
   // Permissions of the same user wake each other (siblings); the re-check only catches grants made outside.
   const retryMs = options.orderRetryMs ?? 10_000;
+  const recentGrants = new RecentListing<PermissionObserved[]>();
   return {
     kind: "Permission",
     plural: "permissions",
@@ -112,13 +137,18 @@ export function createPermissionKind(
     desired: (spec) => ({ userHref: spec.userHref, roleTitle: spec.roleTitle }),
     observe: (client, href) => calls(client).show(href),
     async lookup(client, desired) {
-      return (await grantsOf(client, desired.userHref)).filter((p) => p.roleTitle === desired.roleTitle);
+      const grants = grantsOf(client, desired.userHref);
+      recentGrants.put(client, desired.userHref, grants);
+      return (await grants).filter((p) => p.roleTitle === desired.roleTitle);
     },
     adoptExisting: true,
     hrefOf: (o) => o.href,
     async create(client, desired) {
       if (desired.roleTitle !== "observer") {
-        const grants = await grantsOf(client, desired.userHref);
+        // The lookup just listed them (adoptExisting): that listing, not a second one. A grant
+        // revoked since is the 422 below.
+        const grants = await (recentGrants.take(client, desired.userHref) ??
+          grantsOf(client, desired.userHref));
         if (!grants.some((p) => p.roleTitle === "observer"))
           throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
       }

@@ -182,6 +182,7 @@ export function createAttachmentKind(): ManagedKind<
     index: {
       scope: (spec, status) =>
         spec.cloudHref ?? (status.atProvider?.cloudHref as string | undefined) ?? undefined,
+      scopeOfDesired: (desired) => desired.cloudHref,
       list: (client, cloudHref) => calls(client).index(cloudHref),
     },
   };

@@ -1,7 +1,7 @@
 import { linkHref } from "../../api/schemas.ts";
 import type { DesiredContext, ManagedKind } from "../../runtime/kind.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
-import { CloudDirectory } from "../network/cloud.ts";
+import { type CloudDirectory, sharedClouds } from "../network/cloud.ts";
 import { LinkCache } from "../shared/link-cache.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { type TableDesired, type TableObserved, tableKind } from "../shared/table-kind.ts";
@@ -63,7 +63,7 @@ export function createRouteTableKind(
   options: { networkClouds?: LinkCache; clouds?: CloudDirectory } = {},
 ): ManagedKind<RouteTableSpec, TableDesired, TableObserved, RouteTableClient> {
   const networkClouds = options.networkClouds ?? new LinkCache({ rel: "cloud" });
-  const clouds = options.clouds ?? new CloudDirectory();
+  const clouds = options.clouds ?? sharedClouds;
   const base = tableKind<RouteTableSpec, RouteTableClient>({
     kind: "RouteTable",
     plural: "routetables",

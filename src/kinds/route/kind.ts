@@ -316,7 +316,15 @@ export function createRouteKind(
     references: routeReferences,
     links: (spec) => hrefLinks(spec, ["routeTableHref", "nextHopHref"]),
     validate: validateRoute,
-    desired: (spec, ctx) => desiredRoute(spec, resolve(spec, ctx)),
+    desired(spec, ctx) {
+      const resolved = resolve(spec, ctx);
+      // The table's network is known from what the spec references: reading the route then
+      // costs no route table call.
+      const network = ctx.refs.networkRef?.href ?? ctx.refs.routeTableRef?.atProvider.networkHref;
+      if (typeof network === "string" && ctx.client)
+        networks.remember(ctx.client, resolved.routeTableHref, network);
+      return desiredRoute(spec, resolved);
+    },
     observe: (client, href) => observeRoute(client, href, networks),
     async lookup(client, desired) {
       const found = await client.routes.index({

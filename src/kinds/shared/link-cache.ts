@@ -31,6 +31,11 @@ export class LinkCache {
     return this.cache.get(client, href, () => show(href).then((o) => o && linkHref(o, this.rel)));
   }
 
+  /** A link known without asking (what a referenced custom resource's status shows). */
+  remember(client: object, href: string, value: string): void {
+    if (!this.cache.peek(client, href)) this.cache.put(client, href, Promise.resolve(value));
+  }
+
   /**
    * The link of each object: the ones not remembered come from one `list` call for the whole
    * batch (an index of the objects), not one call each. An object the list does not hold is

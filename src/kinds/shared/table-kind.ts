@@ -232,6 +232,7 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
         const cloud = (spec as Record<string, unknown>)[o.perCloud] ?? status.atProvider?.[o.perCloud];
         return typeof cloud === "string" ? cloud : undefined;
       },
+      scopeOfDesired: scopeOf,
       list: async (client, scope) =>
         (await o.resource(client).index(scope)).map((rep) => observe(rep, scope)),
     },

@@ -224,6 +224,7 @@ export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, 
       const cloud = status.atProvider?.cloudHref;
       return typeof cloud === "string" ? cloud : undefined;
     },
+    scopeOfDesired: (desired) => desired.network.cloudHref,
     list: async (client, cloudHref) =>
       (await client.subnets.index(cloudHref)).map((s) => toSubnetObserved(s, cloudHref)),
   },

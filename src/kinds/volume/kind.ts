@@ -365,6 +365,7 @@ export function createVolumeKind(
     index: {
       scope: (spec, status) =>
         spec.cloudHref ?? (status.atProvider?.cloudHref as string | undefined) ?? undefined,
+      scopeOfDesired: (desired) => desired.cloudHref,
       list: (client, cloudHref) => calls(client).index(cloudHref),
     },
   };

@@ -53,13 +53,16 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   await run.kind.update(client, href, desired, state.observed, diff);
   run.deps.observations?.wrote(run.key);
   run.status.applied = run.writeOnlyValues(desired);
-  run.event(
-    drift ? EventReason.DriftCorrected : EventReason.Updated,
-    `${drift ? "put back" : "updated"} ${fields.join(", ")}`,
-  );
+  // The update right after this run's create (a gateway attached, a subnet's route table) is part
+  // of making the object: no Event of its own.
+  if (run.unrecordedHref === undefined)
+    run.event(
+      drift ? EventReason.DriftCorrected : EventReason.Updated,
+      `${drift ? "put back" : "updated"} ${fields.join(", ")}`,
+    );
   run.audited(drift ? "driftCorrected" : "updated", href, changedFields(diff), desired);
   if (drift) run.status.lastDrift = lastDrift(run, diff, desired);
-  const observed = (await run.kind.observe(client, href, desired)) ?? state.observed;
+  const observed = (await run.observe(state, href)) ?? state.observed;
   const remaining = run.kind.diff(desired, observed);
   if (remaining.length > 0) {
     run.status.atProvider = withoutNulls(run.kind.atProvider(observed));

@@ -42,10 +42,9 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   // create it again.
   run.unrecordedHref = href;
   run.rememberOwnHref(href);
-  run.event(
-    state.recreate ? EventReason.Recreated : EventReason.Created,
-    `${state.recreate ? "re-created" : "created"} ${href}`,
-  );
+  // A create says itself in status (href, Ready's transition) and the audit trail: its Event would
+  // be a fourth Kubernetes write per resource. One that re-creates a lost object is news: said.
+  if (state.recreate) run.event(EventReason.Recreated, `re-created ${href}`);
   run.audited(
     "created",
     href,
@@ -53,7 +52,7 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
     desired,
     state.recreate ? "the previous object was gone" : undefined,
   );
-  const observed = await run.kind.observe(client, href, desired);
+  const observed = await run.observe(state, href);
   if (observed === undefined)
     throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
   return { ...state, href, observed };

@@ -31,8 +31,7 @@ async function observeByHref(run: Run, state: Desired, href: string): Promise<Fo
   if (annotated && annotated !== run.status.href && annotated !== run.ownHref()) {
     run.event(EventReason.Adopted, `adopted ${href}`);
   }
-  const observed =
-    run.deps.observations?.take(run.key, href) ?? (await run.kind.observe(state.client, href, state.desired));
+  const observed = run.deps.observations?.take(run.key, href) ?? (await run.observe(state, href));
   if (observed === undefined) {
     if (state.observeOnly) throw observedGone(href);
     run.log.info({ href }, "external object is gone; re-creating it");

@@ -6,7 +6,7 @@ import { Reason, WaitError } from "../result.ts";
 import { recordUnrecordedHref } from "./create.ts";
 import { logRetriedFailure } from "./failure-log.ts";
 import type { Run } from "./run.ts";
-import { AccountPendingError, type Existing } from "./state.ts";
+import { AccountPendingError, AwaitingReferencesError, type Existing } from "./state.ts";
 
 /**
  * Phase 7: whether the external object is usable (Ready), from what the service shows of it; and
@@ -67,14 +67,19 @@ function unmanagedContents(run: Run, observed: unknown): string[] {
 /**
  * How long to wait before looking again at an object the service shows as not ready: as long
  * as it has been so, between 1 s and 30 s (1, 1, 2, 4, ... s), so a short pending state (a
- * subnet) is seen over quickly and a long one costs few calls.
+ * subnet) is seen over quickly and a long one costs few calls. The look is due on a 250 ms grid
+ * of the clock: objects that turned pending about together are looked at together, through one
+ * batched index read (BatchedReads).
  */
 function notReadyPollMs(run: Run): number {
   const now = run.deps.clock.now();
   const since = run.memory.notReadySince.get(run.key) ?? now;
   run.memory.notReadySince.set(run.key, since);
-  return Math.min(30_000, Math.max(1_000, now - since));
+  const due = now + Math.min(30_000, Math.max(1_000, now - since));
+  return Math.ceil(due / POLL_GRID_MS) * POLL_GRID_MS - now;
 }
+
+const POLL_GRID_MS = 250;
 
 /** What a phase's error records: its outcome; nothing for a conflict, a pending Account or a gone object. */
 export async function recordFailure(run: Run, error: unknown): Promise<ReconcileOutcome> {
@@ -82,6 +87,10 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
     run.log.debug("conflict writing metadata; retrying with the latest object");
     await recordUnrecordedHref(run);
     return { retry: true, outcome: "error" };
+  }
+  if (error instanceof AwaitingReferencesError) {
+    run.log.debug("waiting for its references to become Ready (woken by them)");
+    return { requeueAfterMs: run.deps.dependencyRetryMs ?? 60_000, outcome: "waiting" };
   }
   if (error instanceof AccountPendingError) {
     // Not a state worth recording: after an operator restart every resource would flip to
@@ -105,6 +114,7 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
 /** Writes what the reconcile ended with, once: events, a create's href, status and conditions. */
 export async function record(run: Run, outcome: Outcome, retry: boolean): Promise<ReconcileOutcome> {
   const requeueAfterMs = "requeueAfterMs" in outcome ? outcome.requeueAfterMs : undefined;
+  run.memory.parked.delete(run.key);
   eventsForOutcome(run, outcome);
   // A create's href: the annotation (which clears create-pending), then the status, so that
   // Ready is never seen before the annotation. A failed annotation write does not keep the

@@ -1,7 +1,10 @@
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
+import { referenceProblem } from "../reference-state.ts";
+import { DependencyNotReadyError } from "../result.ts";
 import { resolveReferences } from "./decide.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
+import { AwaitingReferencesError } from "./state.ts";
 
 /**
  * Phase 3: whether the Account and the referenced resources are Ready and the keys the spec reads
@@ -37,7 +40,33 @@ function resolve(
   run: Run,
   references: Reference[],
 ): { refs: Record<string, ResolvedReference>; associations: string[] } {
-  return resolveReferences(run.deps.store, run.meta.namespace, references, run.deps.dependencyRetryMs);
+  try {
+    return resolveReferences(run.deps.store, run.meta.namespace, references, run.deps.dependencyRetryMs);
+  } catch (error) {
+    if (error instanceof DependencyNotReadyError && parksOnce(run, references))
+      throw new AwaitingReferencesError();
+    throw error;
+  }
+}
+
+/**
+ * A resource never recorded whose targets not Ready yet are all on their way (no status yet, or
+ * working, nothing blocking) waits without a write: each target's Ready wakes it (ReferenceIndex),
+ * so a backlog of dependents does not cost a status write (and an Event) each before its create.
+ * Once it has waited so for dependencyRetryMs, its next reconcile records the wait.
+ */
+function parksOnce(run: Run, references: Reference[]): boolean {
+  if (run.obj.status?.conditions?.length) return false;
+  const now = run.deps.clock.now();
+  const since = run.memory.parked.get(run.key);
+  if (since !== undefined && now - since >= (run.deps.dependencyRetryMs ?? 60_000)) return false;
+  const onTheirWay = references.every((r) => {
+    if (r.afterCreate) return true;
+    const problem = referenceProblem(r.kind, r.name, run.deps.store.get(r.kind, run.meta.namespace, r.name));
+    return problem === undefined || problem === `${r.kind} ${r.name} (not Ready)`;
+  });
+  if (onTheirWay && since === undefined) run.memory.parked.set(run.key, now);
+  return onTheirWay;
 }
 
 /** References for computing the desired state during deletion: whatever resolves. */

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { type AccountUse, cannotDelete } from "../account-use.ts";
 import type { AuditBatch } from "../audit.ts";
 import type { AuditAction, AuditChange, FieldChange } from "../audit-text.ts";
+import { NOT_LISTED } from "../batched-reads.ts";
 import type { AnyManagedKind, ManagedObject, ManagedStatus, ObjectMeta, ResolvedReference } from "../kind.ts";
 import type { ObjectRef } from "../kube.ts";
 import { lazyChild } from "../logging.ts";
@@ -17,7 +18,7 @@ import { writeOnlyValues } from "./decide.ts";
 import { observeOrAdopt } from "./observe.ts";
 import { record, recordFailure, report } from "./report.ts";
 import { references } from "./resolve.ts";
-import { AccountPendingError, type Ending, type RunMemory } from "./state.ts";
+import { AccountPendingError, type Desired, type Ending, type RunMemory } from "./state.ts";
 import { pausedOrDeleted, validated } from "./validate.ts";
 
 /**
@@ -162,6 +163,25 @@ export class Run {
       patch,
       optimistic ? this.meta.resourceVersion : undefined,
     );
+  }
+
+  /**
+   * The service object at `href` (undefined: it does not exist): read through the kind's index
+   * together with the other objects read at about the same time (BatchedReads), else shown on its
+   * own (a kind without an index, a scope not known, an object the index does not list).
+   */
+  async observe(state: Pick<Desired, "spec" | "client" | "desired" | "accountName">, href: string) {
+    const index = this.kind.index;
+    const batched = this.deps.batchedReads;
+    if (index && batched && index.showsAll !== false) {
+      const scope = index.scope(state.spec, this.status) ?? index.scopeOfDesired?.(state.desired);
+      if (scope !== undefined) {
+        const account = `${this.meta.namespace}/${state.accountName}`;
+        const found = await batched.read(this.kind, account, state.client, scope, href);
+        if (found !== NOT_LISTED) return found;
+      }
+    }
+    return this.kind.observe(state.client, href, state.desired);
   }
 
   /** The href this resource stands for: its annotation, its status, or what its create recorded here. */

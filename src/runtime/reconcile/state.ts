@@ -59,6 +59,13 @@ export interface RunMemory {
    * Kept with the object's uid: a new object of the same name is not the one that created it.
    */
   ownHrefs: Map<string, { uid: string | undefined; href: string }>;
+  /** When each resource was first parked without a write while its references were on their way (resolve.ts). */
+  parked: Map<string, number>;
+}
+
+/** A new resource's references are all on their way to Ready (resolve.ts): park it, write nothing. */
+export class AwaitingReferencesError extends Error {
+  override name = "AwaitingReferencesError";
 }
 
 /** The Account has not been checked by this process yet: park the reconcile, write nothing. */

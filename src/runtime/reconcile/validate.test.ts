@@ -37,6 +37,7 @@ function world() {
   };
   const kube = new FakeKube();
   const refs = new ReferenceIndex();
+  const clock = new FakeClock();
   const reconciler = new ManagedReconciler(kind, {
     store: kube,
     kube,
@@ -44,7 +45,7 @@ function world() {
     refs,
     owners: new OwnerIndex(),
     events: { emit: () => {} },
-    clock: new FakeClock(),
+    clock,
     log: pino({ level: "silent" }),
   });
   const apply = (name: string, spec: object) =>
@@ -54,7 +55,7 @@ function world() {
     });
   const condition = (name: string, type: string) =>
     getCondition(kube.get("Widget", "ns", name)?.status?.conditions, type);
-  return { kube, calls, reconciler, apply, condition };
+  return { kube, calls, reconciler, apply, condition, clock };
 }
 
 describe("a reference cycle", () => {
@@ -63,8 +64,9 @@ describe("a reference cycle", () => {
     apply("a", { partRef: { name: "b" } });
     apply("b", { partRef: { name: "a" } });
     await reconciler.reconcile("ns", "a");
-    // `a` alone does not know `b` names it yet: it waits for `b`, as any dependent would.
-    expect(condition("a", "Ready")?.reason).toBe("DependencyNotReady");
+    // `a` alone does not know `b` names it yet: it waits for `b`, as any new dependent of a target
+    // on its way does, parked without a write (b's Ready would wake it).
+    expect(condition("a", "Ready")).toBeUndefined();
     await reconciler.reconcile("ns", "b");
     await reconciler.reconcile("ns", "a");
     expect(condition("a", "Stalled")).toMatchObject({
@@ -101,5 +103,23 @@ describe("a reference cycle", () => {
     expect(kube.get("Widget", "ns", "a")).toBeUndefined();
     expect(kube.get("Widget", "ns", "b")).toBeUndefined();
     expect(calls).toEqual(["create", "create", "delete", "delete"]);
+  });
+});
+
+describe("a new dependent of a target on its way", () => {
+  it("is parked without a write (the target's Ready wakes it); after the retry period it records the wait", async () => {
+    const { kube, calls, reconciler, apply, condition, clock } = world();
+    apply("b", {});
+    apply("a", { partRef: { name: "b" } });
+    const before = kube.get("Widget", "ns", "a")?.metadata.resourceVersion;
+    await reconciler.reconcile("ns", "a");
+    expect(condition("a", "Ready")).toBeUndefined();
+    expect(kube.get("Widget", "ns", "a")?.metadata.resourceVersion).toBe(before);
+    await reconciler.reconcile("ns", "a"); // woken again (another target Ready): still parked
+    expect(condition("a", "Ready")).toBeUndefined();
+    clock.advance(60_000);
+    await reconciler.reconcile("ns", "a");
+    expect(condition("a", "Ready")).toMatchObject({ status: "False", reason: "DependencyNotReady" });
+    expect(calls).toEqual([]);
   });
 });

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { BatchedReads, NOT_LISTED } from "./batched-reads.ts";
+import type { AnyManagedKind } from "./kind.ts";
+
+/** A kind whose index lists what `items` holds for a scope, counting its calls. */
+function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: Error) {
+  const calls: string[] = [];
+  const kind = {
+    kind: "Widget",
+    hrefOf: (o: { href: string }) => o.href,
+    index: {
+      scope: () => "",
+      list: async (_client: unknown, scope: string) => {
+        calls.push(scope);
+        if (fail) throw fail;
+        return items[scope] ?? [];
+      },
+    },
+  } as unknown as AnyManagedKind;
+  return { kind, calls };
+}
+
+const client = {};
+
+describe("BatchedReads", () => {
+  it("reads of one kind, Account and scope asked within the window share one index call", async () => {
+    const { kind, calls } = kindWith({
+      a: [
+        { href: "/w/1", v: 1 },
+        { href: "/w/2", v: 2 },
+      ],
+      b: [],
+    });
+    const reads = new BatchedReads({ windowMs: 20 });
+    const got = await Promise.all([
+      reads.read(kind, "ns/acc", client, "a", "/w/1"),
+      reads.read(kind, "ns/acc", client, "a", "/w/2"),
+      reads.read(kind, "ns/acc", client, "a", "/w/2"),
+      reads.read(kind, "ns/acc", client, "b", "/w/3"),
+    ]);
+    expect(got).toEqual([{ href: "/w/1", v: 1 }, { href: "/w/2", v: 2 }, { href: "/w/2", v: 2 }, NOT_LISTED]);
+    expect(calls.sort()).toEqual(["a", "b"]);
+    // A later read is a new batch: what it answers is read after it was asked.
+    await reads.read(kind, "ns/acc", client, "a", "/w/1");
+    expect(calls).toHaveLength(3);
+    expect(reads.size).toBe(0);
+  });
+
+  it("Accounts never share a batch; a failed index fails each read of its batch", async () => {
+    const { kind, calls } = kindWith({}, new Error("503"));
+    const reads = new BatchedReads({ windowMs: 5 });
+    const results = await Promise.allSettled([
+      reads.read(kind, "ns/one", client, "", "/w/1"),
+      reads.read(kind, "ns/two", client, "", "/w/1"),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("flush reads open batches once they are a few ms old, not at the end of their window", async () => {
+    const { kind, calls } = kindWith({ "": [{ href: "/w/1", v: 1 }] });
+    const reads = new BatchedReads({ windowMs: 60_000 });
+    const started = performance.now();
+    const read = reads.read(kind, "ns/acc", client, "", "/w/1");
+    reads.flush(10);
+    expect(await read).toEqual({ href: "/w/1", v: 1 });
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a waiting read is handed to `idle` (the worker's slot is lent meanwhile)", async () => {
+    const { kind } = kindWith({ "": [] });
+    let lent = 0;
+    const reads = new BatchedReads({
+      windowMs: 1,
+      idle: (wait) => {
+        lent++;
+        return wait;
+      },
+    });
+    expect(await reads.read(kind, "ns/acc", client, "", "/w/9")).toBe(NOT_LISTED);
+    expect(lent).toBe(1);
+  });
+});
