@@ -9,6 +9,7 @@ import { FakeClock } from "./fake-clock.ts";
 import {
   cacheTransform,
   InformerSet,
+  LAST_APPLIED,
   type ListPage,
   listPath,
   pagedList,
@@ -105,6 +106,14 @@ describe("cacheTransform", () => {
       status: { conditions: [{ type: "Ready", status: "True", reason: "ReconcileSuccess" }] },
     });
     expect(a.metadata.name).toBe("a");
+  });
+
+  it("drops kubectl's last-applied annotation and keeps the others", () => {
+    const o = object("c", "uid-c");
+    o.metadata.annotations = { [LAST_APPLIED]: JSON.stringify(o), "cloud.svc.io/href": "/api/volumes/1" };
+    expect(cacheTransform(new StringPool())(o).metadata.annotations).toEqual({
+      "cloud.svc.io/href": "/api/volumes/1",
+    });
   });
 });
 

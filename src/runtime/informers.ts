@@ -349,9 +349,17 @@ export function withoutManagedFields<T extends { metadata?: object }>(o: T): T {
  * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
  * pool, where they would only push out shared ones).
  */
+/**
+ * `kubectl apply` (client-side) copies the whole manifest into this annotation of every object it
+ * applies: as big as the spec again, unique to each object, and read by nothing in the operator
+ * (its writes are merge patches of their own keys, so dropping it from the cache loses nothing).
+ */
+export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
 export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o: T) => T {
   return (o) => {
     withoutManagedFields(o);
+    if (o.metadata?.annotations?.[LAST_APPLIED] !== undefined) delete o.metadata.annotations[LAST_APPLIED];
     for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
     const metadata = o.metadata;
     if (metadata) {
