@@ -1,10 +1,11 @@
 // `npm run build`: the production build in dist/, what the container image runs. One bundle
-// (dist/cli.js plus chunks) made with esbuild, its dependencies included: client-node's
-// generated API code (~60 MB on disk) is tree-shaken to what the operator uses, which
-// takes about 60 MB off the operator's resident memory compared with loading the packages,
-// and the image needs no node_modules. Each subcommand is a chunk of its own, loaded only
-// when it runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
+// (dist/cli.js plus chunks) made with esbuild, its dependencies included, so the image needs no
+// node_modules. What `run` loads is what its idle memory follows (docs/operator.md#memory,
+// test/deploy/bundle.test.ts): none of client-node's generated code (see leanClientNode), module
+// text without comments (ASCII), and each subcommand a chunk of its own, loaded only when it
+// runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
 import { rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build, type Metafile, type Plugin } from "esbuild";
 
@@ -61,6 +62,46 @@ const STRING_SERIALIZER = `export const ObjectSerializer = {
   },
 };`;
 
+/**
+ * Node's modules whose exports include getters that load code when read: node:http's WebSocket,
+ * CloseEvent and MessageEvent load Node's own copy of undici (0.7 MB of code), node:tls's
+ * rootCertificates parses every root certificate, node:crypto's webcrypto sets up Web Crypto. An
+ * ES module import reads every export (to build the module's namespace), so each of these costs
+ * memory for the life of the process although the operator uses none of them (6 MB of RSS).
+ * The bundle takes them with require(), as CommonJS code does, which reads only what it uses.
+ */
+const LAZY_GETTER_BUILTINS = ["http", "tls", "crypto"];
+
+export const builtinsByRequire: Plugin = {
+  name: "builtins-by-require",
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_GETTER_BUILTINS.join("|")})$`);
+    b.onResolve({ filter }, (args) =>
+      args.kind === "import-statement" || args.kind === "dynamic-import"
+        ? { path: args.path.replace(/^node:/, ""), namespace: "builtin-by-require" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "builtin-by-require" }, (args) => ({
+      contents: requiredBuiltin(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+/** A module exporting node:<name> as require() gives it: the default, and each plain value by name. */
+function requiredBuiltin(name: string): string {
+  const mod = createRequire(import.meta.url)(`node:${name}`) as object;
+  const plain = Object.getOwnPropertyNames(mod).filter(
+    (k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default" && !Object.getOwnPropertyDescriptor(mod, k)?.get,
+  );
+  return [
+    'import { createRequire } from "node:module";',
+    `const m = createRequire(import.meta.url)("node:${name}");`,
+    "export default m;",
+    `export const { ${plain.join(", ")} } = m;`,
+  ].join("\n");
+}
+
 export async function buildBundle(outdir = DIST): Promise<Metafile> {
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
@@ -82,7 +123,7 @@ export async function buildBundle(outdir = DIST): Promise<Metafile> {
     legalComments: "linked",
     banner: { js: REQUIRE_SHIM },
     metafile: true,
-    plugins: [leanClientNode],
+    plugins: [leanClientNode, builtinsByRequire],
     logLevel: "warning",
   });
   return result.metafile;

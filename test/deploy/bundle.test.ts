@@ -52,6 +52,15 @@ describe("the bundle `run` loads", () => {
     expect(heavy).toEqual([]);
   });
 
+  it("requires node:http, node:tls and node:crypto rather than importing them (an import reads their lazy getters)", () => {
+    const imported = loaded.flatMap((f) =>
+      meta.outputs[f]!.imports.filter(
+        (i) => i.kind === "import-statement" && /^(node:)?(http|tls|crypto)$/.test(i.path),
+      ),
+    );
+    expect(imported).toEqual([]);
+  });
+
   it("is ASCII, which V8 keeps in one byte per character (two for any other text)", async () => {
     for (const file of loaded) {
       const text = await readFile(file, "latin1");
