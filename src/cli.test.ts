@@ -14,7 +14,7 @@ const echo = defineCommand({
   name: "echo",
   summary: "prints its options",
   flags: {
-    port: { type: "string", description: "a port", default: "9292" },
+    port: { type: "string", short: "p", description: "a port", default: "9292" },
     verbose: { type: "boolean", description: "talk more" },
   },
   schema: z.object({ port: flag.port(9292), verbose: z.boolean().default(false) }).strict(),
@@ -24,11 +24,48 @@ const echo = defineCommand({
   },
 });
 
+const get = defineCommand({
+  name: "get",
+  summary: "takes positional arguments and short flags, and exits 1 on misuse as kubectl does",
+  args: "KIND/NAME",
+  usageExitCode: 1,
+  flags: { namespace: { type: "string", short: "n", description: "a namespace" } },
+  schema: z.object({ args: z.array(z.string()), namespace: z.string().optional() }).strict(),
+  async run(options) {
+    seen.push(options);
+    return 0;
+  },
+});
+
 describe("cli", () => {
+  it("positional arguments reach the schema as args, short flags as their long names", async () => {
+    const c = capture();
+    expect(await main(["get", "route/a", "-n", "team"], c.io, [get])).toBe(0);
+    expect(seen.at(-1)).toEqual({ args: ["route/a"], namespace: "team" });
+    expect(await main(["get", "--help"], c.io, [get])).toBe(0);
+    expect(c.out.join("\n")).toContain("Usage: svc-operator get KIND/NAME [flags]");
+    expect(c.out.join("\n")).toMatch(/-n, --namespace <value>\s+a namespace/);
+  });
+
+  it("a positional argument to a command that takes none is a usage error; the command's exit code", async () => {
+    const c = capture();
+    expect(await main(["echo", "extra"], c.io, [echo])).toBe(2);
+    expect(c.err.join("\n")).toContain("extra");
+    expect(await main(["get", "--nope"], c.io, [get])).toBe(1);
+  });
+
   it("validates flags into typed options with defaults", async () => {
     const c = capture();
     expect(await main(["echo", "--port", "1234"], c.io, [echo])).toBe(0);
     expect(seen.at(-1)).toEqual({ port: 1234, verbose: false });
+  });
+
+  it("takes a flag's one-letter alias, and help shows both", async () => {
+    const c = capture();
+    expect(await main(["echo", "-p", "4321"], c.io, [echo])).toBe(0);
+    expect(seen.at(-1)).toEqual({ port: 4321, verbose: false });
+    expect(await main(["echo", "--help"], c.io, [echo])).toBe(0);
+    expect(c.out.join("\n")).toMatch(/-p, --port <value>\s+a port/);
   });
 
   it("names the flag and the rule on a bad value, exit 2", async () => {

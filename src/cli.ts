@@ -40,7 +40,7 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
     if (error instanceof UsageError) {
       io.err(`svc-operator ${command.name}: ${error.message}`);
       io.err(`Run 'svc-operator ${command.name} --help' for usage.`);
-      return 2;
+      return command.usageExitCode ?? 2;
     }
     throw error;
   }
@@ -53,7 +53,7 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`svc-operator ${command.name}: ${error.message}`);
-      return 2;
+      return command.usageExitCode ?? 2;
     }
     throw error;
   }
@@ -65,6 +65,13 @@ export function runCli(): void {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
+    tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true },
+    errRaw: (text) => process.stderr.write(text),
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
   };
   main(process.argv.slice(2), io).then(
     (code) => {

@@ -21,6 +21,8 @@ export interface CallEvent {
   durationMs: number;
   /** 1 for the first attempt of a call. */
   attempt: number;
+  /** How long the account's rate limiter held this exchange back before it was sent (0: not at all). */
+  rateLimitWaitMs: number;
 }
 
 export interface ApiClientOptions {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EndpointAllowlist } from "./allowlist.ts";
 import { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
 import { ApiError } from "./errors.ts";
+import { TokenBucket } from "./rate-limiter.ts";
 
 /**
  * The pipeline's decisions against undici's MockAgent (the dispatcher is injected):
@@ -254,6 +255,25 @@ describe("oauth2 301 and opaque hrefs", () => {
     pool.intercept({ path: "/api/clouds/1/volumes/vol-1;zone-a", method: "GET" }).reply(200, "{}");
     await client.call({ method: "GET", path: "/api/clouds/1/volumes/vol-1;zone-a" });
     expect(events.at(-1)).toMatchObject({ route: "/api/clouds/:id/volumes/:id", status: 200 });
+  });
+
+  it("reports how long the rate limiter held each exchange back", async () => {
+    // One token, ten a second, and a clock that stands still: the first call takes the token
+    // before it authorizes, so the token grant it makes waits 100 ms, and the second call 200 ms
+    // (it queues behind them).
+    const { client, pool, events, sleeps } = setup({
+      rateLimit: new TokenBucket({ ratePerSecond: 10, burst: 1 }, () => 0),
+      now: () => 0,
+    });
+    pool.intercept({ path: "/api/clouds", method: "GET" }).reply(200, "[]").times(2);
+    await client.call({ method: "GET", path: "/api/clouds" });
+    await client.call({ method: "GET", path: "/api/clouds" });
+    expect(events.map((e) => [e.route, e.rateLimitWaitMs])).toEqual([
+      ["/api/oauth2/", 100],
+      ["/api/clouds", 0],
+      ["/api/clouds", 200],
+    ]);
+    expect(sleeps).toEqual([100, 200]);
   });
 });
 

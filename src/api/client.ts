@@ -193,7 +193,8 @@ export class ApiClient {
           this.maxResponseBytes,
         );
       } catch (cause) {
-        this.report(method, route, cause instanceof ResponseTooLargeError ? cause.status : 0, t0, attempts);
+        const status = cause instanceof ResponseTooLargeError ? cause.status : 0;
+        this.report(method, route, status, t0, attempts, wait);
         if (options.signal?.aborted) throw cause;
         if (cause instanceof ResponseTooLargeError) {
           // The same call would get the same answer: not retried. A write may have been applied.
@@ -211,7 +212,7 @@ export class ApiClient {
       }
       this.auth.observe(response);
       const { status } = response;
-      this.report(method, route, status, t0, attempts);
+      this.report(method, route, status, t0, attempts, wait);
       if (status >= 200 && status < 300) return response;
 
       const location = headerValue(response.headers, "location");
@@ -304,10 +305,17 @@ export class ApiClient {
     return route;
   }
 
-  private report(method: string, route: string, status: number, t0: number, attempt: number): void {
+  private report(
+    method: string,
+    route: string,
+    status: number,
+    t0: number,
+    attempt: number,
+    rateLimitWaitMs: number,
+  ): void {
     const durationMs = performance.now() - t0;
     this.logger.debug({ method, route, status, durationMs, attempt }, "api call");
-    this.onCall?.({ method, route, status, durationMs, attempt });
+    this.onCall?.({ method, route, status, durationMs, attempt, rateLimitWaitMs });
   }
 }
 

@@ -21,6 +21,7 @@ import { resourceGroupsApi } from "./resources/resource-groups.ts";
 import { routeTablesApi } from "./resources/route-tables.ts";
 import { routesApi } from "./resources/routes.ts";
 import { storedScriptAttachmentsApi } from "./resources/stored-script-attachments.ts";
+import { storedScriptsApi } from "./resources/stored-scripts.ts";
 import { subnetsApi } from "./resources/subnets.ts";
 import { volumesApi } from "./resources/volumes.ts";
 import { type Linked, linksSchema } from "./schemas.ts";
@@ -74,6 +75,7 @@ export function serviceApi(client: ApiClient) {
     permissions: permissionsApi(client),
     auditEntries: auditEntriesApi(client),
     storedScriptAttachments: storedScriptAttachmentsApi(client),
+    storedScripts: storedScriptsApi(client),
     clouds: cloudsApi(client),
     monitoringMetrics: monitoringMetricsApi(client),
   };

@@ -8,6 +8,8 @@ export interface FlagSpec {
   /** Shown in help; the real default lives in the zod schema. */
   default?: string;
   multiple?: boolean;
+  /** A one-letter alias (`-f` for `--filename`). */
+  short?: string;
 }
 
 /**
@@ -20,6 +22,13 @@ export interface Command<S extends z.ZodType = z.ZodType> {
   flags: Record<string, FlagSpec>;
   /** Validates the raw parsed flags (strings and booleans) into typed options. */
   schema: S;
+  /**
+   * The positional arguments it takes, for help (`KIND/NAME`); they reach the schema as `args`.
+   * None when unset: a positional argument is then a usage error.
+   */
+  args?: string;
+  /** The exit code of a usage error (default 2; kubectl-like commands use 1). */
+  usageExitCode?: number;
   /** Resolves with the process exit code once the command is finished. */
   run(options: z.output<S>, io: CommandIo): Promise<number>;
 }
@@ -28,6 +37,12 @@ export interface CommandIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Which of stdout and stderr are terminals (a table, a progress line); absent: neither. */
+  tty?: { out: boolean; err: boolean };
+  /** Writes to stderr as is, no newline added: a progress line redrawn in place on a terminal. */
+  errRaw?: (text: string) => void;
+  /** All of standard input (`-f -`). */
+  stdin?: () => Promise<string>;
 }
 
 export function defineCommand<S extends z.ZodType>(command: Command<S>): Command<S> {
@@ -40,9 +55,11 @@ export class UsageError extends Error {
 }
 
 export function commandHelp(command: Command): string {
-  const lines = [`Usage: svc-operator ${command.name} [flags]`, "", command.summary, "", "Flags:"];
+  const args = command.args ? ` ${command.args}` : "";
+  const lines = [`Usage: svc-operator ${command.name}${args} [flags]`, "", command.summary, "", "Flags:"];
   const entries = Object.entries(command.flags).map(([name, spec]) => {
-    const left = spec.type === "boolean" ? `--${name}` : `--${name} <value>`;
+    const long = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
+    const left = spec.type === "boolean" ? long : `${long} <value>`;
     const def = spec.default === undefined ? "" : ` (default ${spec.default})`;
     return [left, `${spec.description}${def}`] as const;
   });
@@ -64,19 +81,30 @@ export function formatFlagIssues(error: z.ZodError): string {
 
 /** Parses argv for one command; throws UsageError with a message naming the bad flag. */
 export function parseFlags<S extends z.ZodType>(command: Command<S>, argv: string[]): z.output<S> | "help" {
-  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {
+  const options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
     help: { type: "boolean" },
   };
   for (const [name, spec] of Object.entries(command.flags)) {
-    options[name] = spec.multiple ? { type: spec.type, multiple: true } : { type: spec.type };
+    options[name] = {
+      type: spec.type,
+      ...(spec.multiple ? { multiple: true } : {}),
+      ...(spec.short ? { short: spec.short } : {}),
+    };
   }
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: command.args !== undefined,
+    }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return "help";
+  if (command.args !== undefined) values.args = positionals;
   const result = command.schema.safeParse(values);
   if (!result.success) throw new UsageError(formatFlagIssues(result.error));
   return result.data;

@@ -14,6 +14,7 @@ import type { ManagedObject } from "../runtime/kind.ts";
 import { operatorLogger } from "../runtime/logging.ts";
 import { Annotation, API_VERSION, GROUP } from "../runtime/names.ts";
 import type { Operator } from "../runtime/operator.ts";
+import { operatorRegistry } from "../runtime/process-metrics.ts";
 import { resources } from "../simulator/resources/index.ts";
 import { SEED_CREDENTIALS } from "../simulator/seed-data.ts";
 import { createSimulator, type Simulator } from "../simulator/server.ts";
@@ -144,6 +145,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       ),
       kubeConfig,
       log,
+      registry: operatorRegistry(process.env),
     });
     const operatorCloser = { close: () => operator.stop(5_000) };
     started.push(operatorCloser);

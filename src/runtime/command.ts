@@ -16,6 +16,7 @@ import type { AnyManagedKind } from "./kind.ts";
 import { operatorLogger } from "./logging.ts";
 import { objectKey } from "./names.ts";
 import { Operator } from "./operator.ts";
+import { operatorRegistry } from "./process-metrics.ts";
 import { serviceHint } from "./service-hints.ts";
 
 export interface CreateOperatorOptions {
@@ -160,7 +161,7 @@ export const runCommand = defineCommand({
     }
     const log = operatorLogger(config.logLevel);
     const kubeConfig = loadKubeConfig(config);
-    const operator = createOperator({ config, kubeConfig, log });
+    const operator = createOperator({ config, kubeConfig, log, registry: operatorRegistry(io.env) });
     try {
       await operator.start();
     } catch (error) {

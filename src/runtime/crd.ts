@@ -66,6 +66,22 @@ export const managedStatusSchema = z
       .string()
       .optional()
       .describe("Href of the service's audit entry of the operator's changes to the service object."),
+    lastDrift: z
+      .object({
+        time: z.string().describe("When the drift was found and corrected (RFC 3339)."),
+        fields: z
+          .array(
+            z.object({
+              field: z.string().describe("The spec field that had drifted."),
+              service: z
+                .string()
+                .describe('The service\'s value before the correction, as JSON ("(none)": no value).'),
+            }),
+          )
+          .describe("The fields the correction put back."),
+      })
+      .optional()
+      .describe("The last drift a resync found in the service and corrected (event DriftCorrected)."),
     ...commonStatusFields,
   })
   .describe("Observed state.");

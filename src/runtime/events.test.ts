@@ -125,4 +125,40 @@ describe("EventRecorder caches", () => {
     await r.flush();
     expect([...r.footprint()["events.aggregates"]!.keys!()]).toEqual(["Deployment/ns/other"]);
   });
+
+  it("a repeat's patch waits for the Event's create (a slow create is never patched before it exists)", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const api = {
+      createNamespacedEvent: async () => {
+        order.push("create:start");
+        await gate;
+        order.push("create:done");
+      },
+      patchNamespacedEvent: async ({ body }: { body: { count: number } }) => {
+        order.push(`patch:${body.count}`);
+      },
+    };
+    const r = new EventRecorder({ api: api as never, clock: new FakeClock() });
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(["create:start"]);
+    release();
+    await r.flush();
+    expect(order).toEqual(["create:start", "create:done", "patch:2"]);
+  });
+
+  it("an Event gone from the apiserver (its TTL) is created afresh with the count reached", async () => {
+    const f = fakeApi();
+    const gone = Object.assign(new Error('events "x" not found'), { code: 404 });
+    const api = { ...f.api, patchNamespacedEvent: async () => Promise.reject(gone) };
+    const r = new EventRecorder({ api: api as never, clock: new FakeClock() });
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    r.emit(obj, "Deployment", "Warning", "ReconcileError", "boom");
+    await r.flush();
+    expect(f.created.map((c) => c.count)).toEqual([1, 2]);
+    expect(f.created[1]?.name).not.toBe(f.created[0]?.name);
+  });
 });

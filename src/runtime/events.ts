@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Footprint, keyed } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
+import { statusOf } from "./kube-errors.ts";
 import { isReported, type RawKube } from "./kube-raw.ts";
 import { API_VERSION } from "./names.ts";
 
@@ -25,6 +26,8 @@ export const discardEvents: EventSink = { emit() {} };
 interface Aggregate {
   name: string;
   count: number;
+  /** The Event's create call: a repeat's patch waits for it (else it can reach the apiserver first). */
+  created: Promise<unknown>;
   /** The object's queue key (kind/namespace/name), to find its aggregates when it is deleted. */
   object: string;
 }
@@ -161,18 +164,49 @@ export class EventRecorder implements EventSink {
     type: EventType,
     reason: string,
     message: string,
-  ): Promise<void> {
+  ): Promise<unknown> {
     const namespace = object.metadata.namespace;
     const now = new Date(this.clock.now()).toISOString();
     const existing = touch(this.seen, key);
     if (existing) {
       existing.count++;
-      await this.api.patchNamespacedEvent(
-        { name: existing.name, namespace, body: { count: existing.count, lastTimestamp: now } },
-        mergePatchOptions(),
-      );
-      return;
+      const count = existing.count;
+      if (
+        await existing.created.then(
+          () => true,
+          () => false,
+        )
+      ) {
+        try {
+          await this.api.patchNamespacedEvent(
+            { name: existing.name, namespace, body: { count, lastTimestamp: now } },
+            mergePatchOptions(),
+          );
+          return;
+        } catch (error) {
+          // Gone (the apiserver's event TTL, or deleted): record it afresh, as client-go does.
+          if (statusOf(error) !== 404) throw error;
+        }
+      }
+      return this.create(existing, object, kind, type, reason, message, now, count);
     }
+    const aggregate: Aggregate = { name: "", count: 1, object: objectKey, created: Promise.resolve() };
+    this.aggregate(key, aggregate);
+    return this.create(aggregate, object, kind, type, reason, message, now, 1);
+  }
+
+  /** Creates the Event of an aggregate under a new name, with the count it has reached. */
+  private create(
+    aggregate: Aggregate,
+    object: ManagedObject,
+    kind: string,
+    type: EventType,
+    reason: string,
+    message: string,
+    now: string,
+    count: number,
+  ): Promise<unknown> {
+    const namespace = object.metadata.namespace;
     const name = `${object.metadata.name}.${(this.clock.now() * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`;
     const body: CoreV1Event = {
       metadata: { name, namespace },
@@ -187,14 +221,15 @@ export class EventRecorder implements EventSink {
       type,
       reason,
       message: message.slice(0, 1024),
-      count: 1,
+      count,
       firstTimestamp: new Date(now),
       lastTimestamp: new Date(now),
       source: { component: this.component },
       reportingComponent: this.component,
     };
-    this.aggregate(key, { name, count: 1, object: objectKey });
-    await this.api.createNamespacedEvent({ namespace, body });
+    aggregate.name = name;
+    aggregate.created = this.api.createNamespacedEvent({ namespace, body });
+    return aggregate.created;
   }
 
   private aggregate(key: string, value: Aggregate): void {

@@ -119,6 +119,30 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
     scope(spec: S, status: ManagedStatus): string | undefined;
     list(client: C, scope: string): Promise<O[]>;
   };
+  /**
+   * `svc-operator export` and `plan` (optional): what their generic reading of a kind cannot
+   * know. Without it, every object of the account is listed through `index` (one scope "" for an
+   * account-wide collection, each cloud for a per-cloud one), and a spec is read back from
+   * `atProvider`: its members named as spec fields.
+   */
+  export?: KindExport<O, C>;
+}
+
+export interface KindExport<O, C> {
+  /** Why the kind's objects cannot be exported (they are skipped with this message). */
+  unsupported?: string;
+  /** The index scopes that together hold every object of the account. */
+  scopes?(client: C): Promise<string[]>;
+  /**
+   * Spec fields the service shows that atProvider names otherwise (merged over the generic ones),
+   * or that stand for what it never shows (a placeholder, which may be named after the manifest).
+   */
+  spec?(observed: O, manifestName: string): Record<string, unknown>;
+  /**
+   * What the user must provide before the exported manifest works with managementPolicy Manage (a
+   * ConfigMap that a placeholder names), else undefined: export prints it as a warning.
+   */
+  todo?(spec: Record<string, unknown>): string | undefined;
 }
 
 export interface PrinterColumn {
@@ -212,7 +236,16 @@ export interface ManagedStatus {
   adopted?: boolean;
   /** The service's audit entry of the changes made to the object at `href` (runtime/audit.ts). */
   auditEntryHref?: string;
+  /** The last drift a resync found and corrected: when, and each field with the service's value. */
+  lastDrift?: LastDrift;
   [extra: string]: unknown;
+}
+
+export interface LastDrift {
+  /** RFC 3339. */
+  time: string;
+  /** `service`: the service's value as JSON (secrets masked), "(none)" when it had none. */
+  fields: { field: string; service: string }[];
 }
 
 /** A custom resource as the reconciler sees it. */

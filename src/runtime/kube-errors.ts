@@ -95,7 +95,8 @@ function reasonOfStatus(status: number): KubeFailureReason {
   return "other";
 }
 
-function statusOf(error: unknown): number | undefined {
+/** The HTTP status of an apiserver error, whichever client raised it. */
+export function statusOf(error: unknown): number | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const e = error as { code?: unknown; statusCode?: unknown; response?: { statusCode?: unknown } };
   for (const v of [e.code, e.statusCode, e.response?.statusCode])

@@ -1,7 +1,7 @@
 import type { CoordinationV1Api, V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
-import { kubeTrouble, subjectOf } from "./kube-errors.ts";
+import { kubeTrouble, statusOf, subjectOf } from "./kube-errors.ts";
 import type { RawKube } from "./kube-raw.ts";
 import type { ProblemLog } from "./problems.ts";
 
@@ -228,10 +228,4 @@ export class LeaderElector {
       },
     });
   }
-}
-
-function statusOf(error: unknown): number | undefined {
-  const e = error as { code?: unknown; statusCode?: unknown; response?: { statusCode?: unknown } };
-  const code = e?.code ?? e?.statusCode ?? e?.response?.statusCode;
-  return typeof code === "number" ? code : undefined;
 }

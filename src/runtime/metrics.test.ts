@@ -37,7 +37,13 @@ describe("OperatorMetrics", () => {
 
   it("records reconciles, API calls and conditions per kind", async () => {
     metrics.reconciled("Deployment", "ready", 0.02);
-    metrics.apiCall({ method: "GET", route: "/api/deployments/:id", status: 200, durationMs: 12 });
+    metrics.apiCall({
+      method: "GET",
+      route: "/api/deployments/:id",
+      status: 200,
+      durationMs: 12,
+      rateLimitWaitMs: 300,
+    });
     metrics.countConditions("Deployment", [
       {
         status: {
@@ -51,6 +57,10 @@ describe("OperatorMetrics", () => {
       'svc_operator_api_calls_total{method="GET",route="/api/deployments/:id",status="200"} 1',
     );
     expect(text).toContain('svc_operator_resources{kind="Deployment",condition="Ready",status="True"} 1');
+    // The rate limiter's wait: one exchange held back 300 ms.
+    expect(text).toContain('svc_operator_api_rate_limit_wait_seconds_bucket{le="0.25"} 0');
+    expect(text).toContain('svc_operator_api_rate_limit_wait_seconds_bucket{le="0.5"} 1');
+    expect(text).toContain("svc_operator_api_rate_limit_wait_seconds_sum 0.3");
     metrics.informerErrors.inc({ kind: "Account", reason: "forbidden" });
     expect(await registry.metrics()).toContain(
       'svc_operator_informer_errors_total{kind="Account",reason="forbidden"} 1',

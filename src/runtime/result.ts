@@ -106,6 +106,7 @@ export const EventReason = {
   SecretKeyMissing: "SecretKeyMissing",
   ConfigMapNotFound: "ConfigMapNotFound",
   ConfigMapKeyMissing: "ConfigMapKeyMissing",
+  ResyncIntervalInvalid: "ResyncIntervalInvalid",
 } as const;
 export type EventReason = (typeof EventReason)[keyof typeof EventReason];
 
@@ -133,6 +134,7 @@ export const EventTypes = {
   SecretKeyMissing: "Warning",
   ConfigMapNotFound: "Warning",
   ConfigMapKeyMissing: "Warning",
+  ResyncIntervalInvalid: "Warning",
 } as const satisfies Record<EventReason, "Normal" | "Warning">;
 
 export interface Result {

@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, join, relative } from "node:path";
-import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
 import { loadConfig } from "../../src/runtime/config.ts";
 import { OperatorMetrics } from "../../src/runtime/metrics.ts";
 import { GROUP } from "../../src/runtime/names.ts";
+import { operatorRegistry } from "../../src/runtime/process-metrics.ts";
+import { familyOf, groupingLabels, metricRefs } from "./promql.ts";
 import { kustomizationFile, type Manifest, parseYamlFile, podContainers, render } from "./render.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -284,15 +285,22 @@ describe("PrometheusRule", () => {
     annotations: { summary: string };
   }[];
   const exported = new Map<string, string[]>();
-  const metrics = new OperatorMetrics(new Registry());
-  for (const metric of Object.values(metrics)) {
+  const registry = operatorRegistry({});
+  const metrics = new OperatorMetrics(registry);
+  for (const metric of [...Object.values(metrics), ...registry.getMetricsAsArray()]) {
     const m = metric as { name?: string; labelNames?: string[] };
     if (typeof m?.name === "string") exported.set(m.name, m.labelNames ?? []);
   }
+  // kube-state-metrics (kube-prometheus-stack) gives the container's limits.
+  exported.set("kube_pod_container_resource_limits", ["namespace", "pod", "container", "resource"]);
+  // The labels Prometheus adds to every series it scrapes through the ServiceMonitor.
+  const targetLabels = ["job", "namespace", "pod", "container", "service", "instance", "endpoint"];
+  const families = new Set(exported.keys());
 
-  it("the five alerts", () => {
+  it("the six alerts", () => {
     expect(rules.map((r) => r.alert).sort()).toEqual([
       "SvcOperatorApiThrottled",
+      "SvcOperatorMemoryNearLimit",
       "SvcOperatorNoLeader",
       "SvcOperatorReconcileErrors",
       "SvcOperatorResourceNotReady",
@@ -311,26 +319,37 @@ describe("PrometheusRule", () => {
     }
   });
 
-  it("use only metrics and labels the runtime exports", () => {
+  it("memory near the limit: the operator's resident memory over its container's memory limit", () => {
+    const { expr } = rules.find((r) => r.alert === "SvcOperatorMemoryNearLimit")!;
+    // biome-ignore lint/suspicious/noExplicitAny: parsed manifests
+    const deployment = one("Deployment") as any;
+    const container = podContainers(deployment)[0] as unknown as {
+      name: string;
+      resources: { limits: { memory: string } };
+    };
+    expect(container.resources.limits.memory).toBeTruthy();
+    expect(expr).toContain(`container="${container.name}"`);
+    expect(expr).toContain('resource="memory"');
+    expect(expr).toContain("process_resident_memory_bytes");
+    // The job Prometheus gives the operator's series: the metrics Service's name.
+    expect(expr).toContain(`job="${one("Service").metadata.name}"`);
+  });
+
+  it("use only metrics and labels the runtime exports (or Prometheus adds at scrape)", () => {
     expect(exported.size).toBeGreaterThan(5);
     for (const r of rules) {
-      const used = [...r.expr.matchAll(/(svc_operator_[a-z_]+)(\{[^}]*\})?/g)];
+      const used = metricRefs(r.expr);
       expect(used.length, r.alert).toBeGreaterThan(0);
-      for (const [, name, selector] of used) {
-        const base = name!.replace(/_(bucket|sum|count)$/, "");
-        expect(exported.has(name!) || exported.has(base), `${r.alert}: ${name}`).toBe(true);
-        const labels = exported.get(name!) ?? exported.get(base) ?? [];
-        for (const [, label] of (selector ?? "").matchAll(/([a-z_]+)\s*=~?/g))
-          expect(labels, `${r.alert}: ${name} has no label ${label}`).toContain(label);
+      for (const { name, labels } of used) {
+        const family = familyOf(name, families);
+        expect(family, `${r.alert}: ${name}`).toBeDefined();
+        const known = [...exported.get(family!)!, ...targetLabels, "le"];
+        for (const label of labels)
+          expect(known, `${r.alert}: ${name} has no label ${label}`).toContain(label);
       }
-      for (const [, label] of r.expr.matchAll(/by \(([^)]*)\)/g)) {
-        for (const l of label!.split(",").map((x) => x.trim())) {
-          const names = [...r.expr.matchAll(/svc_operator_[a-z_]+/g)].map((m) => m[0]);
-          expect(
-            names.some((n) => exported.get(n)?.includes(l)),
-            `${r.alert}: by ${l}`,
-          ).toBe(true);
-        }
+      for (const l of groupingLabels(r.expr)) {
+        const known = used.some((u) => exported.get(familyOf(u.name, families)!)?.includes(l));
+        expect(known || targetLabels.includes(l), `${r.alert}: by ${l}`).toBe(true);
       }
     }
   });

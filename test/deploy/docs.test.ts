@@ -5,6 +5,9 @@ import { commands } from "../../src/cli/commands.ts";
 import { dev } from "../../src/dev/command.ts";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
 import { CONFIG_FLAGS } from "../../src/runtime/config.ts";
+import { MemoryMetrics } from "../../src/runtime/memory-metrics.ts";
+import { OperatorMetrics, RESOURCE_CONDITION } from "../../src/runtime/metrics.ts";
+import { operatorRegistry } from "../../src/runtime/process-metrics.ts";
 import { Reason } from "../../src/runtime/result.ts";
 import { parseYamlFile } from "./render.ts";
 
@@ -12,7 +15,15 @@ import { parseYamlFile } from "./render.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
-const OWN_DOCS = ["README.md", "docs/dev.md", "docs/install.md", "docs/gitops.md", "docs/troubleshooting.md"];
+const OWN_DOCS = [
+  "README.md",
+  "docs/dev.md",
+  "docs/install.md",
+  "docs/gitops.md",
+  "docs/troubleshooting.md",
+  "docs/brownfield.md",
+  "docs/plan-in-ci.md",
+];
 const README = read("README.md");
 
 /** Rows of the markdown table whose header row starts with `first` (cells trimmed, backticks kept). */
@@ -132,6 +143,16 @@ describe("documentation", () => {
         .map((r) => code(r[0]!)[0])
         .sort(),
     ).toEqual(alerts);
+  });
+
+  it("docs/operator.md names every metric family the operator exports", async () => {
+    const registry = operatorRegistry({});
+    new OperatorMetrics(registry);
+    new MemoryMetrics(registry, () => ({}));
+    const families = [...registry.getMetricsAsArray().map((m) => m.name), RESOURCE_CONDITION.name];
+    expect(families.length).toBeGreaterThan(40);
+    const text = read("docs/operator.md");
+    for (const name of families) expect(text, name).toMatch(new RegExp(`\`${name}(\\{[^\`]*\\})?\``));
   });
 
   it("docs/troubleshooting.md covers every condition reason of the runtime", () => {

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -14,6 +14,7 @@ import { buildCrd } from "../../src/runtime/crd.ts";
 import type { AnyManagedKind } from "../../src/runtime/kind.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
+import { type Attributes, allows, type Rule, recordingProxy } from "./rbac.ts";
 import { type Manifest, render } from "./render.ts";
 
 /**
@@ -29,77 +30,6 @@ import { type Manifest, render } from "./render.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 const NS = "svc-operator-system";
 const TEAM = "team-a";
-
-interface Rule {
-  apiGroups: string[];
-  resources: string[];
-  verbs: string[];
-  resourceNames?: string[];
-}
-interface Attributes {
-  verb: string;
-  group: string;
-  resource: string;
-  namespace?: string;
-  name?: string;
-  line: string;
-}
-
-/** The apiserver's RequestInfo for a resource request (what RBAC decides on). */
-function attributesOf(method: string, url: string): Attributes | undefined {
-  const u = new URL(url, "http://x");
-  const parts = u.pathname.split("/").filter(Boolean);
-  let group: string;
-  let rest: string[];
-  if (parts[0] === "api") {
-    group = "";
-    rest = parts.slice(2);
-  } else if (parts[0] === "apis") {
-    group = parts[1]!;
-    rest = parts.slice(3);
-  } else return undefined;
-  let namespace: string | undefined;
-  if (rest[0] === "namespaces" && rest.length > 2) {
-    namespace = rest[1];
-    rest = rest.slice(2);
-  }
-  const [resource, name, sub] = rest;
-  if (!resource) return undefined;
-  const watch = u.searchParams.get("watch");
-  const verb =
-    method === "GET"
-      ? name
-        ? "get"
-        : watch === "true" || watch === "1"
-          ? "watch"
-          : "list"
-      : (
-          {
-            POST: "create",
-            PUT: "update",
-            PATCH: "patch",
-            DELETE: name ? "delete" : "deletecollection",
-          } as Record<string, string>
-        )[method]!;
-  return {
-    verb,
-    group,
-    resource: sub ? `${resource}/${sub}` : resource,
-    namespace,
-    name,
-    line: `${method} ${u.pathname}`,
-  };
-}
-
-function allows(rules: Rule[], a: Attributes): boolean {
-  return rules.some(
-    (r) =>
-      r.apiGroups.includes(a.group) &&
-      r.resources.includes(a.resource) &&
-      r.verbs.includes(a.verb) &&
-      (!r.resourceNames || (a.name !== undefined && r.resourceNames.includes(a.name))),
-  );
-}
 
 let cluster: DevCluster;
 let sim: Simulator;
@@ -132,22 +62,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
 beforeAll(async () => {
   cluster = await createDevCluster();
   sim = await createSimulator();
-  const target = new URL(cluster.url);
-  proxy = createServer((req, res) => {
-    const a = attributesOf(req.method ?? "GET", req.url ?? "/");
-    if (a) seen.push(a);
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        res.flushHeaders(); // a watch answers headers long before its first event
-        up.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  proxy = await recordingProxy(cluster.url, seen);
   for (const source of crdSources())
     await admin("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", buildCrd(source));
   for (const ns of [NS, TEAM]) await admin("POST", "/api/v1/namespaces", { metadata: { name: ns } });

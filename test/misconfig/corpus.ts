@@ -64,7 +64,7 @@ export const caseSchema = z
     /** Run the operator with leader election (its Lease calls fail with the rest). */
     leaderElect: z.boolean().default(false),
     /** Seconds the environment stays broken once the expected line was logged. */
-    holdSeconds: z.number().min(0).max(30).default(4),
+    holdSeconds: z.number().min(0).max(60).default(4),
     expect: z
       .object({
         /**
@@ -72,7 +72,7 @@ export const caseSchema = z
          * `null`: nothing at warn or above (the operator copes without a word).
          */
         log: z.string().min(1).nullable(),
-        /** Lines the operator may write from the break to the fix, all levels. */
+        /** Lines the operator may write from the break to the fix, all levels, per minute begun. */
         maxLines: z.number().int().min(0),
         /** /readyz fails while broken (informers cannot list). */
         unready: z.boolean().default(false),

@@ -13,7 +13,7 @@ import type { ManagedObject } from "../../src/runtime/kind.ts";
 import { RawKube } from "../../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../../src/runtime/names.ts";
 import type { Operator } from "../../src/runtime/operator.ts";
-import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
+import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator/server.ts";
 import { simHook } from "../support/sim-hook.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -30,9 +30,11 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(options: { tls?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { tls?: boolean; simulator?: SimulatorOptions } = {},
+): Promise<Stack> {
   const cluster = await createDevCluster({ tls: options.tls });
-  const sim = await createSimulator();
+  const sim = await createSimulator(options.simulator);
   const kc = new k8s.KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
   for (const file of (await readdir(join(ROOT, "crds"))).filter((f) => f.endsWith(".yaml"))) {

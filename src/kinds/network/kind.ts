@@ -225,6 +225,9 @@ export function createNetworkKind(
       scope: () => "",
       list: async (client) => (await client.networks.index()).map(toNetworkObserved),
     },
+    // The service shows the default route table as its own member: export names it (by reference
+    // to its RouteTable when that is exported too), so that Manage keeps it the default.
+    export: { spec: (o) => ({ routeTableHref: o.defaultRouteTableHref }) },
   };
 }
 

@@ -342,6 +342,12 @@ export function createRouteKind(
       scope: () => "",
       list: async (client) => withNetworks(client, await client.routes.index(), networks),
     },
+    // atProvider shows the cloud-specific attributes flat; the spec holds them in one object.
+    export: {
+      spec: (o) => ({
+        cloudSpecificAttributes: compact({ instanceTags: o.instanceTags, priority: o.priority }),
+      }),
+    },
   };
 }
 

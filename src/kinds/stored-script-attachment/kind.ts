@@ -3,6 +3,7 @@ import { type KeySource, keySourceOf, sourceField } from "../../runtime/key-sour
 import type { ManagedKind } from "../../runtime/kind.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { type TableDesired, type TableObserved, tableKind } from "../shared/table-kind.ts";
+import { storedScriptAttachmentExport } from "./export.ts";
 import {
   type StoredScriptAttachmentClient,
   type StoredScriptAttachmentSpec,
@@ -100,6 +101,7 @@ export function createStoredScriptAttachmentKind(options: { maxContentBytes?: nu
         diff.push({ field: "contentFrom", desired: size, observed: observed.size });
       return diff;
     },
+    export: storedScriptAttachmentExport,
     create: (client, desired) => refused(desired, base.create(client, desired)),
     update: (client, href, desired, observed, diff) =>
       refused(desired, base.update(client, href, desired, observed, diff)),

@@ -1,11 +1,12 @@
-import { changedFields } from "../audit-text.ts";
+import { changedFields, shownValue } from "../audit-text.ts";
 import { isTrue } from "../conditions.ts";
-import type { FieldDiff } from "../kind.ts";
+import type { FieldDiff, LastDrift } from "../kind.ts";
 import { deepEqual, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import type { Outcome } from "../outcome.ts";
-import { DeletionBlockedError, EventReason, Reason, terminal, WaitError } from "../result.ts";
+import { DeletionBlockedError, EventReason, Reason, WaitError } from "../result.ts";
 import { readyToCreate } from "./create.ts";
+import { decideChange, writeOnlyChanges } from "./decide.ts";
 import type { Run } from "./run.ts";
 import type { End, Existing } from "./state.ts";
 
@@ -13,14 +14,27 @@ import type { End, Existing } from "./state.ts";
 export async function converge(run: Run, existing: Existing): Promise<Existing | End> {
   const state = await finishReplacement(run, existing);
   if (state.observeOnly) return state;
-  const diff: FieldDiff[] = [
+  const change = decideChange(run.kind, [
     ...run.kind.diff(state.desired, state.observed),
     ...writeOnlyDiff(run, state.desired),
-  ];
-  const locked = diff.filter((d) => run.kind.immutable?.includes(d.field));
-  if (locked.length > 0) return { end: await replaceOrRefuse(run, state, locked) };
-  if (diff.length === 0) return state;
-  return { ...state, observed: await update(run, state, diff) };
+  ]);
+  switch (change.type) {
+    case "none":
+      return state;
+    case "update":
+      return { ...state, observed: await update(run, state, change.diff) };
+    case "immutable":
+      throw change.error;
+    case "replace":
+      // The successor must be creatable before the old object goes (its links, the kind's checks).
+      await readyToCreate(run, state);
+      return {
+        end:
+          change.how === "deleteBeforeCreate"
+            ? await deleteBeforeCreate(run, state, change.locked)
+            : await startReplacement(run, state.href, change.locked.map((d) => d.field).join(", ")),
+      };
+  }
 }
 
 /** Applies the differing fields; what the service shows afterwards, or a wait while it still differs. */
@@ -43,6 +57,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
     `${drift ? "put back" : "updated"} ${fields.join(", ")}`,
   );
   run.audited(drift ? "driftCorrected" : "updated", href, changedFields(diff), desired);
+  if (drift) run.status.lastDrift = lastDrift(run, diff, desired);
   const observed = (await run.kind.observe(client, href, desired)) ?? state.observed;
   const remaining = run.kind.diff(desired, observed);
   if (remaining.length > 0) {
@@ -54,19 +69,6 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
     );
   }
   return observed;
-}
-
-/** An immutable field changed: the kind's way of replacing the object, else Stalled naming the fields. */
-async function replaceOrRefuse(run: Run, state: Existing, locked: FieldDiff[]): Promise<Outcome> {
-  const fields = locked.map((d) => d.field).join(", ");
-  if (run.kind.replace) await readyToCreate(run, state);
-  if (run.kind.replace === "deleteBeforeCreate") return deleteBeforeCreate(run, state, locked);
-  if (run.kind.replace === "createBeforeDelete") return startReplacement(run, state.href, fields);
-  throw terminal(
-    Reason.ImmutableField,
-    `${locked.map((d) => `spec.${d.field}`).join(", ")} cannot be changed on an existing ${run.kind.kind} ` +
-      `(service has ${locked.map((d) => JSON.stringify(d.observed)).join(", ")}); create a new ${run.kind.kind} instead`,
-  );
 }
 
 /** deleteBeforeCreate: the old object goes first; the next reconcile creates the new one. */
@@ -138,19 +140,23 @@ async function finishReplacement(run: Run, state: Existing): Promise<Existing> {
   return state;
 }
 
-/**
- * Write-only fields whose desired value differs from the one last applied. Without a
- * record (an object adopted by href) the spec is taken as applied: nothing can tell otherwise.
- */
+/** Write-only fields whose desired value differs from the one last applied (a first record is kept). */
 function writeOnlyDiff(run: Run, desired: unknown): FieldDiff[] {
   const values = run.writeOnlyValues(desired);
   if (!values) return [];
-  const applied = run.status.applied;
-  if (applied === undefined) {
-    run.status.applied = values;
-    return [];
-  }
-  return [...new Set([...Object.keys(values), ...Object.keys(applied)])]
-    .filter((field) => !deepEqual(values[field], applied[field]))
-    .map((field) => ({ field, desired: values[field], observed: applied[field] }));
+  const changes = writeOnlyChanges(values, run.status.applied);
+  if (changes === undefined) run.status.applied = values;
+  return changes ?? [];
+}
+
+/**
+ * What a drift correction found: when, and each field with the service's value (as the audit
+ * trail shows values: JSON, secrets masked, long values cut), so drift is visible on the object.
+ */
+function lastDrift(run: Run, diff: readonly FieldDiff[], desired: unknown): LastDrift {
+  const writeOnly = Object.keys(run.kind.writeOnly?.(desired) ?? {});
+  return {
+    time: new Date(run.deps.clock.now()).toISOString(),
+    fields: diff.map((d) => ({ field: d.field, service: shownValue([d.field], d.observed, writeOnly) })),
+  };
 }

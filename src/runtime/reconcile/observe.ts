@@ -1,7 +1,8 @@
 import { createdFields } from "../audit-text.ts";
 import { Annotation, FINALIZER } from "../names.ts";
-import { EventReason, InvalidSpecError, Reason, terminal, WaitError } from "../result.ts";
+import { EventReason } from "../result.ts";
 import { recordHref } from "./create.ts";
+import { ambiguous, looksUp, observedGone, observeOnlyWithoutHref } from "./decide.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Observed } from "./state.ts";
 
@@ -13,14 +14,9 @@ export async function observeOrAdopt(run: Run, state: Desired): Promise<Observed
   if (state.withFinalizer && href) await run.patchMetadata({ finalizers: state.withFinalizer }, true);
   let found: Found = { href: undefined, observed: undefined, recreate: false };
   if (href) found = await observeByHref(run, state, href);
-  else if (state.observeOnly) {
-    throw new InvalidSpecError(
-      "managementPolicy",
-      `ObserveOnly needs the ${Annotation.href} annotation naming the service object to observe`,
-    );
-  }
+  else if (state.observeOnly) throw observeOnlyWithoutHref();
   const pending = run.annotations[Annotation.createPending] !== undefined;
-  if (!found.href && (pending || run.kind.adoptExisting)) {
+  if (!found.href && looksUp(run.kind, pending)) {
     const adopted = await adopt(run, state, pending);
     if (adopted) found = { ...found, ...adopted };
   }
@@ -38,9 +34,7 @@ async function observeByHref(run: Run, state: Desired, href: string): Promise<Fo
   const observed =
     run.deps.observations?.take(run.key, href) ?? (await run.kind.observe(state.client, href, state.desired));
   if (observed === undefined) {
-    if (state.observeOnly) {
-      throw new WaitError(Reason.NotFound, `${href} does not exist in the service`, 60_000);
-    }
+    if (state.observeOnly) throw observedGone(href);
     run.log.info({ href }, "external object is gone; re-creating it");
     run.forgetExternal();
     await run.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
@@ -100,13 +94,10 @@ export async function lookupPending(
     const hrefOf = (c: unknown) => run.kind.hrefOf(c);
     candidates = run.deps.owners.adoptable(run.kind.kind, run.obj, candidates, hrefOf, identity);
   }
-  if (candidates.length > 1) {
-    const hrefs = candidates.map((c) => run.kind.hrefOf(c)).join(", ");
-    throw terminal(
-      Reason.AmbiguousCreate,
-      `${pending ? "a create was pending and " : ""}${candidates.length} service objects match: ${hrefs}; ` +
-        `set the ${Annotation.href} annotation to the right one`,
+  if (candidates.length > 1)
+    throw ambiguous(
+      candidates.map((c) => run.kind.hrefOf(c)),
+      pending,
     );
-  }
   return candidates[0];
 }

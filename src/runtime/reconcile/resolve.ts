@@ -1,6 +1,5 @@
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
-import { referenceProblem } from "../reference-state.ts";
-import { DependencyNotReadyError } from "../result.ts";
+import { resolveReferences } from "./decide.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
 
@@ -33,32 +32,12 @@ async function readSources(run: Run, valid: Validated): Promise<Record<string, B
   return read.values;
 }
 
-/**
- * The references by field, or DependencyNotReady saying of each that is not usable why
- * (reference-state.ts). An after-create association that is not usable yet is left out, not
- * waited for: `associations` says why, for the Ready message.
- */
+/** The references by field (decide.ts, shared with `svc-operator plan`). */
 function resolve(
   run: Run,
   references: Reference[],
 ): { refs: Record<string, ResolvedReference>; associations: string[] } {
-  const refs: Record<string, ResolvedReference> = {};
-  const waiting: string[] = [];
-  const associations: string[] = [];
-  for (const r of references) {
-    const target = run.deps.store.get(r.kind, run.meta.namespace, r.name);
-    const problem = referenceProblem(r.kind, r.name, target);
-    const href = target?.status?.href;
-    if (problem === undefined && target && href) refs[r.field] = resolved(r, target, href);
-    else
-      (r.afterCreate ? associations : waiting).push(
-        `spec.${r.field}: ${problem ?? `${r.kind} ${r.name} (not Ready)`}`,
-      );
-  }
-  if (waiting.length > 0) {
-    throw new DependencyNotReadyError(`waiting for ${waiting.join("; ")}`, run.deps.dependencyRetryMs);
-  }
-  return { refs, associations };
+  return resolveReferences(run.deps.store, run.meta.namespace, references, run.deps.dependencyRetryMs);
 }
 
 /** References for computing the desired state during deletion: whatever resolves. */

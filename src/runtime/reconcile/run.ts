@@ -10,8 +10,10 @@ import { NameLookup } from "../lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
 import type { ReconcileOutcome, ReconcilerDeps } from "../reconciler.ts";
 import { DependencyNotReadyError, EventReason, EventTypes } from "../result.ts";
+import { resyncInterval } from "../resync-interval.ts";
 import { converge } from "./converge.ts";
 import { createIfMissing } from "./create.ts";
+import { writeOnlyValues } from "./decide.ts";
 import { observeOrAdopt } from "./observe.ts";
 import { record, recordFailure, report } from "./report.ts";
 import { references } from "./resolve.ts";
@@ -106,7 +108,21 @@ export class Run {
       this.flushEvents();
       return { outcome: "ready" };
     }
-    return record(this, ending, false);
+    const resync = ending.type === "ready" ? this.resyncIntervalMs() : undefined;
+    const result = await record(this, ending, false);
+    return resync === undefined || result.retry ? result : { ...result, requeueAfterMs: resync };
+  }
+
+  /** The object's own drift-check period (its annotation); a bad value is a Warning event and none. */
+  private resyncIntervalMs(): number | undefined {
+    const interval = resyncInterval(this.annotations[Annotation.resyncInterval]);
+    if (interval === undefined) return undefined;
+    if ("ms" in interval) return interval.ms;
+    this.event(
+      EventReason.ResyncIntervalInvalid,
+      `${Annotation.resyncInterval}: ${interval.problem}; using the operator's resync period`,
+    );
+    return undefined;
   }
 
   /** The reconcile, in the order of the design's picture; a phase that settles it returns `{end}`. */
@@ -172,6 +188,7 @@ export class Run {
     this.status.applied = undefined;
     this.status.adopted = undefined;
     this.status.auditEntryHref = undefined;
+    this.status.lastDrift = undefined;
   }
 
   client(accountName: string, use: AccountUse = "write"): unknown {
@@ -258,9 +275,7 @@ export class Run {
 
   /** The kind's write-only values without undefined entries, or undefined when it has none. */
   writeOnlyValues(desired: unknown): Record<string, unknown> | undefined {
-    const values = this.kind.writeOnly?.(desired);
-    if (!values) return undefined;
-    return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+    return writeOnlyValues(this.kind, desired);
   }
 
   async removeFinalizer(): Promise<void> {

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { Reference } from "../kind.ts";
-import { Annotation, FINALIZER, objectKey } from "../names.ts";
-import { describeCycle, referenceKeys } from "../references.ts";
-import { InvalidSpecError, Reason, terminal } from "../result.ts";
+import { Annotation, FINALIZER } from "../names.ts";
+import { referenceKeys } from "../references.ts";
+import { InvalidSpecError } from "../result.ts";
+import { referenceCycle } from "./decide.ts";
 import { deleted } from "./delete.ts";
 import type { Run } from "./run.ts";
 import type { Admitted, End, Validated } from "./state.ts";
@@ -76,11 +77,5 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
  */
 function refuseCycle(run: Run, references: readonly Reference[]): void {
   const cycle = run.deps.refs.cycleThrough(run.key);
-  if (!cycle) return;
-  const first = references.find((r) => objectKey(r.kind, run.meta.namespace, r.name) === cycle[1]);
-  throw terminal(
-    Reason.ReferenceCycle,
-    `${first ? `spec.${first.field}: ` : ""}the references form a cycle: ${describeCycle(cycle)}; ` +
-      "none of them can become Ready until one of these references is removed",
-  );
+  if (cycle) throw referenceCycle(run.meta.namespace, references, cycle);
 }

@@ -1,0 +1,71 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { files, HEADER, type Output, stream, writeDirectory } from "./write.ts";
+
+const output = (layout: "kind" | "object"): Output => ({
+  namespace: "team-a",
+  accountName: "default",
+  account: {
+    endpoint: "https://us-3.example.com",
+    accountId: 7,
+    session: { secretRef: { name: "login", emailKey: "email", passwordKey: "password" } },
+  },
+  secret: { name: "login", keys: ["email", "password"] },
+  documents: [
+    { plural: "networks", name: "a", body: { kind: "Network", metadata: { name: "a" } } },
+    { plural: "networks", name: "b", body: { kind: "Network", metadata: { name: "b" } } },
+    { plural: "subnets", name: "c", body: { kind: "Subnet", metadata: { name: "c" } } },
+  ],
+  layout,
+});
+
+describe("export's files", () => {
+  it("one file per kind, a kustomization listing them and the Account; the Secret's template apart, keys and no values", () => {
+    const f = files(output("kind"));
+    expect(parse(f.get("kustomization.yaml")!).resources).toEqual([
+      "account.yaml",
+      "networks.yaml",
+      "subnets.yaml",
+    ]);
+    expect(f.get("networks.yaml")!.split("---\n")).toHaveLength(2);
+    expect(parse(f.get("account.yaml")!).spec).toEqual(output("kind").account);
+    expect(parse(f.get("account-secret.template.yaml")!)).toMatchObject({
+      kind: "Secret",
+      metadata: { name: "login", namespace: "team-a" },
+      stringData: { email: "", password: "" },
+    });
+    for (const text of f.values()) expect(text.startsWith(HEADER)).toBe(true);
+  });
+
+  it("one file per object with --layout object", () => {
+    expect([...files(output("object")).keys()]).toEqual([
+      "account.yaml",
+      "networks/a.yaml",
+      "networks/b.yaml",
+      "subnets/c.yaml",
+      "kustomization.yaml",
+      "account-secret.template.yaml",
+    ]);
+  });
+
+  it("one YAML stream: the Account, then the manifests; the Secret only named", () => {
+    const text = stream(output("kind"));
+    expect(text).toContain(
+      "# The Account below names Secret login (keys email, password): create it yourself.",
+    );
+    expect(text.split("---\n")).toHaveLength(4);
+  });
+
+  it("replaces what an earlier export wrote, and leaves other files alone", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-write-"));
+    await writeDirectory(dir, output("object"));
+    await writeFile(join(dir, "networks", "mine.yaml"), "kind: Mine\n");
+    await writeDirectory(dir, output("kind"));
+    await expect(readFile(join(dir, "networks", "a.yaml"), "utf8")).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(dir, "networks", "mine.yaml"), "utf8")).toBe("kind: Mine\n");
+    expect(await readFile(join(dir, "networks.yaml"), "utf8")).toContain("name: b");
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../cli/command.ts";
+import { parseManifests, readManifests } from "./manifests.ts";
+
+const net = (name: string) =>
+  `apiVersion: cloud.svc.io/v1alpha1\nkind: Network\nmetadata: {name: ${name}}\nspec: {}\n`;
+const noStdin = () => Promise.reject(new Error("no stdin"));
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "svc-manifests-"));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, ".."), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe("parseManifests", () => {
+  it("reads every document, skips empty ones, expands a List, says where each came from", () => {
+    const list = JSON.stringify({ kind: "List", items: [{ kind: "A" }, { kind: "B" }] });
+    const out = parseManifests(`${net("a")}---\n---\n${list}\n`, "x.yaml");
+    expect(out.map((m) => m.source)).toEqual(["x.yaml#1", "x.yaml#3.items[0]", "x.yaml#3.items[1]"]);
+  });
+
+  it("refuses what is not YAML objects, naming the document", () => {
+    expect(() => parseManifests("a: [", "x.yaml")).toThrow(UsageError);
+    expect(() => parseManifests(`${net("a")}---\n- 1\n`, "x.yaml")).toThrow(
+      "-f x.yaml: document 2 is not an object",
+    );
+  });
+});
+
+describe("readManifests", () => {
+  it("a kustomization: its resources (files and directories, recursively), its namespace set on each", async () => {
+    const dir = await tree({
+      "kustomization.yaml": "resources: [a.yaml, more]\nnamespace: team-a\n",
+      "a.yaml": net("a"),
+      "ignored.yaml": net("ignored"),
+      "more/kustomization.yaml": "resources: [b.yaml]\n",
+      "more/b.yaml": net("b"),
+    });
+    const out = await readManifests(dir, noStdin);
+    expect(
+      out.map((m) => [m.source, (m.object.metadata as { name: string; namespace: string }).namespace]),
+    ).toEqual([
+      ["a.yaml#1", "team-a"],
+      ["more/b.yaml#1", "team-a"],
+    ]);
+  });
+
+  it("a plain directory: its manifest files in name order, not recursive", async () => {
+    const dir = await tree({
+      "b.yaml": net("b"),
+      "a.json": JSON.stringify({ kind: "A" }),
+      "sub/c.yaml": net("c"),
+      "notes.txt": "x",
+    });
+    expect((await readManifests(dir, noStdin)).map((m) => m.source)).toEqual(["a.json#1", "b.yaml#1"]);
+  });
+
+  it("a kustomization using what only kustomize does: an error saying how to pipe kustomize's output in", async () => {
+    const dir = await tree({
+      "kustomization.yaml": "resources: [a.yaml]\npatches: []\n",
+      "a.yaml": net("a"),
+    });
+    await expect(readManifests(dir, noStdin)).rejects.toThrow(
+      `-f ${dir}: kustomization.yaml uses "patches", which plan does not read; run: kubectl kustomize ${dir} | svc-operator plan -f -`,
+    );
+  });
+
+  it("stdin with -f -, and a path that does not exist named", async () => {
+    expect(await readManifests("-", async () => net("s"))).toHaveLength(1);
+    await expect(readManifests("/nonexistent/x.yaml", noStdin)).rejects.toThrow(
+      "-f /nonexistent/x.yaml: no such file or directory",
+    );
+  });
+});

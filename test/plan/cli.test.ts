@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
+import { cli } from "../export/rig.ts";
+
+const ENV = { SVC_REFRESH_TOKEN: "dev-refresh-token" };
+
+const deployment = (spec: string, href = "/api/deployments/1") =>
+  `apiVersion: cloud.svc.io/v1alpha1\nkind: Deployment\nmetadata:\n  name: production\n  annotations: {cloud.svc.io/href: "${href}"}\nspec: ${spec}\n`;
+
+describe("svc-operator plan: exit codes and output", () => {
+  let sim: Simulator;
+  const plan = (stdin: string, ...flags: string[]) =>
+    cli(
+      ["plan", "-f", "-", "--no-cluster", "--endpoint", sim.url, "--account-id", "1", ...flags],
+      ENV,
+      stdin,
+    );
+
+  beforeAll(async () => {
+    sim = await createSimulator();
+  });
+
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it("0 when nothing would change", async () => {
+    const r = await plan(deployment("{name: Production, locked: false}"));
+    expect(r.out).toMatch(/^no change +Deployment default\/production$/m);
+    expect(r.code).toBe(0);
+  });
+
+  it("2 when something would change (terraform's -detailed-exitcode), with the fields and values", async () => {
+    const r = await plan(deployment("{name: Production, description: new text}"), "-o", "yaml");
+    expect(r.code).toBe(2);
+    expect(parse(r.out).resources).toEqual([
+      expect.objectContaining({
+        action: "update",
+        changes: [
+          { field: "description", service: "Seeded deployment with servers and inputs", desired: "new text" },
+        ],
+      }),
+    ]);
+  });
+
+  it("1 when a manifest is invalid, blocked or immutable, or the service cannot be read", async () => {
+    expect((await plan(deployment("{name: Production, serverTagScope: galaxy}"))).code).toBe(1);
+    expect((await plan(deployment("{name: Production}", "/api/deployments/999"))).out).toMatch(/^create /m);
+    const gone = await cli(
+      ["plan", "-f", "-", "--no-cluster", "--endpoint", sim.url, "--account-id", "1"],
+      { SVC_REFRESH_TOKEN: "nope" },
+      deployment("{}"),
+    );
+    expect(gone).toMatchObject({ code: 1, out: "" });
+    expect(gone.err).toBe(
+      `svc-operator plan: the service at ${sim.url} refused the credentials: POST /api/oauth2/ -> 401 AuthenticationError: refresh_token is invalid or OAuth is disabled`,
+    );
+  });
+
+  it.each([
+    [[], "--filename: is required"],
+    [["-f", "-", "-o", "html"], "--output: must be table, json or yaml"],
+    [["-f", "-", "--no-cluster"], "--no-cluster: needs --endpoint and --account-id"],
+    [["-f", "-", "--endpoint", "https://x.example.com"], "--account-id: is required with --endpoint"],
+    [["-f", "/nonexistent"], "-f /nonexistent: no such file or directory"],
+    [["-f", "-", "--refresh-token", "x"], "Unknown option '--refresh-token'"],
+  ])("bad flags %j: exit 2 naming the flag", async (args, message) => {
+    const r = await cli(["plan", ...args], ENV, "");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+  });
+});
