@@ -119,4 +119,27 @@ describe("Observations", () => {
     expect(o.size).toBe(1);
     expect(o.take("Widget/ns/c", "/api/widgets/3")).toEqual({ size: 3 });
   });
+
+  it("refuses an observation read before the operator's own write of the object (an index call in flight meanwhile)", () => {
+    let now = 0;
+    const o = new Observations(() => now, 1000);
+    const readAt = o.time();
+    now = 10;
+    o.wrote("Widget/ns/a");
+    now = 20;
+    o.put("Widget/ns/a", "/api/widgets/1", { size: 1 }, readAt);
+    expect(o.take("Widget/ns/a", "/api/widgets/1")).toBeUndefined();
+    // Read after the write: taken.
+    o.put("Widget/ns/a", "/api/widgets/1", { size: 2 }, o.time());
+    expect(o.take("Widget/ns/a", "/api/widgets/1")).toEqual({ size: 2 });
+    // Written while an observation waits: dropped.
+    o.put("Widget/ns/a", "/api/widgets/1", { size: 3 }, o.time());
+    now = 30;
+    o.wrote("Widget/ns/a");
+    expect(o.take("Widget/ns/a", "/api/widgets/1")).toBeUndefined();
+    // The record of the write goes with the object, or after the observations' lifetime.
+    expect(o.footprint()["observations.writes"]?.entries).toBe(1);
+    o.drop("Widget/ns/a");
+    expect(o.footprint()["observations.writes"]?.entries).toBe(0);
+  });
 });

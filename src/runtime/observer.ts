@@ -8,9 +8,15 @@ import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ObservationCache } from "./reconciler.ts";
 import { Reason } from "./result.ts";
 
-/** Observations handed from a resync to the reconcile it triggers (saves the show call). */
+/**
+ * Observations handed from a resync to the reconcile it triggers (saves the show call). An
+ * observation read before this operator last wrote the object is stale (an index call in flight
+ * while a reconcile updated it): it is refused, or it would "put back" the operator's own write.
+ */
 export class Observations implements ObservationCache {
   private readonly items = new Map<string, { href: string; observed: unknown; at: number }>();
+  /** When the operator last wrote each object to the service, kept as long as an observation. */
+  private readonly writes = new Map<string, number>();
   private readonly now: () => number;
   private readonly ttlMs: number;
 
@@ -19,8 +25,11 @@ export class Observations implements ObservationCache {
     this.ttlMs = ttlMs;
   }
 
-  put(key: string, href: string, observed: unknown): void {
-    this.items.set(key, { href, observed, at: this.now() });
+  /** `readAt`: when the read that saw it started (before any write it could have missed). */
+  put(key: string, href: string, observed: unknown, readAt = this.now()): void {
+    const wrote = this.writes.get(key);
+    if (wrote !== undefined && wrote >= readAt) return;
+    this.items.set(key, { href, observed, at: readAt });
   }
 
   take(key: string, href: string): unknown | undefined {
@@ -31,15 +40,28 @@ export class Observations implements ObservationCache {
     return item.observed;
   }
 
+  /** The time on the clock observations are stamped with (taken before a read starts). */
+  time(): number {
+    return this.now();
+  }
+
+  /** The operator wrote the object: what was read of it before is stale. */
+  wrote(key: string): void {
+    this.items.delete(key);
+    this.writes.set(key, this.now());
+  }
+
   /** Drops observations no reconcile took in time (the object went away or was paused meanwhile). */
   prune(): void {
     const now = this.now();
     for (const [key, item] of this.items) if (now - item.at > this.ttlMs) this.items.delete(key);
+    for (const [key, at] of this.writes) if (now - at > this.ttlMs) this.writes.delete(key);
   }
 
   /** The object is gone: an observation waiting for its reconcile goes too. */
   drop(key: string): void {
     this.items.delete(key);
+    this.writes.delete(key);
   }
 
   get size(): number {
@@ -48,7 +70,7 @@ export class Observations implements ObservationCache {
 
   /** The per-object map (see footprint.ts). */
   footprint(): Footprint {
-    return { observations: keyed(this.items) };
+    return { observations: keyed(this.items), "observations.writes": keyed(this.writes) };
   }
 }
 
@@ -163,6 +185,7 @@ export class IndexObserver {
       const found = this.o.accounts.get(g.namespace, g.account);
       if ("notReady" in found) continue;
       let items: unknown[];
+      const readAt = this.o.observations.time();
       try {
         report.calls++;
         this.o.onCall?.(kind.kind);
@@ -183,13 +206,13 @@ export class IndexObserver {
           this.o.enqueue(key);
         } else if (!deepEqual(withoutNulls(kind.atProvider(observed)), obj.status?.atProvider ?? {})) {
           report.drifted++;
-          this.o.observations.put(key, href, observed);
+          this.o.observations.put(key, href, observed, readAt);
           this.o.enqueue(key);
         } else if (getCondition(obj.status?.conditions, "Ready")?.reason === Reason.UnmanagedContents) {
           // Whether a custom resource manages them now (one adopted by href) shows in no
           // representation: such objects (a few) are looked at again, with the observation.
           report.rechecked++;
-          this.o.observations.put(key, href, observed);
+          this.o.observations.put(key, href, observed, readAt);
           this.o.enqueue(key);
         }
       }

@@ -34,6 +34,8 @@ export interface AccountClients {
 /** Observations made by the index-based observer, consumed by the next reconcile of the object. */
 export interface ObservationCache {
   take(key: string, href: string): unknown | undefined;
+  /** The reconcile wrote the object to the service (observations read before are stale). */
+  wrote(key: string): void;
 }
 
 export interface ReconcilerMetrics {

@@ -51,6 +51,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   const fields = diff.map((d) => d.field);
   await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);
+  run.deps.observations?.wrote(run.key);
   run.status.applied = run.writeOnlyValues(desired);
   run.event(
     drift ? EventReason.DriftCorrected : EventReason.Updated,

@@ -1,0 +1,126 @@
+import { describeSection4Rules, login, type Row, token } from "./section4-rules-helpers.ts";
+
+// Spec section 4, 4.1 session, 4.2 oauth2 and 4.3 deployments:
+// one row per parameter rule (see section4-rules-helpers.ts).
+const ROWS: Row[] = [
+  // 4.1 session
+  ["4.1 email required", "POST", "/api/session", login({ email: undefined }), 400, "email"],
+  ["4.1 password required", "POST", "/api/session", login({ password: undefined }), 400, "password"],
+  [
+    "4.1 account_href shape",
+    "POST",
+    "/api/session",
+    login({ account_href: "accounts/1" }),
+    400,
+    "account_href",
+  ],
+  [
+    "4.1 version header required",
+    "POST",
+    "/api/session",
+    { ...login({}), headers: { "x-api-version": "" } },
+    400,
+    "X-API-Version",
+  ],
+  // 4.2 oauth2
+  ["4.2 grant_type required", "POST", "/api/oauth2/", token({ grant_type: undefined }), 400, "grant_type"],
+  ["4.2 grant_type value", "POST", "/api/oauth2/", token({ grant_type: "password" }), 400, "grant_type"],
+  ["4.2 account_id Integer", "POST", "/api/oauth2/", token({ account_id: "one" }), 400, "account_id"],
+  ["4.2 r_s_version Integer", "POST", "/api/oauth2/", token({ r_s_version: "1.5" }), 400, "r_s_version"],
+  [
+    "4.2 agent_link_version digits and dots",
+    "POST",
+    "/api/oauth2/",
+    token({ agent_link_version: "v1" }),
+    400,
+    "agent_link_version",
+  ],
+  [
+    "4.2 agent_link_version needs <n>.<n>",
+    "POST",
+    "/api/oauth2/",
+    token({ agent_link_version: "1" }),
+    400,
+    "agent_link_version",
+  ],
+  [
+    "4.2 version header required",
+    "POST",
+    "/api/oauth2/",
+    { ...token({}), headers: { "x-api-version": "" } },
+    400,
+    "X-API-Version",
+  ],
+  // 4.3 deployments
+  ["4.3 view values", "GET", "/api/deployments", { query: { view: "extended" } }, 400, "view"],
+  ["4.3 view not blank", "GET", "/api/deployments/1", { query: { view: "" } }, 400, "view"],
+  ["4.3 unknown filter", "GET", "/api/deployments", { query: { filter: ["locked==true"] } }, 400, "locked"],
+  ["4.3 deployment hash required", "POST", "/api/deployments", { form: { name: "x" } }, 400, "deployment"],
+  [
+    "4.3 deployment[name] required",
+    "POST",
+    "/api/deployments",
+    { form: { deployment: { description: "d" } } },
+    400,
+    "deployment[name]",
+  ],
+  [
+    "4.3 deployment[name] not blank",
+    "POST",
+    "/api/deployments",
+    { form: { deployment: { name: " " } } },
+    400,
+    "deployment[name]",
+  ],
+  [
+    "4.3 resource_group_href not blank",
+    "POST",
+    "/api/deployments",
+    { form: { deployment: { name: "x", resource_group_href: "" } } },
+    400,
+    "deployment[resource_group_href]",
+  ],
+  [
+    "4.3 server_tag_scope values",
+    "POST",
+    "/api/deployments",
+    { form: { deployment: { name: "x", server_tag_scope: "global" } } },
+    400,
+    "deployment[server_tag_scope]",
+  ],
+  [
+    "4.3 duplicate name in the account",
+    "POST",
+    "/api/deployments",
+    { form: { deployment: { name: "Production" } } },
+    422,
+    "name",
+  ],
+  [
+    "4.3 update needs the deployment hash",
+    "PUT",
+    "/api/deployments/1",
+    { form: { name: "x" } },
+    400,
+    "deployment",
+  ],
+  [
+    "4.3 update of an unknown id",
+    "PUT",
+    "/api/deployments/99",
+    { form: { deployment: { name: "x" } } },
+    422,
+    "Couldn't find Deployment with ID=99",
+  ],
+  [
+    "4.3 clone server_tag_scope values",
+    "POST",
+    "/api/deployments/1/clone",
+    { form: { deployment: { server_tag_scope: "x" } } },
+    400,
+    "deployment[server_tag_scope]",
+  ],
+  ["4.3 a locked deployment is not destroyed", "DELETE", "/api/deployments/2", {}, 422, "ActionNotAllowed"],
+];
+
+describeSection4Rules(ROWS);
