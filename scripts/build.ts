@@ -1,12 +1,13 @@
 // `npm run build`: the production build in dist/, what the container image runs. One bundle
-// (dist/cli.js plus chunks) made with esbuild, its dependencies included: client-node's
-// generated API code (~60 MB on disk) is tree-shaken to what the operator uses, which
-// takes about 60 MB off the operator's resident memory compared with loading the packages,
-// and the image needs no node_modules. Each subcommand is a chunk of its own, loaded only
-// when it runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
+// (dist/cli.js plus chunks) made with esbuild, its dependencies included, so the image needs no
+// node_modules. What `run` loads is what its idle memory follows (docs/operator.md#memory,
+// test/deploy/bundle.test.ts): none of client-node's generated code (see leanClientNode), module
+// text without comments (ASCII), and each subcommand a chunk of its own, loaded only when it
+// runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
 import { rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { build, type Metafile } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 
 export const ROOT = join(import.meta.dirname, "..");
 export const DIST = join(ROOT, "dist");
@@ -14,6 +15,92 @@ export const DIST = join(ROOT, "dist");
 /** CommonJS dependencies inside an ES module bundle still call require() for Node's modules. */
 const REQUIRE_SHIM =
   "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);";
+
+/**
+ * client-node's generated code (dist/gen: a class per API group and per model, ~4 MB of source)
+ * only declares classes, but its package does not say so ("sideEffects"), so esbuild keeps every
+ * module an index re-exports: marked here, a module none of whose exports `run` uses is left out.
+ * The operator imports client-node's modules, not its index, and calls the apiserver over
+ * RawKube, not through generated clients. One reference remains: ListWatch (the informers)
+ * serializes its label selector with the ObjectSerializer, which knows every model class; for a
+ * string that is the string itself, so ListWatch gets a serializer that does only that.
+ */
+export const leanClientNode: Plugin = {
+  name: "lean-client-node",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/serializer\.js$/ }, (args) =>
+      args.importer.endsWith(join("@kubernetes", "client-node", "dist", "cache.js"))
+        ? { path: "client-node-string-serializer", namespace: "lean-client-node" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lean-client-node" }, () => ({
+      contents: STRING_SERIALIZER,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /./ }, async (args) => {
+      if (args.pluginData === "resolving" || !args.importer.includes(CLIENT_NODE_DIST)) return undefined;
+      const resolved = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "resolving",
+      });
+      if (resolved.errors.length > 0 || !resolved.path.includes(join(CLIENT_NODE_DIST, "gen")))
+        return undefined;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
+const CLIENT_NODE_DIST = join("@kubernetes", "client-node", "dist");
+
+/** What ListWatch asks of the ObjectSerializer: serialize(labelSelector or fieldSelector, "string"). */
+const STRING_SERIALIZER = `export const ObjectSerializer = {
+  serialize(data, type) {
+    if (type !== "string") throw new Error("client-node's ObjectSerializer is left out of this bundle (scripts/build.ts)");
+    return data;
+  },
+};`;
+
+/**
+ * Node's modules whose exports include getters that load code when read: node:http's WebSocket,
+ * CloseEvent and MessageEvent load Node's own copy of undici (0.7 MB of code), node:tls's
+ * rootCertificates parses every root certificate, node:crypto's webcrypto sets up Web Crypto. An
+ * ES module import reads every export (to build the module's namespace), so each of these costs
+ * memory for the life of the process although the operator uses none of them (6 MB of RSS).
+ * The bundle takes them with require(), as CommonJS code does, which reads only what it uses.
+ */
+const LAZY_GETTER_BUILTINS = ["http", "tls", "crypto"];
+
+export const builtinsByRequire: Plugin = {
+  name: "builtins-by-require",
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_GETTER_BUILTINS.join("|")})$`);
+    b.onResolve({ filter }, (args) =>
+      args.kind === "import-statement" || args.kind === "dynamic-import"
+        ? { path: args.path.replace(/^node:/, ""), namespace: "builtin-by-require" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "builtin-by-require" }, (args) => ({
+      contents: requiredBuiltin(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+/** A module exporting node:<name> as require() gives it: the default, and each plain value by name. */
+function requiredBuiltin(name: string): string {
+  const mod = createRequire(import.meta.url)(`node:${name}`) as object;
+  const plain = Object.getOwnPropertyNames(mod).filter(
+    (k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default" && !Object.getOwnPropertyDescriptor(mod, k)?.get,
+  );
+  return [
+    'import { createRequire } from "node:module";',
+    `const m = createRequire(import.meta.url)("node:${name}");`,
+    "export default m;",
+    `export const { ${plain.join(", ")} } = m;`,
+  ].join("\n");
+}
 
 export async function buildBundle(outdir = DIST): Promise<Metafile> {
   await rm(outdir, { recursive: true, force: true });
@@ -27,10 +114,16 @@ export async function buildBundle(outdir = DIST): Promise<Metafile> {
     format: "esm",
     target: "node24",
     sourcemap: true,
+    // V8 keeps the text of every module it loads, for as long as the process runs: without
+    // comments and indentation the text `run` loads is half as long, and all ASCII (the comments
+    // of some dependencies are not), which V8 stores in one byte per character instead of two.
+    // Names are kept, so stack traces stay readable (and the source maps map them back).
+    minifyWhitespace: true,
     // Licences of the bundled packages stay with the code, in one file beside it.
     legalComments: "linked",
     banner: { js: REQUIRE_SHIM },
     metafile: true,
+    plugins: [leanClientNode, builtinsByRequire],
     logLevel: "warning",
   });
   return result.metafile;

@@ -1,4 +1,5 @@
-import { KubeConfig } from "@kubernetes/client-node";
+// The module, not the index (which loads every generated class: scripts/build.ts).
+import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { ManagedObject } from "../runtime/kind.ts";
 import { KubeHttpError, RawKube } from "../runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../runtime/names.ts";

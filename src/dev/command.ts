@@ -4,7 +4,6 @@ import { defineCommand, flag, UsageError } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import type { DevSession } from "./stack.ts";
-import { LiveTable } from "./table.ts";
 
 /** deploy/samples of the package (src/dev or dist/dev -> the package root). */
 export const DEFAULT_SAMPLES = join(import.meta.dirname, "..", "..", "deploy", "samples");
@@ -158,6 +157,7 @@ export function devCommand(
       io.out("Ctrl-C stops everything.");
       io.out("");
 
+      const { LiveTable } = await import("./table.ts");
       const table = new LiveTable({ write, tty, columns: () => process.stdout.columns });
       const n = session.samples.length;
       let readyAt: number | undefined;

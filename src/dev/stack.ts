@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+// The module, not the index (which loads every generated class: scripts/build.ts).
+import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import { pino } from "pino";
 import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
 import { crdSources } from "../kinds/index.ts";

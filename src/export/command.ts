@@ -13,9 +13,6 @@ import {
   namespacedName,
 } from "../cli/service-access.ts";
 import { managedKinds } from "../kinds/index.ts";
-import { exportAccount } from "./run.ts";
-import { parseFilter, parseKinds } from "./select.ts";
-import { stream, writeDirectory } from "./write.ts";
 
 /** Exit codes: 0 done, 1 error, 2 bad flags (main), 3 partial (a kind the service refused, or an object, was skipped). */
 export const EXIT_PARTIAL = 3;
@@ -109,6 +106,13 @@ export const exportCommand = defineCommand({
   },
   schema,
   async run(o, io) {
+    // The exporter (with the planner's admission checks and their CEL) loads when export runs:
+    // every command's definition is loaded by every command, `run` included.
+    const [{ exportAccount }, { parseFilter, parseKinds }, { stream, writeDirectory }] = await Promise.all([
+      import("./run.ts"),
+      import("./select.ts"),
+      import("./write.ts"),
+    ]);
     const kinds = parseKinds(managedKinds, o.kinds);
     const filters = (o.filter ?? []).map((f) => parseFilter(kinds, f));
     const counter: CallCounter = { calls: 0 };

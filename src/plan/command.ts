@@ -5,13 +5,6 @@ import type { CallCounter } from "../cli/read-only-client.ts";
 import { accessFlags, accessFromEnv, accessSchema, describeFailure } from "../cli/service-access.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { API_VERSION } from "../runtime/names.ts";
-import { PlanAccounts } from "./accounts.ts";
-import { CHANGES } from "./answer.ts";
-import { Planner } from "./evaluate.ts";
-import { LiveObjects } from "./live.ts";
-import { readManifests } from "./manifests.ts";
-import { render } from "./output.ts";
-import { planSources } from "./sources.ts";
 
 /** Exit codes, as `terraform plan -detailed-exitcode`: 0 no changes, 2 changes, 1 an error or a manifest that cannot be applied. */
 export const EXIT_CHANGES = 2;
@@ -66,6 +59,25 @@ export const planCommand = defineCommand({
   },
   schema,
   async run(o, io) {
+    // The planner (with the devcluster's admission checks and their CEL) loads when plan runs:
+    // every command's definition is loaded by every command, `run` included.
+    const [
+      { PlanAccounts },
+      { CHANGES },
+      { Planner },
+      { LiveObjects },
+      { readManifests },
+      { render },
+      { planSources },
+    ] = await Promise.all([
+      import("./accounts.ts"),
+      import("./answer.ts"),
+      import("./evaluate.ts"),
+      import("./live.ts"),
+      import("./manifests.ts"),
+      import("./output.ts"),
+      import("./sources.ts"),
+    ]);
     const stdin = io.stdin ?? (() => Promise.reject(new UsageError("-f -: no standard input here")));
     const manifests = await readManifests(o.filename, stdin);
     const namespaceOf = (m: { object: Record<string, unknown> }) =>

@@ -1,4 +1,5 @@
-import { KubeConfig } from "@kubernetes/client-node";
+// The module, not the index (which loads every generated class: scripts/build.ts).
+import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import { z } from "zod";

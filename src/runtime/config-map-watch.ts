@@ -1,10 +1,11 @@
-import { CoreV1Api, type CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import type { Clock } from "./clock.ts";
-import { InformerSet, LIST_PAGE, type ListPage } from "./informers.ts";
+import { InformerSet } from "./informers.ts";
 import type { KeySources } from "./key-sources.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { KubeFailureReason } from "./kube-errors.ts";
+import type { RawKube } from "./kube-raw.ts";
 import type { ProblemLog } from "./problems.ts";
 
 /**
@@ -17,7 +18,7 @@ import type { ProblemLog } from "./problems.ts";
  */
 export function configMapWatch(o: {
   kubeConfig: KubeConfig;
-  api: CustomObjectsApi;
+  kube: Pick<RawKube, "call">;
   namespaces: string[];
   keySources: KeySources;
   log: Logger;
@@ -26,11 +27,6 @@ export function configMapWatch(o: {
   problems?: ProblemLog;
   onError?: (kind: string, reason: KubeFailureReason) => void;
 }): InformerSet {
-  const core = o.kubeConfig.makeApiClient(CoreV1Api);
-  const page = (namespace: string | undefined, cont: string | undefined) =>
-    (namespace
-      ? core.listNamespacedConfigMap({ namespace, limit: LIST_PAGE, _continue: cont })
-      : core.listConfigMapForAllNamespaces({ limit: LIST_PAGE, _continue: cont })) as Promise<ListPage>;
   const changed = (obj: ManagedObject, gone = false) =>
     o.keySources.changed(
       "ConfigMap",
@@ -40,8 +36,8 @@ export function configMapWatch(o: {
     );
   return new InformerSet({
     kubeConfig: o.kubeConfig,
-    api: o.api,
-    kinds: [{ kind: "ConfigMap", plural: "configmaps", core: { prefix: "/api/v1", page } }],
+    kube: o.kube,
+    kinds: [{ kind: "ConfigMap", plural: "configmaps", core: { prefix: "/api/v1" } }],
     namespaces: o.namespaces,
     metadataOnly: true,
     handlers: {

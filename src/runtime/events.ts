@@ -1,10 +1,11 @@
-import {
-  type ConfigurationOptions,
-  type CoreV1Api,
-  type CoreV1Event,
-  type ObservableMiddleware,
-  setHeaderOptions,
+import type {
+  ConfigurationOptions,
+  CoreV1Api,
+  CoreV1Event,
+  ObservableMiddleware,
 } from "@kubernetes/client-node";
+// The module, not the index (which loads every generated class: scripts/build.ts).
+import { setHeaderOptions } from "@kubernetes/client-node/dist/middleware.js";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Footprint, keyed } from "./footprint.ts";

@@ -1,12 +1,20 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { KubeConfig } from "@kubernetes/client-node";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
 import { FakeClock } from "./fake-clock.ts";
-import { cacheTransform, InformerSet, type ListPage, pagedList, withoutManagedFields } from "./informers.ts";
+import {
+  cacheTransform,
+  InformerSet,
+  LAST_APPLIED,
+  type ListPage,
+  listPath,
+  pagedList,
+  withoutManagedFields,
+} from "./informers.ts";
 import type { ManagedObject } from "./kind.ts";
 import { RawKube } from "./kube-raw.ts";
 import { memoryLog } from "./memory-log.ts";
@@ -44,6 +52,15 @@ describe("withoutManagedFields", () => {
       spec: { description: "d" },
     });
     expect(withoutManagedFields({ metadata: { name: "b" } })).toEqual({ metadata: { name: "b" } });
+  });
+});
+
+describe("listPath", () => {
+  it("asks for a page of 500 with the shard's label selector and the continue token, encoded", () => {
+    expect(listPath("/apis/g/v1/things", undefined, undefined)).toBe("/apis/g/v1/things?limit=500");
+    expect(listPath("/api/v1/namespaces/a/configmaps", "shard in (a,b)", "tok/en=")).toBe(
+      "/api/v1/namespaces/a/configmaps?limit=500&labelSelector=shard+in+%28a%2Cb%29&continue=tok%2Fen%3D",
+    );
   });
 });
 
@@ -90,13 +107,20 @@ describe("cacheTransform", () => {
     });
     expect(a.metadata.name).toBe("a");
   });
+
+  it("drops kubectl's last-applied annotation and keeps the others", () => {
+    const o = object("c", "uid-c");
+    o.metadata.annotations = { [LAST_APPLIED]: JSON.stringify(o), "cloud.svc.io/href": "/api/volumes/1" };
+    expect(cacheTransform(new StringPool())(o).metadata.annotations).toEqual({
+      "cloud.svc.io/href": "/api/volumes/1",
+    });
+  });
 });
 
 describe("InformerSet against the devcluster", () => {
   let cluster: DevCluster;
   let raw: RawKube;
   let informers: InformerSet;
-  let api: CustomObjectsApi;
   const added: ManagedObject[] = [];
   const updated: { object: ManagedObject; old: ManagedObject | undefined }[] = [];
 
@@ -114,10 +138,9 @@ describe("InformerSet against the devcluster", () => {
       metadata: { name: "web" },
       spec: { accountRef: { name: "default" }, description: "first" },
     });
-    api = kc.makeApiClient(CustomObjectsApi);
     informers = new InformerSet({
       kubeConfig: kc,
-      api,
+      kube: raw,
       kinds: [{ kind: "Deployment", plural: "deployments" }],
       namespaces: [],
       handlers: {
@@ -169,14 +192,8 @@ describe("InformerSet against the devcluster", () => {
     const tokens: (string | undefined)[] = [];
     const list = await pagedList((cont) => {
       tokens.push(cont);
-      return api.listNamespacedCustomObject({
-        group: "cloud.svc.io",
-        version: "v1alpha1",
-        namespace: "ns",
-        plural: "deployments",
-        limit: 2,
-        _continue: cont,
-      }) as Promise<ListPage>;
+      const query = new URLSearchParams({ limit: "2", ...(cont ? { continue: cont } : {}) });
+      return raw.call<ListPage>("GET", `${path()}?${query}`);
     });
     expect(tokens).toHaveLength(2);
     expect(tokens[0]).toBeUndefined();
@@ -211,7 +228,7 @@ describe("InformerSet when the apiserver refuses", () => {
     await new RawKube(kc).call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
     informers = new InformerSet({
       kubeConfig: kc,
-      api: kc.makeApiClient(CustomObjectsApi),
+      kube: new RawKube(kc),
       kinds: [{ kind: "Deployment", plural: "deployments" }],
       namespaces: [],
       handlers: { added: () => {}, updated: () => {}, deleted: () => {} },

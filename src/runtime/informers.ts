@@ -1,19 +1,17 @@
-import {
-  type CustomObjectsApi,
-  type Informer,
-  type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
-  ListWatch,
-  type ObjectCache,
-  Watch,
-} from "@kubernetes/client-node";
+// client-node's modules, not its index: the index loads every generated API and model class
+// (scripts/build.ts), which `run` never uses.
+import { ListWatch, type ObjectCache } from "@kubernetes/client-node/dist/cache.js";
+import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
+import type { Informer } from "@kubernetes/client-node/dist/informer.js";
+import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node/dist/types.js";
+import { Watch } from "@kubernetes/client-node/dist/watch.js";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { type KubeCall, type KubeFailureReason, kubeTrouble, subjectOf } from "./kube-errors.ts";
+import type { RawKube } from "./kube-raw.ts";
 import { GROUP, VERSION } from "./names.ts";
 import type { ProblemLog } from "./problems.ts";
 import { StringPool } from "./string-pool.ts";
@@ -23,8 +21,8 @@ export interface WatchedKind {
   plural: string;
   /** Label selector for this kind (sharding); undefined watches everything. */
   labelSelector?: string;
-  /** A kind served outside cloud.svc.io (a core ConfigMap): its API path (`/api/v1`) and how a page of it is listed. */
-  core?: { prefix: string; page(namespace: string | undefined, cont: string | undefined): Promise<ListPage> };
+  /** A kind served outside cloud.svc.io (a core ConfigMap): its API path (`/api/v1`). */
+  core?: { prefix: string };
 }
 
 export interface InformerHandlers {
@@ -35,7 +33,8 @@ export interface InformerHandlers {
 
 export interface InformerSetOptions {
   kubeConfig: KubeConfig;
-  api: CustomObjectsApi;
+  /** Reads the list pages (GET of a collection path with its query). */
+  kube: Pick<RawKube, "call">;
   kinds: WatchedKind[];
   namespaces: string[];
   handlers: InformerHandlers;
@@ -175,30 +174,11 @@ export class InformerSet implements ObjectStore {
   }
 
   private create(k: WatchedKind, namespace: string | undefined): Entry {
-    const { api, kubeConfig, handlers } = this.options;
+    const { kube, kubeConfig, handlers } = this.options;
     const prefix = k.core?.prefix ?? `/apis/${GROUP}/${VERSION}`;
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
-    const customPage = (cont: string | undefined) =>
-      (namespace
-        ? api.listNamespacedCustomObject({
-            group: GROUP,
-            version: VERSION,
-            namespace,
-            plural: k.plural,
-            labelSelector: k.labelSelector,
-            limit: LIST_PAGE,
-            _continue: cont,
-          })
-        : api.listClusterCustomObject({
-            group: GROUP,
-            version: VERSION,
-            plural: k.plural,
-            labelSelector: k.labelSelector,
-            limit: LIST_PAGE,
-            _continue: cont,
-          })) as Promise<ListPage>;
-    const core = k.core;
-    const page = core ? (cont: string | undefined) => core.page(namespace, cont) : customPage;
+    const page = (cont: string | undefined) =>
+      kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
     let onListed!: () => void;
     const listed = new Promise<void>((resolve) => {
       onListed = resolve;
@@ -311,6 +291,14 @@ export class InformerSet implements ObjectStore {
   }
 }
 
+/** A collection's path with the query of one list page. */
+export function listPath(path: string, labelSelector: string | undefined, cont: string | undefined): string {
+  const query = new URLSearchParams({ limit: String(LIST_PAGE) });
+  if (labelSelector) query.set("labelSelector", labelSelector);
+  if (cont) query.set("continue", cont);
+  return `${path}?${query}`;
+}
+
 /** Objects per list page, as client-go's reflector pages its lists. */
 export const LIST_PAGE = 500;
 
@@ -361,9 +349,17 @@ export function withoutManagedFields<T extends { metadata?: object }>(o: T): T {
  * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
  * pool, where they would only push out shared ones).
  */
+/**
+ * `kubectl apply` (client-side) copies the whole manifest into this annotation of every object it
+ * applies: as big as the spec again, unique to each object, and read by nothing in the operator
+ * (its writes are merge patches of their own keys, so dropping it from the cache loses nothing).
+ */
+export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
 export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o: T) => T {
   return (o) => {
     withoutManagedFields(o);
+    if (o.metadata?.annotations?.[LAST_APPLIED] !== undefined) delete o.metadata.annotations[LAST_APPLIED];
     for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
     const metadata = o.metadata;
     if (metadata) {

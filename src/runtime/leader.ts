@@ -1,13 +1,37 @@
-import { type CoordinationV1Api, type V1Lease, V1MicroTime } from "@kubernetes/client-node";
+import type { CoordinationV1Api, V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { type Clock, systemClock } from "./clock.ts";
 import { kubeTrouble, statusOf, subjectOf } from "./kube-errors.ts";
+import type { RawKube } from "./kube-raw.ts";
 import type { ProblemLog } from "./problems.ts";
 
 export type LeaseApi = Pick<
   CoordinationV1Api,
   "readNamespacedLease" | "createNamespacedLease" | "replaceNamespacedLease"
 >;
+
+/**
+ * The three Lease calls over RawKube (client-node's generated CoordinationV1Api would load every
+ * generated API and model class into the operator).
+ */
+export function rawLeaseApi(raw: Pick<RawKube, "call">): LeaseApi {
+  const path = (namespace: string, name = "") =>
+    `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases${name ? `/${encodeURIComponent(name)}` : ""}`;
+  const lease = (body: V1Lease) => ({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", ...body });
+  return {
+    readNamespacedLease: ({ namespace, name }: { namespace: string; name: string }) =>
+      raw.call<V1Lease>("GET", path(namespace, name)),
+    createNamespacedLease: ({ namespace, body }: { namespace: string; body: V1Lease }) =>
+      raw.call<V1Lease>("POST", path(namespace), lease(body)),
+    replaceNamespacedLease: ({ namespace, name, body }: { namespace: string; name: string; body: V1Lease }) =>
+      raw.call<V1Lease>("PUT", path(namespace, name), lease(body)),
+  } as unknown as LeaseApi;
+}
+
+/** A Lease's time: RFC 3339 with microseconds, as client-go writes it (what V1MicroTime serializes to). */
+function microTime(ms: number): V1MicroTime {
+  return new Date(ms).toISOString().replace("Z", "000Z") as unknown as V1MicroTime;
+}
 
 export interface LeaderElectionOptions {
   api: LeaseApi;
@@ -143,8 +167,8 @@ export class LeaderElector {
     const spec = {
       holderIdentity: identity,
       leaseDurationSeconds: Math.ceil(this.o.leaseDurationMs / 1000),
-      acquireTime: new V1MicroTime(now),
-      renewTime: new V1MicroTime(now),
+      acquireTime: microTime(now),
+      renewTime: microTime(now),
       leaseTransitions: 0,
     };
     if (!lease) {
@@ -199,7 +223,7 @@ export class LeaderElector {
           ...lease.spec,
           holderIdentity: "",
           leaseDurationSeconds: 1,
-          renewTime: new V1MicroTime(this.o.clock.now()),
+          renewTime: microTime(this.o.clock.now()),
         },
       },
     });

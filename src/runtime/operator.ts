@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { hostname } from "node:os";
-import { CoordinationV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { ExplainServiceError } from "./account-problems.ts";
@@ -19,7 +19,7 @@ import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { KubeApiWriter } from "./kube-api.ts";
 import { RawKube } from "./kube-raw.ts";
 import { shareDispatchers } from "./kubeconfig.ts";
-import { LeaderElector } from "./leader.ts";
+import { LeaderElector, rawLeaseApi } from "./leader.ts";
 import { LinkCheck } from "./links.ts";
 import { NameLookup } from "./lookup.ts";
 import { MemoryMetrics } from "./memory-metrics.ts";
@@ -111,6 +111,7 @@ export class Operator {
   private readonly configMaps: InformerSet | undefined;
   private health: Server | undefined;
   private stopping = false;
+  private readonly lists: RawKube;
   readonly identity: string;
 
   constructor(options: OperatorOptions) {
@@ -123,7 +124,10 @@ export class Operator {
     this.problems = new ProblemLog({ log: this.log, clock: this.clock });
     this.memory = new MemoryMetrics(options.registry, () => this.footprint());
     const kc = shareDispatchers(options.kubeConfig);
-    const custom = kc.makeApiClient(CustomObjectsApi);
+    // Lists (informers) and the Lease over RawKube, not client-node's generated clients (see
+    // scripts/build.ts: the bundle then holds none of their classes).
+    const lists = new RawKube(kc);
+    this.lists = lists;
     const writer = new KubeApiWriter(kc, this.problems);
     this.writer = writer;
     this.events = new EventRecorder({
@@ -136,7 +140,7 @@ export class Operator {
     const selector = options.config.labelSelector;
     this.informers = new InformerSet({
       kubeConfig: kc,
-      api: custom,
+      kube: lists,
       kinds: [
         { kind: "Account", plural: "accounts" },
         ...options.kinds.map((k) => ({ kind: k.kind, plural: k.plural, labelSelector: selector })),
@@ -171,7 +175,7 @@ export class Operator {
     this.configMaps = options.kinds.some((k) => k.keySources)
       ? configMapWatch({
           kubeConfig: kc,
-          api: custom,
+          kube: lists,
           namespaces: options.config.namespaces,
           keySources: this.keySources,
           log: this.log,
@@ -286,7 +290,7 @@ export class Operator {
     });
     if (options.config.leaderElect) {
       this.elector = new LeaderElector({
-        api: kc.makeApiClient(CoordinationV1Api),
+        api: rawLeaseApi(lists),
         namespace: options.config.leaseNamespace,
         name: options.config.leaseName,
         identity: this.identity,
@@ -356,6 +360,7 @@ export class Operator {
     if (this.elector) await this.elector.stop();
     await this.informers.stop();
     await this.configMaps?.stop();
+    await this.lists.close();
     await this.events.flush();
     await this.accounts.close();
     this.problems.close();

@@ -18,7 +18,8 @@ const UNIT_MS: Record<string, number> = {
   h: 3_600_000,
 };
 
-const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+// µ and μ written as escapes: the bundle stays ASCII (test/deploy/bundle.test.ts).
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
 
 /** Go's time.ParseDuration, in milliseconds; undefined when the text is not a duration. Signs are refused. */
 export function parseGoDuration(text: string): number | undefined {

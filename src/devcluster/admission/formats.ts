@@ -16,7 +16,8 @@ const EMAIL = /^(?:[^<>@\s]+\s*<)?[^\s@<>]+@[^\s@<>]+>?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:?\d{2})?$/;
-const DURATION = /^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$|^0$/;
+// µ and μ written as escapes: the bundle stays ASCII (test/deploy/bundle.test.ts).
+const DURATION = /^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$|^0$/;
 const SCALA_DURATION =
   /^\d+\s*(ns|nano|nanos|nanosecond|nanoseconds|us|micro|micros|microsecond|microseconds|ms|milli|millis|millisecond|milliseconds|s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hour|hours|d|day|days|w|wk|week|weeks)$/;
 const MAC =
