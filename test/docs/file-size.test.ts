@@ -11,7 +11,6 @@ const ALLOWED_OVERSIZE: readonly string[] = [
   "src/runtime/reconciler.test.ts",
   "src/runtime/operator.ts",
   "src/runtime/informers.ts",
-  "bench/memory.ts",
 ];
 
 const root = new URL("../../", import.meta.url);
