@@ -4,7 +4,7 @@
 // with the churn), 2 on bad flags.
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { runSoak, SOAK_FAULTS } from "./soak.ts";
+import { runSoak, SOAK_FAULTS, TREND_POINTS } from "./soak.ts";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -45,6 +45,8 @@ for (const s of result.samples)
 const g = (name: string, x: typeof result.rss) =>
   `${name}: ${x.endPct}% at the end, ${x.peakPct}% at the peak, trend ${x.trendPctPer15m}% per 15 min (from minute 2)`;
 process.stdout.write(`\n${g("RSS", result.rss)}\n${g("live heap", result.liveHeap)}\n`);
+if (!result.trendJudged)
+  process.stdout.write(`  (the trend is not judged: fewer than ${TREND_POINTS} samples from minute 2)\n`);
 for (const [k, v] of Object.entries(result.figures)) process.stdout.write(`  ${k.padEnd(24)} ${String(v)}\n`);
 const growing = Object.entries(result.growingMaps);
 for (const [map, [a, b]] of growing)
