@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metadataOnly } from "./informers.ts";
+import { metadataOnly } from "./cache-slim.ts";
 
 describe("the ConfigMap watch's cache", () => {
   it("keeps what identifies a ConfigMap and its version, never its data", () => {

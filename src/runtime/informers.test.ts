@@ -5,16 +5,9 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
+import { cacheTransform, LAST_APPLIED, withoutManagedFields } from "./cache-slim.ts";
 import { FakeClock } from "./fake-clock.ts";
-import {
-  cacheTransform,
-  InformerSet,
-  LAST_APPLIED,
-  type ListPage,
-  listPath,
-  pagedList,
-  withoutManagedFields,
-} from "./informers.ts";
+import { InformerSet, type ListPage, listPath, pagedList } from "./informers.ts";
 import type { ManagedObject } from "./kind.ts";
 import { RawKube } from "./kube-raw.ts";
 import { memoryLog } from "./memory-log.ts";

@@ -1,5 +1,5 @@
 import type { KubeConfig } from "@kubernetes/client-node";
-import { withoutManagedFields } from "./informers.ts";
+import { withoutManagedFields } from "./cache-slim.ts";
 import { type SourceData, type SourceKind, sourceData } from "./key-sources.ts";
 import type { ManagedObject } from "./kind.ts";
 import { ConflictError, GoneError, type KubeWriter, type MetadataPatch, type ObjectRef } from "./kube.ts";

@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
@@ -9,30 +8,24 @@ import { AuditTrail } from "./audit.ts";
 import { BatchedReads } from "./batched-reads.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { OperatorConfig } from "./config.ts";
-import { configMapWatch } from "./config-map-watch.ts";
 import { EventRecorder, type EventSink, rawEventsApi } from "./events.ts";
 import { type Footprint, mergeFootprints } from "./footprint.ts";
-import { InformerSet } from "./informers.ts";
-import { KeySources } from "./key-sources.ts";
+import type { InformerSet } from "./informers.ts";
+import type { KeySources } from "./key-sources.ts";
 import type { AnyManagedKind } from "./kind.ts";
 import type { KubeWriter, ObjectStore } from "./kube.ts";
 import { KubeApiWriter } from "./kube-api.ts";
 import { RawKube } from "./kube-raw.ts";
 import { shareDispatchers } from "./kubeconfig.ts";
-import { LeaderElector, rawLeaseApi } from "./leader.ts";
 import { LinkCheck } from "./links.ts";
 import { NameLookup } from "./lookup.ts";
 import { MemoryMetrics } from "./memory-metrics.ts";
-import {
-  type KindObjects,
-  OperatorMetrics,
-  RESOURCE_CONDITION,
-  resourceConditionLines,
-  startHealthServer,
-} from "./metrics.ts";
+import { type KindObjects, OperatorMetrics } from "./metrics.ts";
 import { objectKey, parseKey } from "./names.ts";
 import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
 import { InformerEvents } from "./operator-events.ts";
+import { OperatorLifecycle } from "./operator-lifecycle.ts";
+import { watchCluster } from "./operator-watches.ts";
 import { Workers } from "./operator-workers.ts";
 import { accountIdScope, OwnerIndex } from "./owners.ts";
 import { ProblemLog } from "./problems.ts";
@@ -75,7 +68,7 @@ export interface OperatorOptions {
  * The operator: informers feed a work queue (handlers only enqueue, operator-events.ts), workers
  * run the Account controller and the generic managed reconciler, the index observer detects
  * drift every resync period, and only the Lease holder runs workers and resyncs
- * (operator-workers.ts). This class builds the parts and starts and stops them.
+ * (operator-workers.ts). This class builds the parts; operator-lifecycle.ts starts and stops them.
  */
 export class Operator {
   readonly metrics: OperatorMetrics;
@@ -87,7 +80,6 @@ export class Operator {
   private readonly log: Logger;
   /** Failures that persist (RBAC, a missing CRD, an unreachable apiserver or service): a line per cause, not per attempt. */
   readonly problems: ProblemLog;
-  private readonly informers: InformerSet;
   private readonly writer: KubeWriter;
   private readonly events: EventRecorder;
   private readonly accounts: AccountController;
@@ -101,17 +93,15 @@ export class Operator {
   private readonly batchedReads: BatchedReads;
   private readonly memory: MemoryMetrics;
   private readonly observer: IndexObserver;
-  private readonly elector: LeaderElector | undefined;
   private readonly handlers: InformerEvents;
   private readonly workers: Workers;
   private readonly audit: AuditTrail;
-  /** The ConfigMap and Secret keys specs read, and who read which version (key-sources.ts). */
+  /** The cluster's informers, and the ConfigMap and Secret keys specs read (operator-watches.ts). */
+  private readonly informers: InformerSet;
   private readonly keySources: KeySources;
-  /** ConfigMaps, metadata only, when a kind reads keys: a change re-queues its readers at once. */
   private readonly configMaps: InformerSet | undefined;
-  private health: Server | undefined;
-  private stopping = false;
-  private readonly lists: RawKube;
+  /** Starts and stops the parts in order (health server, informers, election or workers). */
+  private readonly lifecycle: OperatorLifecycle;
   readonly identity: string;
 
   constructor(options: OperatorOptions) {
@@ -127,7 +117,6 @@ export class Operator {
     // Lists (informers) and the Lease over RawKube, not client-node's generated clients (see
     // scripts/build.ts: the bundle then holds none of their classes).
     const lists = new RawKube(kc);
-    this.lists = lists;
     const writer = new KubeApiWriter(kc, this.problems);
     this.writer = writer;
     this.events = new EventRecorder({
@@ -137,15 +126,11 @@ export class Operator {
     });
     this.identity =
       options.config.identity ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 7)}`;
-    const selector = options.config.labelSelector;
-    this.informers = new InformerSet({
+    const watches = watchCluster({
       kubeConfig: kc,
       kube: lists,
-      kinds: [
-        { kind: "Account", plural: "accounts" },
-        ...options.kinds.map((k) => ({ kind: k.kind, plural: k.plural, labelSelector: selector })),
-      ],
-      namespaces: options.config.namespaces,
+      config: options.config,
+      kinds: options.kinds,
       handlers: {
         added: (kind, obj) => this.handlers.added(kind, obj),
         updated: (kind, obj, old) => {
@@ -157,33 +142,14 @@ export class Operator {
           this.forget(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
         },
       },
+      read: (kind, namespace, name) => writer.readData(kind, namespace, name),
+      enqueue: (key) => this.handlers.enqueue(key),
       log: this.log,
       clock: this.clock,
       problems: this.problems,
       onError: (kind, reason) => this.metrics.informerErrors.inc({ kind, reason }),
     });
-    this.keySources = new KeySources({
-      read: (kind, namespace, name) => writer.readData(kind, namespace, name),
-      enqueue: (key) => this.handlers.enqueue(key),
-      // The watch's cache knows each ConfigMap's version: the resync reads only Secrets.
-      cached: (kind, namespace, name) =>
-        kind === "ConfigMap" && this.configMaps?.synced
-          ? (this.configMaps.get(kind, namespace, name)?.metadata.resourceVersion ?? null)
-          : undefined,
-      log: this.log,
-    });
-    this.configMaps = options.kinds.some((k) => k.keySources)
-      ? configMapWatch({
-          kubeConfig: kc,
-          kube: lists,
-          namespaces: options.config.namespaces,
-          keySources: this.keySources,
-          log: this.log,
-          clock: this.clock,
-          problems: this.problems,
-          onError: (kind, reason) => this.metrics.informerErrors.inc({ kind, reason }),
-        })
-      : undefined;
+    ({ informers: this.informers, keySources: this.keySources, configMaps: this.configMaps } = watches);
     this.accounts = options.accounts({
       problems: this.problems,
       store: this.informers,
@@ -208,7 +174,8 @@ export class Operator {
       siblings: this.siblings,
       accounts: this.accounts,
       queue: () => this.workers.queue,
-      checkAhead: () => !this.workers.queue && !this.elector,
+      // Without an election nothing starts the workers until start(): look ahead meanwhile.
+      checkAhead: () => !this.workers.queue && !options.config.leaderElect,
     });
     this.observations = new Observations(() => this.clock.now());
     this.audit = new AuditTrail({
@@ -222,7 +189,6 @@ export class Operator {
         return queue !== undefined && queue.length + queue.inFlight > 0;
       },
     });
-    // One cache of linked hrefs found to exist for every kind (Volumes and attachments share a cloud).
     this.links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
     // Objects just created, updated or pending are read through their kind's index, many per call;
     // a reconcile waiting for its batch lends its slot to another key.
@@ -288,21 +254,25 @@ export class Operator {
       resync: () => this.resyncNow(),
       onIdle: () => this.batchedReads.flush(),
     });
-    if (options.config.leaderElect) {
-      this.elector = new LeaderElector({
-        api: rawLeaseApi(lists),
-        namespace: options.config.leaseNamespace,
-        name: options.config.leaseName,
-        identity: this.identity,
-        leaseDurationMs: options.config.leaseDuration,
-        clock: this.clock,
-        log: this.log,
-        problems: this.problems,
-        server: kc.getCurrentCluster()?.server,
-        onStartedLeading: () => this.startWorkers(),
-        onStoppedLeading: () => void this.stopWorkers(),
-      });
-    }
+    this.lifecycle = new OperatorLifecycle({
+      config: options.config,
+      registry: options.registry,
+      serveHealth: options.serveHealth !== false,
+      log: this.log,
+      clock: this.clock,
+      problems: this.problems,
+      identity: this.identity,
+      server: kc.getCurrentCluster()?.server,
+      lists,
+      informers: this.informers,
+      configMaps: this.configMaps,
+      workers: this.workers,
+      audit: this.audit,
+      events: this.events,
+      accounts: this.accounts,
+      memory: this.memory,
+      kindObjects: () => this.kindObjects(),
+    });
   }
 
   get isLeader(): boolean {
@@ -310,31 +280,12 @@ export class Operator {
   }
 
   get ready(): boolean {
-    return this.informers.synced && (this.configMaps?.synced ?? true) && !this.stopping;
+    return this.lifecycle.ready;
   }
 
   /** Starts informers (waits for the first list), the health server, then workers or the election. */
-  async start(): Promise<void> {
-    if (this.o.serveHealth !== false) {
-      const { host, port } = this.o.config.metricsAddress;
-      this.health = await startHealthServer({
-        registry: this.o.registry,
-        host,
-        port,
-        ready: () => this.ready,
-        notReady: () =>
-          this.stopping
-            ? ["shutting down"]
-            : [...this.informers.notReady(), ...(this.configMaps?.notReady() ?? [])],
-        healthy: () => !this.stopping,
-        extraNames: [RESOURCE_CONDITION.name],
-        extra: () => resourceConditionLines(this.kindObjects()),
-        log: this.log,
-      });
-    }
-    await Promise.all([this.informers.start(), this.configMaps?.start()]);
-    if (this.elector) this.elector.start();
-    else this.startWorkers();
+  start(): Promise<void> {
+    return this.lifecycle.start();
   }
 
   /** Every kind's cached objects, for the metrics computed when scraped. */
@@ -344,29 +295,12 @@ export class Operator {
 
   /** The address /metrics is served on (port 0 picks a free one). */
   get healthAddress(): { host: string; port: number } | undefined {
-    const a = this.health?.address();
-    return a && typeof a === "object" ? { host: a.address, port: a.port } : undefined;
+    return this.lifecycle.healthAddress;
   }
 
   /** Stops taking work, waits up to `timeoutMs` for in-flight reconciles, releases the lease. */
-  async stop(timeoutMs = this.o.config.shutdownTimeout): Promise<void> {
-    this.stopping = true;
-    const deadline = Date.now() + timeoutMs;
-    // Drain in-flight reconciles while still holding the lease, then release it.
-    await this.stopWorkers(timeoutMs);
-    // The audit calls of the last reconciles, while their Accounts' clients are still open (at
-    // least a second of the shutdown budget: they are usually done in a few milliseconds).
-    await this.audit.drain(Math.max(1_000, deadline - Date.now()));
-    if (this.elector) await this.elector.stop();
-    await this.informers.stop();
-    await this.configMaps?.stop();
-    await this.lists.close();
-    await this.events.flush();
-    await this.accounts.close();
-    this.problems.close();
-    this.memory.stop();
-    await new Promise<void>((resolve) => (this.health ? this.health.close(() => resolve()) : resolve()));
-    this.health?.closeAllConnections?.();
+  stop(timeoutMs?: number): Promise<void> {
+    return this.lifecycle.stop(timeoutMs);
   }
 
   /**
@@ -381,15 +315,6 @@ export class Operator {
 
   get store(): ObjectStore {
     return this.informers;
-  }
-
-  private startWorkers(): void {
-    if (this.stopping) return;
-    this.workers.start();
-  }
-
-  private stopWorkers(timeoutMs = this.o.config.shutdownTimeout): Promise<void> {
-    return this.workers.stop(timeoutMs);
   }
 
   /** The Account kind and every managed kind. */

@@ -1,0 +1,81 @@
+import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
+import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
+import { Watch } from "@kubernetes/client-node/dist/watch.js";
+import type { StringPool } from "./string-pool.ts";
+
+// What the informer caches keep of each object, and the Watch that hands them over so: a cache of
+// thousands of objects is most of the operator's memory.
+
+/**
+ * Drops `metadata.managedFields` (controller-runtime's cache transform does the same): nearly half
+ * of a small object, and the operator never reads it. The metadata is rebuilt rather than
+ * `delete`d from: a deleted property turns the object into a slow dictionary (~450 B more each).
+ */
+export function withoutManagedFields<T extends { metadata?: object }>(o: T): T {
+  const metadata = o.metadata as { managedFields?: unknown } | undefined;
+  if (metadata?.managedFields) {
+    const { managedFields: _, ...rest } = metadata;
+    o.metadata = rest as T["metadata"];
+  }
+  return o;
+}
+
+/**
+ * `kubectl apply` (client-side) copies the whole manifest into this annotation of every object it
+ * applies: as big as the spec again, unique to each object, and read by nothing in the operator
+ * (its writes are merge patches of their own keys, so dropping it from the cache loses nothing).
+ */
+export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/**
+ * What the caches keep of an object: no managedFields, and the strings it shares with other
+ * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
+ * pool, where they would only push out shared ones).
+ */
+export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o: T) => T {
+  return (o) => {
+    withoutManagedFields(o);
+    if (o.metadata?.annotations?.[LAST_APPLIED] !== undefined) delete o.metadata.annotations[LAST_APPLIED];
+    for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
+    const metadata = o.metadata;
+    if (metadata) {
+      if (metadata.namespace) metadata.namespace = pool.intern(metadata.namespace);
+      pool.internAll(metadata.finalizers);
+      pool.internAll(metadata.annotations);
+      pool.internAll(metadata.labels);
+    }
+    if (typeof o.apiVersion === "string") o.apiVersion = pool.intern(o.apiVersion);
+    if (typeof o.kind === "string") o.kind = pool.intern(o.kind);
+    return o;
+  };
+}
+
+/** An object reduced to what identifies it and its version (see InformerSetOptions.metadataOnly). */
+export function metadataOnly<T extends KubernetesObject>(o: T): T {
+  const { name, namespace, resourceVersion, uid } = o.metadata ?? {};
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, namespace, resourceVersion, uid } } as T;
+}
+
+/** A client-node Watch whose events carry their objects as the caches keep them (`slim`). */
+export class SlimWatch extends Watch {
+  private readonly slim: (o: KubernetesObject) => KubernetesObject;
+
+  constructor(config: KubeConfig, slim: (o: KubernetesObject) => KubernetesObject = withoutManagedFields) {
+    super(config);
+    this.slim = slim;
+  }
+
+  override watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: (phase: string, apiObj: KubernetesObject, watchObj?: unknown) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController> {
+    return super.watch(
+      path,
+      queryParams,
+      (phase, apiObj, watchObj) => callback(phase, phase === "ERROR" ? apiObj : this.slim(apiObj), watchObj),
+      done,
+    );
+  }
+}
