@@ -36,7 +36,7 @@ import { apiCalls } from "../test/proof/sim.ts";
 import { WriteLog } from "../test/proof/write-log.ts";
 import { deploymentNodeOptions } from "./lib/node-options.ts";
 import { peakWithin } from "./lib/operator-rig.ts";
-import { dependentStarts, neededCalls, p95ByKind, percentile } from "./lib/scale-figures.ts";
+import { dependentStarts, neededCalls, p95ByKind, percentile, startSplit } from "./lib/scale-figures.ts";
 import {
   byRoute,
   createLog,
@@ -261,6 +261,7 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     f(size, "dependentStartP50Ms", Math.round(percentile(ms, 50)));
     f(size, "dependentStartMaxMs", Math.round(percentile(ms, 100)));
     f(size, "dependentStartP95MsByKind", p95ByKind(starts));
+    for (const [name, value] of Object.entries(startSplit(starts))) f(size, name, value);
     f(size, "dependentStartEdges", starts.length);
     f(
       size,

@@ -22,12 +22,24 @@ export function neededCalls(set: Manifest[]): number {
   return n;
 }
 
+export interface DependentStart {
+  kind: string;
+  ms: number;
+  toIntentMs: number | undefined;
+  intentToCreateMs: number | undefined;
+}
+
 /**
  * For each resource of the set with create-time references: the time from the Ready write of the
  * parent it waited for last to its create call reaching the simulator (ms). Only the last parent:
  * a child with two parents cannot start before both are Ready, so the earlier one's edge measures
  * the other's wait, not this one's start. References applied after the create (afterCreate) and
- * resources whose parents were Ready before the operator started are left out.
+ * resources whose parents were Ready before the operator started are left out. Each start is split
+ * at the child's create-intent write (the create-pending annotation, the Kubernetes write right
+ * before the create call): `toIntentMs`, the parent's Ready to that write (the child's wake-up,
+ * its wait in the work queue and its phases before the create: validate, resolve, link checks,
+ * batched reads); `intentToCreateMs`, that write to the create at the simulator (the write's
+ * answer, the wait for an API connection, the request).
  */
 export function dependentStarts(
   set: Manifest[],
@@ -36,8 +48,8 @@ export function dependentStarts(
   hrefOf: (m: Manifest) => string | undefined,
   createdAt: Map<string, number>,
   since: number,
-): { kind: string; ms: number }[] {
-  const out: { kind: string; ms: number }[] = [];
+): DependentStart[] {
+  const out: DependentStart[] = [];
   for (const m of set) {
     const kind = KIND_BY_NAME.get(m.kind)!;
     const refs = kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
@@ -48,7 +60,30 @@ export function dependentStarts(
     const href = hrefOf(m);
     const created = href === undefined ? undefined : createdAt.get(href);
     if (created === undefined || last < since) continue;
-    out.push({ kind: m.kind, ms: created - last });
+    const intent = writes.intent(m.kind, ns, m.name);
+    out.push({
+      kind: m.kind,
+      ms: created - last,
+      toIntentMs: intent === undefined ? undefined : intent - last,
+      intentToCreateMs: intent === undefined ? undefined : created - intent,
+    });
+  }
+  return out;
+}
+
+/**
+ * The p50 and p95 of each part of the starts, split at the child's create-intent write: its
+ * wake-up and phases (`ToIntent`), then the create call (`IntentToCreate`).
+ */
+export function startSplit(starts: DependentStart[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [part, name] of [
+    ["toIntentMs", "dependentStartToIntent"],
+    ["intentToCreateMs", "dependentStartIntentToCreate"],
+  ] as const) {
+    const values = starts.flatMap((s) => (s[part] === undefined ? [] : [s[part]]));
+    out[`${name}P50Ms`] = Math.round(percentile(values, 50));
+    out[`${name}P95Ms`] = Math.round(percentile(values, 95));
   }
   return out;
 }

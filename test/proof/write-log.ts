@@ -1,7 +1,8 @@
 // The devcluster's writes as benches and proof tests count them (its `onWrite` hook): the
-// operator's Kubernetes writes per resource, and when each resource was first stored Ready.
+// operator's Kubernetes writes per resource, when each resource was first stored Ready, and when
+// its create intent (the create-pending annotation, written right before the create call) was.
 import { managedKinds } from "../../src/kinds/index.ts";
-import { GROUP } from "../../src/runtime/names.ts";
+import { Annotation, GROUP } from "../../src/runtime/names.ts";
 
 const KIND_BY_STORAGE = new Map(managedKinds.map((k) => [`${GROUP}/${k.plural}`, k.kind]));
 
@@ -19,7 +20,8 @@ function isAuditWrite(object: Record<string, unknown>, old: Record<string, unkno
 
 /**
  * The devcluster's writes, from its `onWrite` hook: counted per kind of object while `counting`,
- * and when each managed resource was first stored Ready=True (wall clock, ms).
+ * when each managed resource was first stored Ready=True and when it first carried the
+ * create-pending annotation (wall clock, ms).
  */
 export class WriteLog {
   counting = false;
@@ -29,6 +31,7 @@ export class WriteLog {
   /** Of resourceWrites, those the audit trail makes (status.auditEntryHref, nothing else of status). */
   auditWrites = 0;
   private readonly readyAt = new Map<string, number>();
+  private readonly intentAt = new Map<string, number>();
 
   onWrite = (
     key: string,
@@ -45,15 +48,23 @@ export class WriteLog {
     if (!kind || type === "DELETED") return;
     const meta = object.metadata as { namespace: string; name: string };
     const id = `${kind}/${meta.namespace}/${meta.name}`;
+    const now = performance.timeOrigin + performance.now();
+    const annotations = (object.metadata as { annotations?: Record<string, string> }).annotations;
+    if (annotations?.[Annotation.createPending] !== undefined && !this.intentAt.has(id))
+      this.intentAt.set(id, now);
     if (this.readyAt.has(id)) return;
     const conditions = (object.status as { conditions?: { type: string; status: string }[] } | undefined)
       ?.conditions;
-    if (conditions?.some((c) => c.type === "Ready" && c.status === "True"))
-      this.readyAt.set(id, performance.timeOrigin + performance.now());
+    if (conditions?.some((c) => c.type === "Ready" && c.status === "True")) this.readyAt.set(id, now);
   };
 
   ready(kind: string, ns: string, name: string): number | undefined {
     return this.readyAt.get(`${kind}/${ns}/${name}`);
+  }
+
+  /** When the operator first wrote its intent to create the resource's service object. */
+  intent(kind: string, ns: string, name: string): number | undefined {
+    return this.intentAt.get(`${kind}/${ns}/${name}`);
   }
 
   reset(): void {
