@@ -101,8 +101,10 @@ export class Workers {
     const queue = this.current;
     const slots = this.slots;
     if (!queue || !slots) return wait;
+    // A worker waiting for a slot takes the one lent; else one more worker, should a key come.
+    const taker = slots.idle > 0 || slots.starters > 0;
     slots.release();
-    if (slots.idle === 0) this.workers.push(this.work(queue, slots));
+    if (!taker) this.workers.push(this.work(queue, slots));
     this.idleCheck(queue, slots);
     try {
       return await wait;
@@ -116,10 +118,21 @@ export class Workers {
       // The key first, then a slot: a worker waiting for work holds none, so a reconcile back
       // from a lent wait never waits for keys that have not come yet.
       slots.idle++;
-      const key = await queue.get();
+      let key = await queue.get();
       slots.idle--;
       if (key === undefined) return;
-      await slots.acquire(false);
+      if (!slots.tryAcquire()) {
+        // No slot free: the key goes back to its place and this worker waits for a slot without
+        // it, so a key queued urgent meanwhile (a dependent woken by its reference's Ready) still
+        // starts first, not behind every key the workers waiting for slots would otherwise hold.
+        queue.putBack(key);
+        await slots.acquire(false);
+        key = queue.tryGet();
+        if (key === undefined) {
+          slots.release();
+          continue;
+        }
+      }
       let result: ReconcileOutcome;
       try {
         result = await this.o.reconcile(key);
@@ -190,6 +203,17 @@ class Slots {
 
   get allFree(): boolean {
     return this.free === this.size;
+  }
+
+  /** Workers waiting for a slot to start a key. */
+  get starters(): number {
+    return this.starting.length;
+  }
+
+  tryAcquire(): boolean {
+    if (this.free === 0) return false;
+    this.free--;
+    return true;
   }
 
   acquire(resuming: boolean): Promise<void> {

@@ -137,6 +137,7 @@ describe("WorkQueue", () => {
       "queue.waiting": ["recreated"],
       "queue.processing": [],
       "queue.dirty": [],
+      "queue.urgentProcessing": [],
       "queue.failures": [],
       "queue.delayed": [],
     });
@@ -163,6 +164,38 @@ describe("WorkQueue urgent keys", () => {
     }
     expect(order).toEqual(["Account/x", "Leaf/b", "Leaf/c", "Net/a", "Leaf/a"]);
     expect(q.length).toBe(0);
+  });
+});
+
+describe("WorkQueue.putBack and urgency across processing", () => {
+  it("a key put back goes to the head of its lane, urgent as it was", () => {
+    const q = new WorkQueue();
+    q.add("a");
+    q.add("b");
+    q.add("u", true);
+    const urgent = q.tryGet()!;
+    const first = q.tryGet()!;
+    expect([urgent, first]).toEqual(["u", "a"]);
+    q.putBack(first);
+    q.putBack(urgent);
+    q.add("v", true);
+    expect([q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet()]).toEqual([
+      "u",
+      "v",
+      "a",
+      "b",
+      undefined,
+    ]);
+  });
+
+  it("a key added urgent while processing is queued urgent on done", () => {
+    const q = new WorkQueue();
+    q.add("parked");
+    const key = q.tryGet()!;
+    q.add("other");
+    q.add(key, true); // its reference turned Ready while it was parking
+    q.done(key);
+    expect(q.tryGet()).toBe("parked");
   });
 });
 

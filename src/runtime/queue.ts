@@ -45,6 +45,8 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   /** Keys added while being processed: queued again on done(). */
   private readonly dirty = new Set<string>();
+  /** Of the keys being processed, those taken from the urgent lane or added urgent meanwhile. */
+  private readonly urgentProcessing = new Set<string>();
   private readonly failures = new Map<string, number>();
   private readonly delayed = new Map<string, { at: number; handle: unknown }>();
   private readonly getters: ((key: string | undefined) => void)[] = [];
@@ -81,13 +83,10 @@ export class WorkQueue {
   }
 
   /** The next waiting key; an entry left behind in a lower lane by `add(key, true)` is passed over. */
-  private take(): string {
+  private take(): { key: string; urgent: boolean } {
     for (;;) {
       const key = this.takeEntry();
-      if (this.waiting.has(key)) {
-        this.urgent.delete(key);
-        return key;
-      }
+      if (this.waiting.has(key)) return { key, urgent: this.urgent.delete(key) };
     }
   }
 
@@ -113,6 +112,8 @@ export class WorkQueue {
     if (this.shuttingDown) return;
     if (this.processing.has(key)) {
       this.dirty.add(key);
+      // Woken while at work (a parked dependent whose reference turned Ready): still urgent on done.
+      if (urgent) this.urgentProcessing.add(key);
       return;
     }
     if (this.waiting.has(key)) {
@@ -127,6 +128,7 @@ export class WorkQueue {
     if (getter) {
       this.waiting.delete(key);
       this.processing.add(key);
+      if (urgent) this.urgentProcessing.add(key);
       getter(key);
       return;
     }
@@ -201,6 +203,7 @@ export class WorkQueue {
       "queue.waiting": keyed(this.waiting),
       "queue.processing": keyed(this.processing),
       "queue.dirty": keyed(this.dirty),
+      "queue.urgentProcessing": keyed(this.urgentProcessing),
       "queue.failures": keyed(this.failures),
       "queue.delayed": keyed(this.delayed),
     };
@@ -208,22 +211,48 @@ export class WorkQueue {
 
   /** Waits for the next key; undefined once the queue is shut down. */
   get(): Promise<string | undefined> {
-    if (this.length > 0) {
-      const key = this.take();
-      this.waiting.delete(key);
-      this.waitingCount--;
-      this.processing.add(key);
-      this.hooks.depth?.(this.length);
-      return Promise.resolve(key);
-    }
+    const key = this.tryGet();
+    if (key !== undefined) return Promise.resolve(key);
     if (this.shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.getters.push(resolve));
   }
 
-  /** Marks the key finished; if it was added meanwhile it is queued again. */
+  /** The next waiting key, now; undefined when none waits. */
+  tryGet(): string | undefined {
+    if (this.length === 0) return undefined;
+    const { key, urgent } = this.take();
+    if (urgent) this.urgentProcessing.add(key);
+    this.waiting.delete(key);
+    this.waitingCount--;
+    this.processing.add(key);
+    this.hooks.depth?.(this.length);
+    return key;
+  }
+
+  /**
+   * A key just taken that its worker cannot start yet (no reconcile slot free): back at the head
+   * of its lane, urgent as it was, so that keys queued urgent meanwhile still go before the rest
+   * rather than behind every key some waiting worker already holds.
+   */
+  putBack(key: string): void {
+    if (!this.processing.delete(key)) return;
+    this.dirty.delete(key);
+    const urgent = this.urgentProcessing.delete(key);
+    if (this.shuttingDown) return;
+    this.waiting.add(key);
+    if (urgent) this.urgent.add(key);
+    const lane = this.lane(urgent ? URGENT_PRIORITY : this.priority(key));
+    if (lane.head > 0) lane.items[--lane.head] = key;
+    else lane.items.unshift(key);
+    this.waitingCount++;
+    this.hooks.depth?.(this.length);
+  }
+
+  /** Marks the key finished; if it was added meanwhile it is queued again (urgent if it was added so). */
   done(key: string): void {
     this.processing.delete(key);
-    if (this.dirty.delete(key)) this.add(key);
+    const urgent = this.urgentProcessing.delete(key);
+    if (this.dirty.delete(key)) this.add(key, urgent);
   }
 
   isProcessing(key: string): boolean {
@@ -243,6 +272,7 @@ export class WorkQueue {
     this.waitingCount = 0;
     this.waiting.clear();
     this.urgent.clear();
+    this.urgentProcessing.clear();
     for (const getter of this.getters.splice(0)) getter(undefined);
   }
 }
