@@ -188,6 +188,17 @@ describe("WorkQueue.putBack and urgency across processing", () => {
     ]);
   });
 
+  it("a worker waiting for a key gets the first one waiting, a key put back before the one added", async () => {
+    const q = new WorkQueue();
+    q.add("x");
+    const taken = q.tryGet()!;
+    const next = q.get(); // a worker waits: the queue is empty
+    q.putBack(taken); // its worker found no slot
+    q.add("y");
+    expect(await next).toBe("x");
+    expect(q.tryGet()).toBe("y");
+  });
+
   it("a key added urgent while processing is queued urgent on done", () => {
     const q = new WorkQueue();
     q.add("parked");

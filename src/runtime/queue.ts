@@ -124,18 +124,14 @@ export class WorkQueue {
       return;
     }
     this.waiting.add(key);
-    const getter = this.getters.shift();
-    if (getter) {
-      this.waiting.delete(key);
-      this.processing.add(key);
-      if (urgent) this.urgentProcessing.add(key);
-      getter(key);
-      return;
-    }
     if (urgent) this.urgent.add(key);
     this.lane(urgent ? URGENT_PRIORITY : this.priority(key)).items.push(key);
     this.waitingCount++;
-    this.hooks.depth?.(this.length);
+    // A worker waiting for a key gets the first one waiting, which need not be this one: keys put
+    // back (putBack) may wait while workers do.
+    const getter = this.getters.shift();
+    if (getter) getter(this.tryGet());
+    else this.hooks.depth?.(this.length);
   }
 
   /** Adds the key after a delay; an earlier pending delay for the same key wins. */
