@@ -94,8 +94,8 @@ export async function exportAccount(o: ExportOptions): Promise<ExportResult> {
       continue;
     }
     result.documents.push({ plural: e.item.kind.plural, name: e.name, body: manifestOf(e, ctx) });
-    const todo = e.item.kind.export?.todo?.(e.spec);
-    if (todo) result.warnings.push(`${describe(e)}: ${todo}`);
+    const needed = e.item.kind.export?.beforeManage?.(e.spec);
+    if (needed) result.warnings.push(`${describe(e)}: ${needed}`);
   }
   return result;
 }

@@ -152,7 +152,7 @@ export interface KindExport<O, C> {
    * What the user must provide before the exported manifest works with managementPolicy Manage (a
    * ConfigMap that a placeholder names), else undefined: export prints it as a warning.
    */
-  todo?(spec: Record<string, unknown>): string | undefined;
+  beforeManage?(spec: Record<string, unknown>): string | undefined;
 }
 
 export interface PrinterColumn {

@@ -24,11 +24,11 @@ describe("export of stored script attachments", () => {
     expect(spec).toEqual({
       contentFrom: { configMapKeyRef: { name: "cfg-content", key: "app_config.json" } },
     });
-    expect(hook.todo!(spec)).toBe(
+    expect(hook.beforeManage!(spec)).toBe(
       "spec.contentFrom names ConfigMap cfg-content key app_config.json, which export does not write (it copies no " +
         "file content): create it with the file's content (or point contentFrom at a Secret) before switching to Manage",
     );
-    expect(hook.todo!({ contentFrom: { secretKeyRef: { name: "s", key: "k" } } })).toBeUndefined();
+    expect(hook.beforeManage!({ contentFrom: { secretKeyRef: { name: "s", key: "k" } } })).toBeUndefined();
   });
 
   it("keeps a key the schema takes, whatever the file name", () => {

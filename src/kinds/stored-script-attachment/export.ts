@@ -27,7 +27,7 @@ export const storedScriptAttachmentExport: KindExport<
   spec: (o, manifestName) => ({
     contentFrom: { configMapKeyRef: { name: contentConfigMap(manifestName), key: contentKey(o.filename) } },
   }),
-  todo(spec) {
+  beforeManage(spec) {
     const ref = (spec.contentFrom as { configMapKeyRef?: { name: string; key: string } } | undefined)
       ?.configMapKeyRef;
     if (!ref) return undefined;
