@@ -121,7 +121,7 @@ function isIP(host: string): boolean {
 }
 
 /** Lowercase, no IPv6 brackets, no trailing dot (the same host). */
-function normalizeHost(host: string): string {
+export function normalizeHost(host: string): string {
   return host
     .toLowerCase()
     .replace(/^\[|\]$/g, "")

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { getDomain } from "tldts";
-import type { EndpointAllowlist } from "./allowlist.ts";
+import { type EndpointAllowlist, normalizeHost } from "./allowlist.ts";
 import { ApiError, type ApiErrorCode, ApiErrorCodes } from "./errors.ts";
 
 /**
@@ -64,14 +64,6 @@ export function isHostInDomain(hostname: string, domain: readonly string[]): boo
     if (host === e) return true;
     return isIP(e) === 0 && isIP(host) === 0 && host.endsWith(`.${e}`);
   });
-}
-
-function normalizeHost(host: string): string {
-  // URL.hostname keeps IPv6 brackets and a trailing dot is the same host.
-  return host
-    .toLowerCase()
-    .replace(/^\[|\]$/g, "")
-    .replace(/\.$/, "");
 }
 
 /**

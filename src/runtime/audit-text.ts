@@ -3,6 +3,7 @@
  * a service object, and the entry's summary. Pure; what is masked is decided here, in one place,
  * so that no secret reaches the service's audit log whatever the kind.
  */
+import { isPlainObject } from "./kube.ts";
 
 /** What the operator did to a service object. */
 export type AuditAction = "created" | "updated" | "driftCorrected" | "replaced" | "deleted";
@@ -174,8 +175,4 @@ export function summaryText(context: AuditContext, changes: readonly AuditChange
   const then = rest.map((c) => `, then ${VERBS[c.action]}${fields(c) ? ` ${fields(c)}` : ""}`).join("");
   const chars = [...`svc-operator ${lead || `changed ${resource}`}${then}`];
   return chars.length <= MAX_SUMMARY ? chars.join("") : `${chars.slice(0, MAX_SUMMARY - 3).join("")}...`;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

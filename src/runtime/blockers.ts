@@ -1,6 +1,7 @@
 import { getCondition } from "./conditions.ts";
 import type { ObjectStore } from "./kube.ts";
 import { parseKey } from "./names.ts";
+import { clip } from "./reference-state.ts";
 import type { ReferenceIndex } from "./references.ts";
 import { Reason } from "./result.ts";
 
@@ -100,7 +101,7 @@ export function blockedMessage(blockers: readonly Blocker[], referencedAs: strin
 function describe(b: Blocker): string {
   if (b.waitingFor.length > 0)
     return `${b.kind} ${b.name} (deleting: waiting for ${list(b.waitingFor, NESTED)})`;
-  if (b.state) return `${b.kind} ${b.name} (deleting: ${clip(b.state)})`;
+  if (b.state) return `${b.kind} ${b.name} (deleting: ${clip(b.state, STATE_CHARS)})`;
   return `${b.kind} ${b.name} (deleting)`;
 }
 
@@ -111,8 +112,4 @@ function count(n: number, noun: string): string {
 function list(items: readonly string[], max: number): string {
   if (items.length <= max) return items.join(", ");
   return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
-}
-
-function clip(text: string): string {
-  return text.length <= STATE_CHARS ? text : `${text.slice(0, STATE_CHARS - 3)}...`;
 }

@@ -98,6 +98,6 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

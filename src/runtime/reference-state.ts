@@ -53,6 +53,7 @@ export function blockedState(
     : `${kind} ${name} is waiting (${ready.reason}: ${message})`;
 }
 
-function clip(text: string): string {
-  return text.length <= QUOTED_CHARS ? text : `${text.slice(0, QUOTED_CHARS - 3)}...`;
+/** `text` cut to at most `max` characters, an ellipsis marking the cut. */
+export function clip(text: string, max = QUOTED_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
