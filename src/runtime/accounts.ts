@@ -24,6 +24,7 @@ import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
 import type { ReferenceIndex } from "./references.ts";
 import { DeletionBlockedError, EventReason, EventTypes, Reason } from "./result.ts";
+import { RetiredClients } from "./retired-clients.ts";
 
 interface Entry {
   fingerprint: string;
@@ -52,6 +53,8 @@ export class AccountController implements AccountClients {
   /** Accounts whose dependents were parked (`pending`) and wait for a wake. */
   private readonly parked = new Set<string>();
   private readonly ahead: ChecksAhead;
+  /** Clients replaced by a new one, which reconciles that took them before may still be using. */
+  private readonly retired: RetiredClients;
   private readonly kind: SomeAccountKind;
   private readonly deps: {
     store: ObjectStore;
@@ -70,12 +73,15 @@ export class AccountController implements AccountClients {
     problems?: ProblemLog;
     /** Words for a service failure that say what to do (the condition message). */
     explain?: problem.ExplainServiceError;
+    /** How long a replaced client stays open (default RETIRED_CLIENT_GRACE_MS). */
+    retiredGraceMs?: number;
   };
 
   constructor(kind: SomeAccountKind, deps: AccountController["deps"]) {
     this.kind = kind;
     this.deps = deps;
     this.ahead = new ChecksAhead(kind);
+    this.retired = new RetiredClients((client) => kind.close(client), deps.clock, deps.retiredGraceMs);
   }
 
   get(namespace: string, name: string, use: AccountUse = "write"): { client: unknown } | NoClient {
@@ -140,10 +146,12 @@ export class AccountController implements AccountClients {
     return this.ahead.take(key, resourceVersion, () => !this.entries.has(key));
   }
 
+  /** Operator shutdown (the reconciles have ended): closes every client, the retired ones too. */
   async close(): Promise<void> {
     await this.ahead.close();
     for (const e of this.entries.values()) if (e.client) await this.kind.close(e.client).catch(() => {});
     this.entries.clear();
+    await this.retired.close();
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileOutcome> {
@@ -244,7 +252,8 @@ export class AccountController implements AccountClients {
       const ahead = await this.takeAhead(key, obj.metadata.resourceVersion);
       const { fingerprint, spec, auth } = ahead ?? (await this.credentials(namespace, obj));
       if (entry?.fingerprint !== fingerprint) {
-        if (entry?.client) await this.kind.close(entry.client).catch(() => {});
+        // A reconcile that took the old client may still be calling with it: retired, not closed.
+        if (entry?.client) this.retired.retire(entry.client);
         const client = ahead?.client ?? this.kind.connect(spec, auth, { namespace, name });
         entry = { fingerprint, client, verified: false, worked: false };
         this.entries.set(key, entry);
@@ -313,6 +322,7 @@ export class AccountController implements AccountClients {
       "accounts.entries": keyed(this.entries),
       "accounts.parked": keyed(this.parked),
       "accounts.ahead": this.ahead.footprint(),
+      "accounts.retired": this.retired.footprint(),
       ...this.kind.footprint?.(),
     };
   }
