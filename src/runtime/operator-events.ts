@@ -68,8 +68,10 @@ export class InformerEvents {
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
-      // Kinds other than Accounts: an Account's dependents are thousands (its wake goes in order).
-      for (const dependent of refs.dependents(key)) this.enqueue(dependent, kind !== "Account");
+      // An Account's dependents are woken by its credentials check (AccountController's
+      // onVerified, in dependency order), which comes before this status: waking them again here
+      // would run those at work a second time, on a cache that has not seen their own writes yet.
+      if (kind !== "Account") for (const dependent of refs.dependents(key)) this.enqueue(dependent, true);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
       // What holds it in the service and lists it in status (a route table its new route): look again.
       for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
