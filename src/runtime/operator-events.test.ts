@@ -88,6 +88,71 @@ const account = (ready: "True" | "False", reason: string): ManagedObject => ({
   status: { conditions: [{ type: "Ready", status: ready, reason, message: "", lastTransitionTime: "" }] },
 });
 
+describe("InformerEvents.enqueueOrPark: a new resource that would only park is not reconciled", () => {
+  function setup(options: { accountPending?: boolean } = {}) {
+    const store = new FakeKube();
+    const queued: string[] = [];
+    const later: [string, number][] = [];
+    const parked: string[] = [];
+    const events = new InformerEvents({
+      kinds: [widget],
+      store,
+      refs: new ReferenceIndex(),
+      owners: new OwnerIndex(),
+      siblings: new SiblingIndex(),
+      accounts: { checkAhead: () => {}, parkIfPending: () => options.accountPending === true },
+      queue: () =>
+        ({
+          add: (key: string) => void queued.push(key),
+          addAfter: (key: string, ms: number) => void later.push([key, ms]),
+        }) as unknown as WorkQueue,
+      checkAhead: () => false,
+      parkAhead: (key) => {
+        parked.push(key);
+        return 60_000;
+      },
+    });
+    const add = (o: ManagedObject) => events.added("Widget", store.put("Widget", o));
+    return { store, events, queued, later, parked, add };
+  }
+  const readyStatus = {
+    href: "/api/widgets/1",
+    observedGeneration: 1,
+    conditions: [
+      { type: "Ready", status: "True" as const, reason: "Available", message: "", lastTransitionTime: "" },
+    ],
+  };
+
+  it("queues it for when parking would end, and its reference's Ready wakes it first", () => {
+    const { store, events, queued, later, parked, add } = setup();
+    add(object("part"));
+    add(object("a", "part"));
+    // The part has no status yet (on its way): the dependent waits without a reconcile.
+    expect(queued).toEqual(["Widget/ns/part"]);
+    expect(later).toEqual([["Widget/ns/a", 60_000]]);
+    expect(parked).toEqual(["Widget/ns/a"]);
+    const part = store.get("Widget", "ns", "part")!;
+    events.updated("Widget", { ...part, status: readyStatus }, part);
+    expect(queued).toEqual(["Widget/ns/part", "Widget/ns/a"]);
+  });
+
+  it("queues it at once when its reconcile has something to do or say", () => {
+    const { queued, later, add } = setup();
+    add({ ...object("part"), status: readyStatus });
+    add(object("a", "part")); // its reference Ready: it creates
+    add(object("b", "absent")); // its reference missing: it says so
+    expect(queued).toEqual(["Widget/ns/part", "Widget/ns/a", "Widget/ns/b"]);
+    expect(later).toEqual([]);
+  });
+
+  it("leaves it to its Account's wake while the Account's first check runs", () => {
+    const { queued, later, add } = setup({ accountPending: true });
+    add(object("part"));
+    add(object("a", "part"));
+    expect([queued, later]).toEqual([[], []]);
+  });
+});
+
 describe("InformerEvents on an Account's Ready", () => {
   function setup() {
     const refs = new ReferenceIndex();

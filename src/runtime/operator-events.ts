@@ -6,7 +6,7 @@ import type { ObjectStore } from "./kube.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
 import type { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
-import { blockedState } from "./reference-state.ts";
+import { blockedState, onlyWaitsForReferences } from "./reference-state.ts";
 import { type ReferenceIndex, referenceKeys } from "./references.ts";
 import { Reason } from "./result.ts";
 import type { SiblingIndex } from "./siblings.ts";
@@ -22,6 +22,11 @@ export interface InformerEventsOptions {
   queue: () => WorkQueue | undefined;
   /** True when an Account listed before the workers start is checked at once (no election). */
   checkAhead: () => boolean;
+  /**
+   * A resource left unreconciled until its references' Ready wakes it (enqueueOrPark): its
+   * reconciler counts its wait from now; answers how long until it is queued anyway.
+   */
+  parkAhead?: (key: string) => number;
 }
 
 /**
@@ -44,6 +49,37 @@ export class InformerEvents {
     this.o.queue()?.add(key, urgent);
   }
 
+  /**
+   * Queues a resource, unless its reconcile would only park (its references all on their way,
+   * reference-state.ts): each reference's Ready wakes it, and it is queued anyway once parking
+   * would end (parkAhead). A backlog of new dependents (an operator start, an apply of a whole
+   * set) then costs no reconcile each before its references are Ready.
+   */
+  enqueueOrPark(key: string): void {
+    const queue = this.o.queue();
+    const parkAhead = this.o.parkAhead;
+    if (!queue || !parkAhead || !this.onlyWaits(key)) {
+      this.enqueue(key);
+      return;
+    }
+    const account = this.o.refs.targetOfKind(key, "Account");
+    if (account !== undefined && this.o.accounts.parkIfPending(account)) return;
+    queue.addAfter(key, parkAhead(key));
+  }
+
+  /** Whether the resource's reconcile would only park now (reference-state.ts). */
+  private onlyWaits(key: string): boolean {
+    const { refs, store } = this.o;
+    const k = parseKey(key);
+    const obj = store.get(k.kind, k.namespace, k.name);
+    if (!obj) return false;
+    const targets = [...refs.targets(key)]
+      .filter((t) => !refs.associates(key, t))
+      .map(parseKey)
+      .filter((t) => t.kind !== "Account");
+    return onlyWaitsForReferences(obj, targets, (kind, namespace, name) => store.get(kind, namespace, name));
+  }
+
   added(kind: string, obj: ManagedObject): void {
     // An Account listed while the caches first fill: its credentials check need not wait for
     // them (a standby replica, which may never lead, does not check).
@@ -51,7 +87,7 @@ export class InformerEvents {
       this.o.accounts.checkAhead(obj.metadata.namespace, obj.metadata.name);
     this.indexReferences(kind, obj);
     if (kind !== "Account") this.o.owners.set(kind, obj);
-    this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
+    this.enqueueOrPark(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
   }
 
   updated(kind: string, obj: ManagedObject, old: ManagedObject | undefined): void {
