@@ -29,6 +29,9 @@ export interface InformerEventsOptions {
   parkAhead?: (key: string) => number;
 }
 
+/** How soon a resource that lists its contents in status looks again after one of them turned Ready. */
+export const CONTENTS_LOOK_MS = 1_000;
+
 /**
  * The informers' handlers: they keep the indexes (references, owners, siblings) in step with
  * the cache and enqueue the keys an event concerns, never reconciling themselves.
@@ -55,11 +58,11 @@ export class InformerEvents {
    * would end (parkAhead). A backlog of new dependents (an operator start, an apply of a whole
    * set) then costs no reconcile each before its references are Ready.
    */
-  enqueueOrPark(key: string): void {
+  enqueueOrPark(key: string, urgent = false): void {
     const queue = this.o.queue();
     const parkAhead = this.o.parkAhead;
     if (!queue || !parkAhead || !this.onlyWaits(key)) {
-      this.enqueue(key);
+      this.enqueue(key, urgent);
       return;
     }
     const account = this.o.refs.targetOfKind(key, "Account");
@@ -72,7 +75,8 @@ export class InformerEvents {
     const { refs, store } = this.o;
     const k = parseKey(key);
     const obj = store.get(k.kind, k.namespace, k.name);
-    if (!obj) return false;
+    // A member of a reference cycle would wait for itself: its reconcile says so (ReferenceCycle).
+    if (!obj || refs.cycleThrough(key)) return false;
     const targets = [...refs.targets(key)]
       .filter((t) => !refs.associates(key, t))
       .map(parseKey)
@@ -107,10 +111,15 @@ export class InformerEvents {
       // An Account's dependents are woken by its credentials check (AccountController's
       // onVerified, in dependency order), which comes before this status: waking them again here
       // would run those at work a second time, on a cache that has not seen their own writes yet.
-      if (kind !== "Account") for (const dependent of refs.dependents(key)) this.enqueue(dependent, true);
+      // One still waiting for another reference (never recorded) is not reconciled only to park.
+      if (kind !== "Account")
+        for (const dependent of refs.dependents(key)) this.enqueueOrPark(dependent, true);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
-      // What holds it in the service and lists it in status (a route table its new route): look again.
-      for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
+      // What holds it in the service and lists it in status (a route table its new route): look
+      // again, soon rather than at once, so that the contents turning Ready about together (a
+      // table's subnets and routes) cost it one look, and the dependents' creates go first.
+      for (const target of refs.targets(key))
+        if (this.holdsContents(target)) this.o.queue()?.addAfter(target, CONTENTS_LOOK_MS);
     } else if (kind === "Account" && wasReady && !isReady) {
       // Credentials that stopped working (a Secret changed): every resource of the Account says so
       // now (DependencyNotReady, naming why), not at its next resync; none of them is touched.
