@@ -322,7 +322,10 @@ async function rssAtTotal(
 ): Promise<void> {
   await accountNamespace(rig, "scale-b", service.url);
   await op.kill("SIGTERM");
-  const more = mixedSet(RSS_TOTAL - first, "b");
+  // Without Permissions: the second namespace's Account is the same service account, where the
+  // first set's Permission resources hold those grants already (the second would be AlreadyManaged,
+  // never Ready). Every other kind makes objects of its own.
+  const more = mixedSet(RSS_TOTAL - first, "b").filter((m) => m.kind !== "Permission");
   await pool([...more].reverse(), 32, (m) => applyManifest(rig, "scale-b", m));
   const t = performance.now();
   await op.start();
