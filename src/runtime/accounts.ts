@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
-import type { z } from "zod";
+import type * as z from "zod";
 import * as problem from "./account-problems.ts";
 import { ACCOUNT_DELETING, type AccountUse, type NoClient, SECRET_RECHECK_MS } from "./account-use.ts";
 import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";

@@ -1,6 +1,7 @@
 import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import { Watch } from "@kubernetes/client-node/dist/watch.js";
+import { ConditionPool } from "./condition-pool.ts";
 import type { StringPool } from "./string-pool.ts";
 
 // What the informer caches keep of each object, and the Watch that hands them over so: a cache of
@@ -30,13 +31,18 @@ export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /**
  * What the caches keep of an object: no managedFields, and the strings it shares with other
  * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
- * pool, where they would only push out shared ones).
+ * pool, where they would only push out shared ones), its status conditions too.
  */
-export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o: T) => T {
+export function cacheTransform(
+  pool: StringPool,
+  conditions = new ConditionPool(),
+): <T extends KubernetesObject>(o: T) => T {
   return (o) => {
     withoutManagedFields(o);
     if (o.metadata?.annotations?.[LAST_APPLIED] !== undefined) delete o.metadata.annotations[LAST_APPLIED];
     for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
+    const status = (o as { status?: { conditions?: unknown } }).status;
+    if (status?.conditions !== undefined) status.conditions = conditions.intern(status.conditions);
     const metadata = o.metadata;
     if (metadata) {
       if (metadata.namespace) metadata.namespace = pool.intern(metadata.namespace);

@@ -7,6 +7,7 @@ import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-
 import type { Logger } from "pino";
 import { cacheTransform, metadataOnly, SlimWatch, withoutManagedFields } from "./cache-slim.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import { ConditionPool } from "./condition-pool.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
@@ -90,11 +91,12 @@ export class InformerSet implements ObjectStore {
   private readonly options: InformerSetOptions;
   /** Shared by every informer of the set: objects of different kinds share strings too. */
   private readonly pool = new StringPool();
+  private readonly conditionPool = new ConditionPool();
   private readonly slim: <T extends KubernetesObject>(o: T) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
-    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool);
+    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool, this.conditionPool);
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
   }
@@ -163,6 +165,7 @@ export class InformerSet implements ObjectStore {
         keys: () => this.entries.flatMap((e) => [...e.last.keys()].map((id) => `${e.kind}/${id}`)),
       },
       "informers.stringPool": counted(this.pool.length),
+      "informers.conditionPool": counted(this.conditionPool.length),
     };
   }
 

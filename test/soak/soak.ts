@@ -93,6 +93,8 @@ const NS = "soak";
  */
 const CAPPED: Record<string, number> = {
   "informers.stringPool": 8192,
+  // Lists and the conditions in them: starts over at 1,024 lists (of up to four conditions).
+  "informers.conditionPool": 1024 * 5,
   "events.aggregates": 4096,
   "links.found": 10_000,
   "links.inFlight": 10_000,
