@@ -1,10 +1,8 @@
-import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
-import { Watch } from "@kubernetes/client-node/dist/watch.js";
 import { ConditionPool } from "./condition-pool.ts";
 import type { StringPool } from "./string-pool.ts";
 
-// What the informer caches keep of each object, and the Watch that hands them over so: a cache of
+// What the informer caches keep of each object (the watch hands them over so, kube-watch.ts): a cache of
 // thousands of objects is most of the operator's memory.
 
 /**
@@ -60,28 +58,4 @@ export function cacheTransform(
 export function metadataOnly<T extends KubernetesObject>(o: T): T {
   const { name, namespace, resourceVersion, uid } = o.metadata ?? {};
   return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, namespace, resourceVersion, uid } } as T;
-}
-
-/** A client-node Watch whose events carry their objects as the caches keep them (`slim`). */
-export class SlimWatch extends Watch {
-  private readonly slim: (o: KubernetesObject) => KubernetesObject;
-
-  constructor(config: KubeConfig, slim: (o: KubernetesObject) => KubernetesObject = withoutManagedFields) {
-    super(config);
-    this.slim = slim;
-  }
-
-  override watch(
-    path: string,
-    queryParams: Record<string, string | number | boolean | undefined>,
-    callback: (phase: string, apiObj: KubernetesObject, watchObj?: unknown) => void,
-    done: (err: unknown) => void,
-  ): Promise<AbortController> {
-    return super.watch(
-      path,
-      queryParams,
-      (phase, apiObj, watchObj) => callback(phase, phase === "ERROR" ? apiObj : this.slim(apiObj), watchObj),
-      done,
-    );
-  }
 }

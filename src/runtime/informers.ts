@@ -5,7 +5,7 @@ import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Informer } from "@kubernetes/client-node/dist/informer.js";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import type { Logger } from "pino";
-import { cacheTransform, metadataOnly, SlimWatch, withoutManagedFields } from "./cache-slim.ts";
+import { cacheTransform, metadataOnly, withoutManagedFields } from "./cache-slim.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { ConditionPool } from "./condition-pool.ts";
 import { counted, type Footprint } from "./footprint.ts";
@@ -13,6 +13,7 @@ import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { type KubeCall, type KubeFailureReason, kubeTrouble, subjectOf } from "./kube-errors.ts";
 import type { RawKube } from "./kube-raw.ts";
+import { asWatch, KubeWatch } from "./kube-watch.ts";
 import { GROUP, VERSION } from "./names.ts";
 import type { ProblemLog } from "./problems.ts";
 import { StringPool } from "./string-pool.ts";
@@ -35,7 +36,7 @@ export interface InformerHandlers {
 export interface InformerSetOptions {
   kubeConfig: KubeConfig;
   /** Reads the list pages (GET of a collection path with its query). */
-  kube: Pick<RawKube, "call">;
+  kube: Pick<RawKube, "call" | "stream">;
   kinds: WatchedKind[];
   namespaces: string[];
   handlers: InformerHandlers;
@@ -177,7 +178,7 @@ export class InformerSet implements ObjectStore {
   }
 
   private create(k: WatchedKind, namespace: string | undefined): Entry {
-    const { kube, kubeConfig, handlers } = this.options;
+    const { kube, handlers } = this.options;
     const prefix = k.core?.prefix ?? `/apis/${GROUP}/${VERSION}`;
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
     const page = (cont: string | undefined) =>
@@ -198,7 +199,7 @@ export class InformerSet implements ObjectStore {
     // client-node's makeInformer, with a Watch that slims objects before the cache sees them.
     const informer = new ListWatch(
       path,
-      new SlimWatch(kubeConfig, this.slim),
+      asWatch(new KubeWatch(kube, this.slim)),
       list,
       false,
       k.labelSelector,
