@@ -44,6 +44,10 @@ export function cacheTransform(
     const metadata = o.metadata;
     if (metadata) {
       if (metadata.namespace) metadata.namespace = pool.intern(metadata.namespace);
+      // Whole seconds: the resources applied in one second share it.
+      const created = metadata.creationTimestamp as unknown;
+      if (typeof created === "string")
+        (metadata as { creationTimestamp?: unknown }).creationTimestamp = pool.intern(created);
       pool.internAll(metadata.finalizers);
       pool.internAll(metadata.annotations);
       pool.internAll(metadata.labels);
