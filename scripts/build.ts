@@ -4,9 +4,9 @@
 // test/deploy/bundle.test.ts): none of client-node's generated code (see leanClientNode), module
 // text without comments (ASCII), and each subcommand a chunk of its own, loaded only when it
 // runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { build, type Metafile, type Plugin } from "esbuild";
 
 export const ROOT = join(import.meta.dirname, "..");
@@ -82,6 +82,15 @@ export async function fetch(...args) {
   return (await import("undici/lib/web/fetch/index.js")).fetch(...args);
 }`;
 
+/**
+ * undici's HTTP/1 client requires its HTTP/2 one when it loads, and that requires node:http2 (4 MB
+ * of RSS in a process that never speaks HTTP/2: the operator leaves undici's allowH2 off). Here
+ * it is required on the first HTTP/2 connection instead. The build fails if undici's line changes.
+ */
+const EAGER_H2 = "const connectH2 = require('./client-h2.js')";
+const LAZY_H2 =
+  "let clientH2; const connectH2 = (client, socket) => (clientH2 ??= require('./client-h2.js'))(client, socket)";
+
 export const leanUndici: Plugin = {
   name: "lean-undici",
   setup(b) {
@@ -91,6 +100,12 @@ export const leanUndici: Plugin = {
       loader: "js",
       resolveDir: ROOT,
     }));
+    b.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes(EAGER_H2))
+        throw new Error(`scripts/build.ts: ${args.path} no longer has: ${EAGER_H2}`);
+      return { contents: source.replace(EAGER_H2, LAZY_H2), loader: "js", resolveDir: dirname(args.path) };
+    });
   },
 };
 
