@@ -237,8 +237,9 @@ export class AuditTrail implements AuditSink {
     return (account?.spec as { auditTrail?: boolean } | undefined)?.auditTrail !== false;
   }
 
+  /** Joined, not concatenated: a queued task keeps it, and a concatenation is a tree of pieces. */
   private key(batch: Pick<AuditBatch, "ref" | "accountName">, auditee: string): string {
-    return `${batch.ref.namespace}/${batch.accountName}\u0000${auditee}`;
+    return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
   }
 
   private entryOf(batch: Omit<AuditBatch, "changes">, auditee: string): string | undefined {
@@ -249,7 +250,7 @@ export class AuditTrail implements AuditSink {
   }
 
   private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
-    const account = `${batch.ref.namespace}/${batch.accountName}`;
+    const account = [batch.ref.namespace, batch.accountName].join("/");
     return { batch, auditee, changes, cancelled: false, key: this.key(batch, auditee), account };
   }
 
