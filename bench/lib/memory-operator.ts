@@ -210,12 +210,14 @@ export function rssByMapping(smaps: string, binary: string): Record<string, numb
  * bench can tell the JavaScript heap from native memory.
  */
 function memoryProbe(file: string): string {
-  return `import { writeFileSync } from "node:fs";
+  // Written beside and renamed over: the bench never reads a half-written file.
+  return `import { renameSync, writeFileSync } from "node:fs";
 const peak = {};
 const t = setInterval(() => {
   const now = process.memoryUsage();
   for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
-  writeFileSync(${JSON.stringify(file)}, JSON.stringify({ now, peak }));
+  writeFileSync(${JSON.stringify(`${file}.tmp`)}, JSON.stringify({ now, peak }));
+  renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)});
 }, 100);
 t.unref();`;
 }
