@@ -69,11 +69,15 @@ async function throughput(variants: Record<Name, Variant>): Promise<Record<Name,
 async function ownCostUs(body: string): Promise<{ call: number; typed: number }> {
   const token = JSON.stringify({ access_token: "a", expires_in: 7200, token_type: "bearer" });
   const instant = {
-    request: async (o: { path: string }) => ({
-      statusCode: 200,
-      headers: {},
-      body: { text: async () => (o.path.startsWith("/api/oauth2") ? token : body) },
-    }),
+    request: async (o: { path: string }) => {
+      const text = o.path.startsWith("/api/oauth2") ? token : body;
+      // A Content-Length, as the simulator sends: the client reads such a body at once.
+      return {
+        statusCode: 200,
+        headers: { "content-length": String(Buffer.byteLength(text)) },
+        body: { text: async () => text },
+      };
+    },
     close: async () => {},
   };
   const client = new ApiClient({

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { type Blocker, blockedMessage } from "./blockers.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { isReported } from "./kube-raw.ts";
@@ -84,4 +85,18 @@ export function logAccountFailure(
     message: `${subject} is not ready (${reason}): ${message}${fix ? `; ${fix}` : ""}`,
     fields: { kind: "Account", namespace: account.namespace, name: account.name, reason },
   });
+}
+
+/**
+ * An Account held by its dependents: who they are, and, when it has no client for their deletes,
+ * what is missing and how to let them go.
+ */
+export function accountBlockedMessage(blockers: readonly Blocker[], missing: string | undefined): string {
+  const message = blockedMessage(blockers, "spec.accountRef");
+  if (missing === undefined) return message;
+  return (
+    `${message}; they cannot delete their service objects: ${missing}, and this operator process ` +
+    "kept no credentials from before; restore them, or set spec.deletionPolicy: Orphan on those " +
+    "resources to leave their service objects in the service"
+  );
 }

@@ -9,6 +9,7 @@ import { memoryLog } from "./memory-log.ts";
 import { ProblemLog } from "./problems.ts";
 import { ReferenceIndex } from "./references.ts";
 import { Reason } from "./result.ts";
+import { RETIRED_CLIENT_GRACE_MS } from "./retired-clients.ts";
 
 const NS = "team-a";
 
@@ -16,6 +17,8 @@ const NS = "team-a";
 class Service {
   checks = 0;
   closed = 0;
+  /** The tokens of the clients closed, in order. */
+  closedTokens: string[] = [];
   refused = new Set<string>();
   /** Holds every check until released: a check "in flight" while the test does something else. */
   gate: Promise<void> = Promise.resolve();
@@ -38,8 +41,9 @@ function accountKind(
       if (service.refused.has(client.token)) throw credentialsRefused("the token was refused");
       return { host: "us-3.example" };
     },
-    async close() {
+    async close(client) {
       service.closed++;
+      service.closedTokens.push(client.token);
     },
   };
 }
@@ -133,7 +137,7 @@ describe("AccountController.checkAhead", () => {
     expect(accounts.get(NS, "default")).toEqual({ client: { token: "t1" } });
     await accounts.reconcile(NS, "default");
     expect(reads).toBe(2);
-    expect(service.closed).toBe(1);
+    expect(service.closed).toBe(0); // retired (see below)
     expect(accounts.get(NS, "default")).toEqual({ client: { token: "t2" } });
   });
 
@@ -240,5 +244,58 @@ describe("AccountController: an Account that stays unready", () => {
     expect(lines.at(-1)!.msg).toMatch(
       /\(CredentialsInvalid\): the token was refused; put working credentials in the Secret/,
     );
+  });
+});
+
+describe("AccountController: a new client when the spec or the Secret changes", () => {
+  /** The Account checked with t1, a reconcile holding its client, then the Secret changed to t2 and checked. */
+  async function secretChanged() {
+    await accounts.reconcile(NS, "default");
+    const held = accounts.get(NS, "default");
+    kube.secrets.set(`${NS}/creds`, { token: "t2" });
+    await accounts.reconcile(NS, "default");
+    return held;
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it("retires the old client: a reconcile that holds it goes on with it until the grace period ends", async () => {
+    const held = await secretChanged();
+    expect(held).toEqual({ client: { token: "t1" } });
+    expect(accounts.get(NS, "default")).toEqual({ client: { token: "t2" } });
+    expect(service.closedTokens).toEqual([]);
+    expect(accounts.footprint()["accounts.retired"]?.entries).toBe(1);
+    clock.advance(RETIRED_CLIENT_GRACE_MS - 1);
+    await settle();
+    expect(service.closedTokens).toEqual([]);
+    clock.advance(1);
+    await settle();
+    expect(service.closedTokens).toEqual(["t1"]);
+    expect(accounts.footprint()["accounts.retired"]?.entries).toBe(0);
+    expect(clock.pending).toBe(0);
+  });
+
+  it("a Secret changed to refused credentials retires the working client too (it no longer serves writes)", async () => {
+    service.refused.add("t2");
+    const held = await secretChanged();
+    expect(ready()).toBe("False");
+    expect(held).toEqual({ client: { token: "t1" } });
+    expect(accounts.get(NS, "default")).toMatchObject({ reason: Reason.CredentialsInvalid });
+    expect(service.closedTokens).toEqual([]);
+    clock.advance(RETIRED_CLIENT_GRACE_MS);
+    await settle();
+    expect(service.closedTokens).toEqual(["t1"]);
+  });
+
+  it("close() (operator shutdown) closes every retired client at once, each once, and leaves no timer", async () => {
+    await secretChanged();
+    kube.secrets.set(`${NS}/creds`, { token: "t3" });
+    await accounts.reconcile(NS, "default");
+    expect(accounts.footprint()["accounts.retired"]?.entries).toBe(2);
+    await accounts.close();
+    expect(service.closedTokens.sort()).toEqual(["t1", "t2", "t3"]);
+    expect(clock.pending).toBe(0);
+    clock.advance(RETIRED_CLIENT_GRACE_MS);
+    await settle();
+    expect(service.closed).toBe(3);
   });
 });

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "pino";
-import type * as z from "zod";
+import { ChecksAhead } from "./account-ahead.ts";
+import type { AccountCredentials, SomeAccountKind } from "./account-kind.ts";
 import * as problem from "./account-problems.ts";
 import { ACCOUNT_DELETING, type AccountUse, type NoClient, SECRET_RECHECK_MS } from "./account-use.ts";
-import { type Blocker, blockedMessage, blockersOf } from "./blockers.ts";
+import { blockersOf } from "./blockers.ts";
 import type { Clock } from "./clock.ts";
 import type { EventSink } from "./events.ts";
 import { type Footprint, keyed } from "./footprint.ts";
@@ -23,29 +24,7 @@ import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
 import { parseSpec } from "./reconciler.ts";
 import type { ReferenceIndex } from "./references.ts";
 import { DeletionBlockedError, EventReason, EventTypes, Reason } from "./result.ts";
-
-/** What the Account kind provides: reading credentials, connecting, a cheap authenticated check. */
-export interface AccountKind<S, Auth, C> {
-  schema: z.ZodType<S>;
-  /** Reads the Secrets the spec names; throws `secretProblem` (SecretNotFound, SecretKeyMissing) naming what is missing. */
-  credentials(
-    spec: S,
-    readSecret: (name: string) => Promise<Record<string, string> | undefined>,
-  ): Promise<Auth>;
-  connect(spec: S, auth: Auth, account: { namespace: string; name: string }): C;
-  /** A cheap authenticated call; resolves with the host that answered. Throws `credentialsRefused` when they are refused. */
-  verify(client: C): Promise<{ host: string }>;
-  close(client: C): Promise<void>;
-  /**
-   * Throws (a TerminalError) when the operator must not use the spec at all, before any Secret is
-   * read: an endpoint outside --allowed-endpoints.
-   */
-  admit?(spec: S): void;
-  /** The Account is gone: drop what is kept for it beside its client (its token bucket). */
-  forget?(account: { namespace: string; name: string }): void;
-  /** What it keeps per Account beside the clients (see footprint.ts). */
-  footprint?(): Footprint;
-}
+import { RetiredClients } from "./retired-clients.ts";
 
 interface Entry {
   fingerprint: string;
@@ -64,18 +43,6 @@ interface Entry {
   failingSince?: number;
 }
 
-/** A credentials check started before the Account's first reconcile (see checkAhead). */
-interface Ahead {
-  /** The Account's version it read: a reconcile of that same version takes it whole. */
-  resourceVersion: string | undefined;
-  fingerprint: string;
-  spec: unknown;
-  auth: unknown;
-  client: unknown;
-  /** Settled: a caught rejection, so that one nobody takes is not an unhandled one. */
-  check: Promise<{ host: string } | { failed: unknown }>;
-}
-
 /**
  * Reconciles Accounts and keeps one verified service client per Account, which
  * managed resources get through `get`. Namespaces never share credentials: the
@@ -85,8 +52,10 @@ export class AccountController implements AccountClients {
   private readonly entries = new Map<string, Entry>();
   /** Accounts whose dependents were parked (`pending`) and wait for a wake. */
   private readonly parked = new Set<string>();
-  private readonly ahead = new Map<string, Promise<Ahead | undefined>>();
-  private readonly kind: AccountKind<unknown, unknown, unknown>;
+  private readonly ahead: ChecksAhead;
+  /** Clients replaced by a new one, which reconciles that took them before may still be using. */
+  private readonly retired: RetiredClients;
+  private readonly kind: SomeAccountKind;
   private readonly deps: {
     store: ObjectStore;
     kube: KubeWriter;
@@ -104,11 +73,15 @@ export class AccountController implements AccountClients {
     problems?: ProblemLog;
     /** Words for a service failure that say what to do (the condition message). */
     explain?: problem.ExplainServiceError;
+    /** How long a replaced client stays open (default RETIRED_CLIENT_GRACE_MS). */
+    retiredGraceMs?: number;
   };
 
-  constructor(kind: AccountKind<unknown, unknown, unknown>, deps: AccountController["deps"]) {
+  constructor(kind: SomeAccountKind, deps: AccountController["deps"]) {
     this.kind = kind;
     this.deps = deps;
+    this.ahead = new ChecksAhead(kind);
+    this.retired = new RetiredClients((client) => kind.close(client), deps.clock, deps.retiredGraceMs);
   }
 
   get(namespace: string, name: string, use: AccountUse = "write"): { client: unknown } | NoClient {
@@ -152,21 +125,13 @@ export class AccountController implements AccountClients {
     const key = objectKey("Account", namespace, name);
     const obj = this.deps.store.get("Account", namespace, name);
     if (!obj || obj.metadata.deletionTimestamp || this.entries.has(key) || this.ahead.has(key)) return;
-    const started = (async (): Promise<Ahead> => {
-      const { fingerprint, spec, auth } = await this.credentials(namespace, obj);
-      const client = this.kind.connect(spec, auth, { namespace, name });
-      const check = this.kind.verify(client).catch((failed: unknown) => ({ failed }));
-      return { resourceVersion: obj.metadata.resourceVersion, fingerprint, spec, auth, client, check };
-    })();
-    // A failure here (a missing Secret, a bad spec) is the reconcile's to find and report.
-    this.ahead.set(
-      key,
-      started.catch(() => undefined),
+    this.ahead.start(key, { namespace, name }, obj.metadata.resourceVersion, () =>
+      this.credentials(namespace, obj),
     );
   }
 
   /** The spec, the credentials its Secret holds, and a fingerprint of both. */
-  private async credentials(namespace: string, obj: ManagedObject) {
+  private async credentials(namespace: string, obj: ManagedObject): Promise<AccountCredentials> {
     const spec = parseSpec(this.kind.schema, obj.spec);
     this.kind.admit?.(spec);
     const auth = await this.kind.credentials(spec, (secret) => this.deps.kube.readSecret(namespace, secret));
@@ -177,26 +142,16 @@ export class AccountController implements AccountClients {
   }
 
   /** The check started ahead for this Account, if it read this version of it; closed otherwise. */
-  private async takeAhead(key: string, resourceVersion: string | undefined): Promise<Ahead | undefined> {
-    const pending = this.ahead.get(key);
-    if (!pending) return undefined;
-    this.ahead.delete(key);
-    const ahead = await pending;
-    if (!ahead) return undefined;
-    if (resourceVersion !== undefined && ahead.resourceVersion === resourceVersion && !this.entries.has(key))
-      return ahead;
-    await this.kind.close(ahead.client).catch(() => {});
-    return undefined;
+  private takeAhead(key: string, resourceVersion: string | undefined) {
+    return this.ahead.take(key, resourceVersion, () => !this.entries.has(key));
   }
 
+  /** Operator shutdown (the reconciles have ended): closes every client, the retired ones too. */
   async close(): Promise<void> {
-    for (const pending of this.ahead.values()) {
-      const ahead = await pending;
-      if (ahead) await this.kind.close(ahead.client).catch(() => {});
-    }
-    this.ahead.clear();
+    await this.ahead.close();
     for (const e of this.entries.values()) if (e.client) await this.kind.close(e.client).catch(() => {});
     this.entries.clear();
+    await this.retired.close();
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileOutcome> {
@@ -218,10 +173,10 @@ export class AccountController implements AccountClients {
         const blockers = blockersOf(key, this.deps.refs, this.deps.store);
         if (blockers.length > 0) {
           // The dependents being deleted still need the client: it stays until the last one is gone.
-          const problem = await this.keepForDeletes(key, namespace, name, obj);
+          const missing = await this.keepForDeletes(key, namespace, name, obj);
           throw new DeletionBlockedError(
-            accountBlockedMessage(blockers, problem),
-            problem === undefined ? undefined : SECRET_RECHECK_MS,
+            problem.accountBlockedMessage(blockers, missing),
+            missing === undefined ? undefined : SECRET_RECHECK_MS,
           );
         }
         await this.deps.kube.patchMetadata(
@@ -297,7 +252,8 @@ export class AccountController implements AccountClients {
       const ahead = await this.takeAhead(key, obj.metadata.resourceVersion);
       const { fingerprint, spec, auth } = ahead ?? (await this.credentials(namespace, obj));
       if (entry?.fingerprint !== fingerprint) {
-        if (entry?.client) await this.kind.close(entry.client).catch(() => {});
+        // A reconcile that took the old client may still be calling with it: retired, not closed.
+        if (entry?.client) this.retired.retire(entry.client);
         const client = ahead?.client ?? this.kind.connect(spec, auth, { namespace, name });
         entry = { fingerprint, client, verified: false, worked: false };
         this.entries.set(key, entry);
@@ -365,7 +321,8 @@ export class AccountController implements AccountClients {
     return {
       "accounts.entries": keyed(this.entries),
       "accounts.parked": keyed(this.parked),
-      "accounts.ahead": keyed(this.ahead),
+      "accounts.ahead": this.ahead.footprint(),
+      "accounts.retired": this.retired.footprint(),
       ...this.kind.footprint?.(),
     };
   }
@@ -382,19 +339,6 @@ export class AccountController implements AccountClients {
   }
 }
 
-/**
- * An Account held by its dependents: who they are, and, when it has no client for their deletes,
- * what is missing and how to let them go.
- */
-function accountBlockedMessage(blockers: readonly Blocker[], problem: string | undefined): string {
-  const message = blockedMessage(blockers, "spec.accountRef");
-  if (problem === undefined) return message;
-  return (
-    `${message}; they cannot delete their service objects: ${problem}, and this operator process ` +
-    "kept no credentials from before; restore them, or set spec.deletionPolicy: Orphan on those " +
-    "resources to leave their service objects in the service"
-  );
-}
-
+export type { AccountKind } from "./account-kind.ts";
 export { credentialsRefused, endpointNotAllowed, secretProblem } from "./account-use.ts";
 export type { ManagedObject };

@@ -9,7 +9,7 @@ import { listenError } from "../cli/listen-error.ts";
 import { accountKind } from "../kinds/account/kind.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { AccountController, type AccountKind } from "./accounts.ts";
-import type { Clock } from "./clock.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import { CONFIG_FLAGS, ConfigError, loadConfig, type OperatorConfig } from "./config.ts";
 import { keyed } from "./footprint.ts";
 import type { AnyManagedKind } from "./kind.ts";
@@ -96,7 +96,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           kube: shared.kube,
           refs: shared.refs,
           events: shared.events,
-          clock: options.clock ?? { now: Date.now, setTimeout, clearTimeout },
+          clock: options.clock ?? systemClock,
           log: options.log,
           resyncMs: options.config.resync,
           onVerified: shared.wake,

@@ -122,11 +122,6 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
      * cloud before status records it): lets a just-created object be read through the index too.
      */
     scopeOfDesired?(desired: D): string | undefined;
-    /**
-     * False when the index shows less than a show (an attachment's content digest): the runtime
-     * then reads such objects one by one, never through the batched index read.
-     */
-    showsAll?: boolean;
     list(client: C, scope: string): Promise<O[]>;
   };
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeKube } from "./fake-kube.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
-import { InformerEvents } from "./operator-events.ts";
+import { CONTENTS_LOOK_MS, InformerEvents } from "./operator-events.ts";
 import { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
 import { accountKey, ReferenceIndex } from "./references.ts";
@@ -59,7 +59,11 @@ describe("InformerEvents", () => {
       owners: new OwnerIndex(),
       siblings: new SiblingIndex(),
       accounts: { checkAhead: () => {}, parkIfPending: () => false },
-      queue: () => ({ add: (key: string) => void queued.push(key) }) as unknown as WorkQueue,
+      queue: () =>
+        ({
+          add: (key: string) => void queued.push(key),
+          addAfter: (key: string, ms: number) => void queued.push(`${key} in ${ms} ms`),
+        }) as unknown as WorkQueue,
       checkAhead: () => false,
     });
     const i: ManagedObject = {
@@ -78,7 +82,8 @@ describe("InformerEvents", () => {
       },
     };
     events.updated("Item", ready, i);
-    expect(queued).toEqual(["Box/ns/b"]);
+    // Soon, not at once: its other contents turning Ready about now share the look.
+    expect(queued).toEqual([`Box/ns/b in ${CONTENTS_LOOK_MS} ms`]);
   });
 });
 
@@ -86,6 +91,108 @@ const account = (ready: "True" | "False", reason: string): ManagedObject => ({
   metadata: { name: "default", namespace: "a", generation: 1 },
   spec: {},
   status: { conditions: [{ type: "Ready", status: ready, reason, message: "", lastTransitionTime: "" }] },
+});
+
+describe("InformerEvents.enqueueOrPark: a new resource that would only park is not reconciled", () => {
+  function setup(kinds: AnyManagedKind[] = [widget], options: { accountPending?: boolean } = {}) {
+    const store = new FakeKube();
+    const queued: string[] = [];
+    const later: [string, number][] = [];
+    const parked: string[] = [];
+    const events = new InformerEvents({
+      kinds,
+      store,
+      refs: new ReferenceIndex(),
+      owners: new OwnerIndex(),
+      siblings: new SiblingIndex(),
+      accounts: { checkAhead: () => {}, parkIfPending: () => options.accountPending === true },
+      queue: () =>
+        ({
+          add: (key: string) => void queued.push(key),
+          addAfter: (key: string, ms: number) => void later.push([key, ms]),
+        }) as unknown as WorkQueue,
+      checkAhead: () => false,
+      parkAhead: (key) => {
+        parked.push(key);
+        return 60_000;
+      },
+    });
+    const add = (o: ManagedObject) => events.added("Widget", store.put("Widget", o));
+    return { store, events, queued, later, parked, add };
+  }
+  const readyStatus = {
+    href: "/api/widgets/1",
+    observedGeneration: 1,
+    conditions: [
+      { type: "Ready", status: "True" as const, reason: "Available", message: "", lastTransitionTime: "" },
+    ],
+  };
+
+  it("queues it for when parking would end, and its reference's Ready wakes it first", () => {
+    const { store, events, queued, later, parked, add } = setup();
+    add(object("part"));
+    add(object("a", "part"));
+    // The part has no status yet (on its way): the dependent waits without a reconcile.
+    expect(queued).toEqual(["Widget/ns/part"]);
+    expect(later).toEqual([["Widget/ns/a", 60_000]]);
+    expect(parked).toEqual(["Widget/ns/a"]);
+    const part = store.get("Widget", "ns", "part")!;
+    // As an informer does: the cache holds the new version before the handler is called.
+    events.updated("Widget", store.put("Widget", { ...part, status: readyStatus }), part);
+    expect(queued).toEqual(["Widget/ns/part", "Widget/ns/a"]);
+  });
+
+  it("a reference's Ready does not wake it while another one it needs is still on its way", () => {
+    const pair = {
+      ...widget,
+      kind: "Pair",
+      schema: managedSpec({ leftRef: ref("Widget"), rightRef: ref("Widget") }),
+      references: (s: { leftRef: { name: string }; rightRef: { name: string } }) => [
+        { field: "leftRef", kind: "Widget", name: s.leftRef.name },
+        { field: "rightRef", kind: "Widget", name: s.rightRef.name },
+      ],
+    } as unknown as AnyManagedKind;
+    const { store, events, queued, later, add } = setup([widget, pair]);
+    add(object("left"));
+    add(object("right"));
+    const p: ManagedObject = {
+      metadata: { name: "p", namespace: "ns", generation: 1 },
+      spec: { leftRef: { name: "left" }, rightRef: { name: "right" } },
+    };
+    events.added("Pair", store.put("Pair", p));
+    const left = store.get("Widget", "ns", "left")!;
+    events.updated("Widget", store.put("Widget", { ...left, status: readyStatus }), left);
+    expect(queued).toEqual(["Widget/ns/left", "Widget/ns/right"]);
+    expect(later.map(([key]) => key)).toEqual(["Pair/ns/p", "Pair/ns/p"]);
+    const right = store.get("Widget", "ns", "right")!;
+    events.updated("Widget", store.put("Widget", { ...right, status: readyStatus }), right);
+    expect(queued).toEqual(["Widget/ns/left", "Widget/ns/right", "Pair/ns/p"]);
+  });
+
+  it("queues it at once when its reconcile has something to do or say", () => {
+    const { queued, later, add } = setup();
+    add({ ...object("part"), status: readyStatus });
+    add(object("a", "part")); // its reference Ready: it creates
+    add(object("b", "absent")); // its reference missing: it says so
+    expect(queued).toEqual(["Widget/ns/part", "Widget/ns/a", "Widget/ns/b"]);
+    expect(later).toEqual([]);
+  });
+
+  it("queues the members of a reference cycle at once: each waits for itself, and says so", () => {
+    const { queued, later, add } = setup();
+    add(object("a", "b"));
+    add(object("b", "a"));
+    expect(queued.filter((k) => k === "Widget/ns/b")).toEqual(["Widget/ns/b"]);
+    expect(queued).toContain("Widget/ns/a");
+    expect(later).toEqual([]);
+  });
+
+  it("leaves it to its Account's wake while the Account's first check runs", () => {
+    const { queued, later, add } = setup([widget], { accountPending: true });
+    add(object("part"));
+    add(object("a", "part"));
+    expect([queued, later]).toEqual([[], []]);
+  });
 });
 
 describe("InformerEvents on an Account's Ready", () => {
@@ -113,11 +220,12 @@ describe("InformerEvents on an Account's Ready", () => {
     expect(queued.sort()).toEqual(["Deployment/a/web", "Network/a/main"]);
   });
 
-  it("wakes them when it turns Ready, and not for a status write that changes nothing of that", () => {
+  it("leaves their wake on its turning Ready to the credentials check, and wakes nothing for a status write that changes nothing of that", () => {
     const { events, queued } = setup();
+    // The check that made it Ready woke them already (onVerified, in dependency order): a second
+    // wake would run those at work again, on a cache without their own writes yet.
     events.updated("Account", account("True", "Available"), account("False", "CredentialsInvalid"));
-    expect(queued.sort()).toEqual(["Deployment/a/web", "Network/a/main"]);
-    queued.length = 0;
+    expect(queued).toEqual([]);
     events.updated("Account", account("False", "SecretNotFound"), account("False", "CredentialsInvalid"));
     expect(queued).toEqual([]);
   });

@@ -6,7 +6,7 @@ import type { ObjectStore } from "./kube.ts";
 import { Annotation, objectKey, parseKey } from "./names.ts";
 import type { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
-import { blockedState } from "./reference-state.ts";
+import { blockedState, onlyWaitsForReferences } from "./reference-state.ts";
 import { type ReferenceIndex, referenceKeys } from "./references.ts";
 import { Reason } from "./result.ts";
 import type { SiblingIndex } from "./siblings.ts";
@@ -22,7 +22,15 @@ export interface InformerEventsOptions {
   queue: () => WorkQueue | undefined;
   /** True when an Account listed before the workers start is checked at once (no election). */
   checkAhead: () => boolean;
+  /**
+   * A resource left unreconciled until its references' Ready wakes it (enqueueOrPark): its
+   * reconciler counts its wait from now; answers how long until it is queued anyway.
+   */
+  parkAhead?: (key: string) => number;
 }
+
+/** How soon a resource that lists its contents in status looks again after one of them turned Ready. */
+export const CONTENTS_LOOK_MS = 1_000;
 
 /**
  * The informers' handlers: they keep the indexes (references, owners, siblings) in step with
@@ -44,6 +52,38 @@ export class InformerEvents {
     this.o.queue()?.add(key, urgent);
   }
 
+  /**
+   * Queues a resource, unless its reconcile would only park (its references all on their way,
+   * reference-state.ts): each reference's Ready wakes it, and it is queued anyway once parking
+   * would end (parkAhead). A backlog of new dependents (an operator start, an apply of a whole
+   * set) then costs no reconcile each before its references are Ready.
+   */
+  enqueueOrPark(key: string, urgent = false): void {
+    const queue = this.o.queue();
+    const parkAhead = this.o.parkAhead;
+    if (!queue || !parkAhead || !this.onlyWaits(key)) {
+      this.enqueue(key, urgent);
+      return;
+    }
+    const account = this.o.refs.targetOfKind(key, "Account");
+    if (account !== undefined && this.o.accounts.parkIfPending(account)) return;
+    queue.addAfter(key, parkAhead(key));
+  }
+
+  /** Whether the resource's reconcile would only park now (reference-state.ts). */
+  private onlyWaits(key: string): boolean {
+    const { refs, store } = this.o;
+    const k = parseKey(key);
+    const obj = store.get(k.kind, k.namespace, k.name);
+    // A member of a reference cycle would wait for itself: its reconcile says so (ReferenceCycle).
+    if (!obj || refs.cycleThrough(key)) return false;
+    const targets = [...refs.targets(key)]
+      .filter((t) => !refs.associates(key, t))
+      .map(parseKey)
+      .filter((t) => t.kind !== "Account");
+    return onlyWaitsForReferences(obj, targets, (kind, namespace, name) => store.get(kind, namespace, name));
+  }
+
   added(kind: string, obj: ManagedObject): void {
     // An Account listed while the caches first fill: its credentials check need not wait for
     // them (a standby replica, which may never lead, does not check).
@@ -51,7 +91,7 @@ export class InformerEvents {
       this.o.accounts.checkAhead(obj.metadata.namespace, obj.metadata.name);
     this.indexReferences(kind, obj);
     if (kind !== "Account") this.o.owners.set(kind, obj);
-    this.enqueue(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
+    this.enqueueOrPark(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
   }
 
   updated(kind: string, obj: ManagedObject, old: ManagedObject | undefined): void {
@@ -68,11 +108,18 @@ export class InformerEvents {
     const wasReady = isTrue(old?.status?.conditions, "Ready");
     const isReady = isTrue(obj.status?.conditions, "Ready");
     if ((isReady && !wasReady) || (isReady && old?.status?.href !== obj.status?.href)) {
-      // Kinds other than Accounts: an Account's dependents are thousands (its wake goes in order).
-      for (const dependent of refs.dependents(key)) this.enqueue(dependent, kind !== "Account");
+      // An Account's dependents are woken by its credentials check (AccountController's
+      // onVerified, in dependency order), which comes before this status: waking them again here
+      // would run those at work a second time, on a cache that has not seen their own writes yet.
+      // One still waiting for another reference (never recorded) is not reconciled only to park.
+      if (kind !== "Account")
+        for (const dependent of refs.dependents(key)) this.enqueueOrPark(dependent, true);
       for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
-      // What holds it in the service and lists it in status (a route table its new route): look again.
-      for (const target of refs.targets(key)) if (this.holdsContents(target)) this.enqueue(target);
+      // What holds it in the service and lists it in status (a route table its new route): look
+      // again, soon rather than at once, so that the contents turning Ready about together (a
+      // table's subnets and routes) cost it one look, and the dependents' creates go first.
+      for (const target of refs.targets(key))
+        if (this.holdsContents(target)) this.o.queue()?.addAfter(target, CONTENTS_LOOK_MS);
     } else if (kind === "Account" && wasReady && !isReady) {
       // Credentials that stopped working (a Secret changed): every resource of the Account says so
       // now (DependencyNotReady, naming why), not at its next resync; none of them is touched.

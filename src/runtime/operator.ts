@@ -163,7 +163,7 @@ export class Operator {
         // their wait overlaps the rest.
         const pends = (k: string) => this.pends(parseKey(k).kind);
         for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key), pends))
-          this.handlers.enqueue(dependent);
+          this.handlers.enqueueOrPark(dependent);
       },
     });
     this.handlers = new InformerEvents({
@@ -176,6 +176,7 @@ export class Operator {
       queue: () => this.workers.queue,
       // Without an election nothing starts the workers until start(): look ahead meanwhile.
       checkAhead: () => !this.workers.queue && !options.config.leaderElect,
+      parkAhead: (key) => this.reconcilers.get(parseKey(key).kind)!.parkAhead(key),
     });
     this.observations = new Observations(() => this.clock.now());
     this.audit = new AuditTrail({

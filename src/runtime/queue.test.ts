@@ -165,6 +165,22 @@ describe("WorkQueue urgent keys", () => {
     expect(order).toEqual(["Account/x", "Leaf/b", "Leaf/c", "Net/a", "Leaf/a"]);
     expect(q.length).toBe(0);
   });
+
+  it("among themselves go by priority: of the dependents woken together, the deepest chain first", () => {
+    const rank: Record<string, number> = { Net: 2, Leaf: 1 };
+    const q = new WorkQueue({ priority: (k) => rank[k.split("/")[0]!] ?? 0 });
+    q.add("Other/backlog");
+    q.add("Leaf/a", true);
+    q.add("Net/a", true);
+    q.add("Leaf/b", true);
+    q.add("Net/b", true);
+    const order = [q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet()];
+    expect(order).toEqual(["Net/a", "Net/b", "Leaf/a", "Leaf/b", "Other/backlog"]);
+    // Put back (no slot free): at the head of its own urgent lane, still ahead of the lower one.
+    q.add("Leaf/c", true);
+    q.putBack("Net/b");
+    expect([q.tryGet(), q.tryGet()]).toEqual(["Net/b", "Leaf/c"]);
+  });
 });
 
 describe("WorkQueue.putBack and urgency across processing", () => {

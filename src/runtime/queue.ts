@@ -8,8 +8,11 @@ export interface BackoffOptions {
   maxMs: number;
 }
 
-/** The lane of urgent keys: below only the highest priority there is (the operator's Accounts). */
-export const URGENT_PRIORITY = Number.MAX_SAFE_INTEGER - 1;
+/**
+ * Where the lanes of urgent keys start: above every lane of the priorities the operator gives
+ * (levels of its kinds), below only the highest there is (the operator's Accounts).
+ */
+const URGENT_PRIORITY = 2 ** 40;
 
 export const defaultBackoff: BackoffOptions = { baseMs: 5, maxMs: 5 * 60_000 };
 
@@ -82,6 +85,16 @@ export class WorkQueue {
     return lane;
   }
 
+  /**
+   * The lane of a key: its priority; queued urgent, above every lane not urgent (but the top one)
+   * and still by its priority among the urgent ones, so that of the dependents one Ready wakes
+   * together those with the longest chains after them go first.
+   */
+  private laneOf(key: string, urgent: boolean): number {
+    const priority = this.priority(key);
+    return urgent ? Math.min(URGENT_PRIORITY + priority, Number.MAX_SAFE_INTEGER - 1) : priority;
+  }
+
   /** The next waiting key; an entry left behind in a lower lane by `add(key, true)` is passed over. */
   private take(): { key: string; urgent: boolean } {
     for (;;) {
@@ -104,7 +117,7 @@ export class WorkQueue {
   }
 
   /**
-   * Queues the key. `urgent`: ahead of every lane but the top one (URGENT_PRIORITY), for work that
+   * Queues the key. `urgent`: ahead of every lane but the top one (laneOf), for work that
    * was waiting on something that just happened (a dependent whose reference became Ready): it
    * starts at once instead of behind a backlog. A key already waiting in a lower lane moves up.
    */
@@ -120,12 +133,12 @@ export class WorkQueue {
       if (!urgent || this.urgent.has(key)) return;
       // Its entry in the lower lane stays, passed over once the key is taken (take).
       this.urgent.add(key);
-      this.lane(URGENT_PRIORITY).items.push(key);
+      this.lane(this.laneOf(key, true)).items.push(key);
       return;
     }
     this.waiting.add(key);
     if (urgent) this.urgent.add(key);
-    this.lane(urgent ? URGENT_PRIORITY : this.priority(key)).items.push(key);
+    this.lane(this.laneOf(key, urgent)).items.push(key);
     this.waitingCount++;
     // A worker waiting for a key gets the first one waiting, which need not be this one: keys put
     // back (putBack) may wait while workers do.
@@ -237,7 +250,7 @@ export class WorkQueue {
     if (this.shuttingDown) return;
     this.waiting.add(key);
     if (urgent) this.urgent.add(key);
-    const lane = this.lane(urgent ? URGENT_PRIORITY : this.priority(key));
+    const lane = this.lane(this.laneOf(key, urgent));
     if (lane.head > 0) lane.items[--lane.head] = key;
     else lane.items.unshift(key);
     this.waitingCount++;

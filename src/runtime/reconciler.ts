@@ -18,7 +18,7 @@ import type { ProblemLog } from "./problems.ts";
 import { Run } from "./reconcile/run.ts";
 import type { RunMemory } from "./reconcile/state.ts";
 import type { ReferenceIndex } from "./references.ts";
-import type { Result } from "./result.ts";
+import { DEPENDENCY_RETRY_MS, type Result } from "./result.ts";
 
 export { parseSpec } from "./reconcile/validate.ts";
 
@@ -151,6 +151,16 @@ export class ManagedReconciler {
     const href = object.status?.href;
     const caughtUp = href !== undefined && href === object.metadata.annotations?.[Annotation.href];
     if (caughtUp || own.uid !== object.metadata.uid) this.memory.ownHrefs.delete(key);
+  }
+
+  /**
+   * The resource is left to wait for its references' Ready without a reconcile (InformerEvents
+   * enqueueOrPark): its wait counts from now, as if a reconcile had parked it (resolve.ts). How
+   * long until its wait is recorded anyway.
+   */
+  parkAhead(key: string): number {
+    if (!this.memory.parked.has(key)) this.memory.parked.set(key, this.deps.clock.now());
+    return this.deps.dependencyRetryMs ?? DEPENDENCY_RETRY_MS;
   }
 
   /** The object is gone from the cache: nothing kept for it between runs is needed any more. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Condition } from "./conditions.ts";
 import type { ManagedObject } from "./kind.ts";
-import { blockedState, QUOTED_CHARS, referenceProblem } from "./reference-state.ts";
+import { blockedState, onlyWaitsForReferences, QUOTED_CHARS, referenceProblem } from "./reference-state.ts";
 
 const T = "2026-01-01T00:00:00Z";
 const DUPLICATE =
@@ -112,5 +112,46 @@ describe("referenceProblem: what a dependent says of a reference it waits for", 
     expect(said).toContain(`${"x".repeat(QUOTED_CHARS - 3)}...`);
     expect(said).not.toContain("x".repeat(QUOTED_CHARS));
     expect(said.length).toBeLessThan(QUOTED_CHARS + 100);
+  });
+});
+
+describe("onlyWaitsForReferences: a new resource whose reconcile would only park", () => {
+  const child = (
+    extra: Partial<ManagedObject["metadata"]> = {},
+    conditions?: Condition[],
+  ): ManagedObject => ({
+    metadata: { name: "sub", namespace: "demo", generation: 1, ...extra },
+    ...(conditions ? { status: { conditions } } : {}),
+  });
+  const working = parent([cond("Ready", "False", "Creating")]);
+  const ready = parent([cond("Ready", "True", "Available")], { href: "/api/networks/1" });
+  const web = [{ kind: "Network", namespace: "demo", name: "web" }];
+  const two = [...web, { kind: "Deployment", namespace: "demo", name: "web" }];
+  const store = (found: Record<string, ManagedObject | undefined>) => (kind: string) => found[kind];
+
+  it("is true while every reference it needs is on its way (no status yet, or working)", () => {
+    expect(onlyWaitsForReferences(child(), web, store({ Network: working }))).toBe(true);
+    expect(onlyWaitsForReferences(child(), web, store({ Network: parent([]) }))).toBe(true);
+    expect(onlyWaitsForReferences(child(), two, store({ Network: ready, Deployment: working }))).toBe(true);
+  });
+
+  it("is false when its reconcile has something to do or say now", () => {
+    // Every reference Ready: it creates.
+    expect(onlyWaitsForReferences(child(), web, store({ Network: ready }))).toBe(false);
+    expect(onlyWaitsForReferences(child(), [], store({}))).toBe(false);
+    // A reference missing, stalled or being deleted: it says so.
+    expect(onlyWaitsForReferences(child(), web, store({}))).toBe(false);
+    const broken = parent(stalled("InvalidSpec", "spec.cidrBlock: not a CIDR"));
+    expect(onlyWaitsForReferences(child(), two, store({ Network: broken, Deployment: working }))).toBe(false);
+    const going = parent([cond("Ready", "False", "Creating")], { deleting: true });
+    expect(onlyWaitsForReferences(child(), web, store({ Network: going }))).toBe(false);
+    // Recorded before, paused or being deleted itself.
+    const recorded = child({}, [cond("Ready", "False", "DependencyNotReady")]);
+    expect(onlyWaitsForReferences(recorded, web, store({ Network: working }))).toBe(false);
+    const paused = child({ annotations: { "cloud.svc.io/paused": "true" } });
+    expect(onlyWaitsForReferences(paused, web, store({ Network: working }))).toBe(false);
+    expect(onlyWaitsForReferences(child({ deletionTimestamp: T }), web, store({ Network: working }))).toBe(
+      false,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { getCondition, isTrue } from "./conditions.ts";
 import type { ManagedObject } from "./kind.ts";
+import { Annotation } from "./names.ts";
 import { type Reason, WaitingReasons } from "./result.ts";
 
 /**
@@ -56,4 +57,27 @@ export function blockedState(
 /** `text` cut to at most `max` characters, an ellipsis marking the cut. */
 export function clip(text: string, max = QUOTED_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
+}
+
+/**
+ * Whether a resource would only wait, unrecorded, if reconciled now: never recorded (no
+ * conditions), not paused or being deleted, and each reference it needs at create (not an
+ * after-create association, not its Account) found and on its way to Ready, nothing blocking it.
+ * The same test as the reconcile's parking (resolve.ts parksOnce), read from the indexes.
+ */
+export function onlyWaitsForReferences(
+  obj: ManagedObject,
+  targets: Iterable<{ kind: string; namespace: string; name: string }>,
+  get: (kind: string, namespace: string, name: string) => ManagedObject | undefined,
+): boolean {
+  if (obj.status?.conditions?.length || obj.metadata.deletionTimestamp) return false;
+  if (obj.metadata.annotations?.[Annotation.paused] === "true") return false;
+  let waits = false;
+  for (const t of targets) {
+    const problem = referenceProblem(t.kind, t.name, get(t.kind, t.namespace, t.name));
+    if (problem === undefined) continue;
+    if (problem !== `${t.kind} ${t.name} (not Ready)`) return false;
+    waits = true;
+  }
+  return waits;
 }

@@ -229,3 +229,6 @@ export function terminal(reason: TerminalReason, message: string, cause?: unknow
 export function isTerminal(error: unknown): error is TerminalError {
   return error instanceof TerminalError;
 }
+
+/** How long a resource waits for its references, unrecorded, before its wait is recorded (resolve.ts). */
+export const DEPENDENCY_RETRY_MS = 60_000;

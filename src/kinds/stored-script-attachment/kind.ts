@@ -81,8 +81,6 @@ export function createStoredScriptAttachmentKind(options: { maxContentBytes?: nu
   };
   return {
     ...base,
-    // The index does not carry what a show does for comparing the content: read one by one.
-    index: base.index && { ...base.index, showsAll: false },
     keySources: (spec) => [source(spec)],
     async desired(spec, ctx) {
       const d: Desired = { ...(await base.desired(spec, ctx)), source: source(spec) };

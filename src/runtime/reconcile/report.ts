@@ -2,7 +2,7 @@ import { ConflictError, GoneError, mergePatch, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "../outcome.ts";
 import type { ReconcileOutcome } from "../reconciler.ts";
-import { Reason, WaitError } from "../result.ts";
+import { DEPENDENCY_RETRY_MS, Reason, WaitError } from "../result.ts";
 import { recordUnrecordedHref } from "./create.ts";
 import { logRetriedFailure } from "./failure-log.ts";
 import type { Run } from "./run.ts";
@@ -90,7 +90,7 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
   }
   if (error instanceof AwaitingReferencesError) {
     run.log.debug("waiting for its references to become Ready (woken by them)");
-    return { requeueAfterMs: run.deps.dependencyRetryMs ?? 60_000, outcome: "waiting" };
+    return { requeueAfterMs: run.deps.dependencyRetryMs ?? DEPENDENCY_RETRY_MS, outcome: "waiting" };
   }
   if (error instanceof AccountPendingError) {
     // Not a state worth recording: after an operator restart every resource would flip to

@@ -1,6 +1,6 @@
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
 import { referenceProblem } from "../reference-state.ts";
-import { DependencyNotReadyError } from "../result.ts";
+import { DEPENDENCY_RETRY_MS, DependencyNotReadyError } from "../result.ts";
 import { resolveReferences } from "./decide.ts";
 import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
@@ -59,7 +59,7 @@ function parksOnce(run: Run, references: Reference[]): boolean {
   if (run.obj.status?.conditions?.length) return false;
   const now = run.deps.clock.now();
   const since = run.memory.parked.get(run.key);
-  if (since !== undefined && now - since >= (run.deps.dependencyRetryMs ?? 60_000)) return false;
+  if (since !== undefined && now - since >= (run.deps.dependencyRetryMs ?? DEPENDENCY_RETRY_MS)) return false;
   const onTheirWay = references.every((r) => {
     if (r.afterCreate) return true;
     const problem = referenceProblem(r.kind, r.name, run.deps.store.get(r.kind, run.meta.namespace, r.name));

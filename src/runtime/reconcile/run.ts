@@ -173,7 +173,7 @@ export class Run {
   async observe(state: Pick<Desired, "spec" | "client" | "desired" | "accountName">, href: string) {
     const index = this.kind.index;
     const batched = this.deps.batchedReads;
-    if (index && batched && index.showsAll !== false) {
+    if (index && batched) {
       const scope = index.scope(state.spec, this.status) ?? index.scopeOfDesired?.(state.desired);
       if (scope !== undefined) {
         const account = `${this.meta.namespace}/${state.accountName}`;
