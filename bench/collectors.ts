@@ -1,5 +1,5 @@
 // Issue 23 item 1: what prom-client's default collectors (process_*, nodejs_*) cost the operator.
-// The operator runs as it ships (the bundle of scripts/build.ts, the Deployment's NODE_OPTIONS) as
+// The operator runs as it ships (the bundle of scripts/build.ts, the image's node flags and env) as
 // a child process against a devcluster and simulator in this process, with the collectors ("on")
 // and without them ("off": SVC_OPERATOR_BENCH_PROCESS_METRICS=off, the same build). Each run is
 // measured once it is settled: its RSS (VmRSS) and peak RSS (VmHWM), and its CPU time over a
@@ -27,7 +27,7 @@ import {
   startRig,
   until,
 } from "../test/proof/rig.ts";
-import { deploymentNodeOptions } from "./lib/node-options.ts";
+import { imageRuntime } from "./lib/node-options.ts";
 
 const RESOURCES = Number(process.env.BENCH_COLLECTORS_RESOURCES ?? 5_000);
 const WINDOW_MS = Number(process.env.BENCH_COLLECTORS_WINDOW_MS ?? 30_000);
@@ -103,7 +103,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), "bench-collectors-"));
   const dist = join(dir, "dist");
   await buildBundle(dist);
-  const nodeOptions = await deploymentNodeOptions();
+  const image = await imageRuntime();
   let rig: Rig | undefined;
   try {
     rig = await startRig({ dir });
@@ -114,7 +114,8 @@ export async function run(): Promise<Record<string, unknown>> {
         r,
         { concurrency: "16", "api-rate": "10000", "log-level": "warn" },
         join(dist, "cli.js"),
-        { NODE_OPTIONS: nodeOptions, [PROCESS_METRICS_BENCH_ENV]: side },
+        { ...image.env, [PROCESS_METRICS_BENCH_ENV]: side },
+        image.nodeArgs,
       );
     const figures: Record<string, unknown> = { windowMs: WINDOW_MS, repeats: REPEATS };
     const idle = await compare(

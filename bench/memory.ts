@@ -10,8 +10,8 @@ import { RawKube } from "../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../src/runtime/names.ts";
 import { type Manifest, mixedSet, PLURAL, SCRIPTS_CONFIG_MAP } from "../test/proof/mixed.ts";
 import { growth, type HeapSummary, top } from "./lib/heap-summary.ts";
-import { CONCURRENCY, MemoryOperator as Operator } from "./lib/memory-operator.ts";
-import { deploymentNodeOptions } from "./lib/node-options.ts";
+import { CONCURRENCY, MemoryOperator as Operator, type OperatorRuns } from "./lib/memory-operator.ts";
+import { imageRuntime } from "./lib/node-options.ts";
 import { type Infra, pool, ready, startInfra, stopInfra } from "./lib/operator-rig.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -35,9 +35,7 @@ function manifests(size: number): Manifest[] {
   return mixedSet(size, "m");
 }
 
-interface Runs {
-  entry: string;
-  nodeOptions: string;
+interface Runs extends OperatorRuns {
   keepSnapshots: string | undefined;
 }
 
@@ -117,11 +115,15 @@ async function idle(runs: Runs): Promise<{ rssMb: number; figures: Record<string
   try {
     const rss: number[] = [];
     let heap: HeapSummary | undefined;
+    let mappings: Record<string, number> = {};
+    let usage: Record<string, number> = {};
     for (let i = 0; i < IDLE_RUNS; i++) {
       await op.start();
       await waitFor(op, "the Account Ready", async () => (await c.readyIn(["Account"])) === 1, 30_000);
       await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
       rss.push((await op.rss()).rssMb);
+      if (i === IDLE_RUNS - 1) mappings = await op.rssByMapping();
+      if (i === IDLE_RUNS - 1) usage = (await op.memory()).now;
       if (i === IDLE_RUNS - 1) heap = await op.liveHeap(runs.keepSnapshots, `idle-${SET}`);
       await op.stop();
     }
@@ -131,6 +133,8 @@ async function idle(runs: Runs): Promise<{ rssMb: number; figures: Record<string
       figures: {
         operatorRssIdleMb: rssMb,
         operatorRssIdleRunsMb: rss,
+        idleRssByMappingMb: mappings,
+        idleMemoryUsageMb: usage,
         idleLiveHeapMb: heap!.mb,
         idleLiveHeapByConstructorMb: top(heap!),
       },
@@ -180,6 +184,17 @@ async function peak(size: number, idleRssMb: number, runs: Runs): Promise<Record
           );
         }, 1000)
       : undefined;
+    // BENCH_MEMORY_SNAPSHOT_DURING_MS: a heap snapshot that long after the start, while it converges.
+    const during = process.env.BENCH_MEMORY_SNAPSHOT_DURING_MS
+      ? setTimeout(
+          () =>
+            void op.liveHeap(runs.keepSnapshots, `${SET}-${size}-during`).then(
+              (h) => console.log(`live heap while converging: ${h.mb} MB`, top(h)),
+              () => {},
+            ),
+          Number(process.env.BENCH_MEMORY_SNAPSHOT_DURING_MS),
+        )
+      : undefined;
     try {
       await waitFor(
         op,
@@ -190,15 +205,17 @@ async function peak(size: number, idleRssMb: number, runs: Runs): Promise<Record
     } finally {
       clearInterval(scraper);
       clearInterval(tracer);
+      clearTimeout(during);
     }
     const convergeMs = Math.round(performance.now() - started);
-    const top = await op.rss();
+    const highest = await op.rss();
     const cpuMs = await op.cpuMs();
     const usage = await op.memory();
     // Let the last status writes and events finish before measuring what stays.
     await new Promise((r) => setTimeout(r, 2000));
     // RSS as it stays (read before the snapshot, whose writing grows the process by itself).
     const settled = await op.rss();
+    const settledByMapping = await op.rssByMapping();
     const liveHeap = await op.liveHeap(runs.keepSnapshots, `${SET}-${size}`);
     const usageAfterGc = await op.memory();
     const per = (mb: number) => Math.round((mb * MB) / set.length);
@@ -207,11 +224,12 @@ async function peak(size: number, idleRssMb: number, runs: Runs): Promise<Record
       convergeMs,
       // Start-up included: compare between runs (node flags), not with the other benches' per-reconcile CPU.
       operatorCpuMs: cpuMs,
-      operatorPeakRssMb: top.peakRssMb,
+      operatorPeakRssMb: highest.peakRssMb,
       rssSettledMb: settled.rssMb,
+      rssSettledByMappingMb: settledByMapping,
       liveHeapAfterMb: liveHeap.mb,
       scrapeBytes,
-      peakRssOverIdleBytesPerResource: per(top.peakRssMb - idleRssMb),
+      peakRssOverIdleBytesPerResource: per(highest.peakRssMb - idleRssMb),
       liveHeapBytesPerResource: per(liveHeap.mb - idleHeap.mb),
       liveHeapGrowthByTypeBytesPerResource: growth(idleHeap, liveHeap, set.length),
       peakUsageMb: usage.peak,
@@ -234,16 +252,22 @@ async function entry(dir: string): Promise<string> {
 export async function run(): Promise<Record<string, unknown>> {
   const build = await mkdtemp(join(tmpdir(), "bench-memory-build-"));
   try {
+    const image = await imageRuntime();
+    const env = { ...image.env };
+    if (process.env.BENCH_MEMORY_NODE_OPTIONS !== undefined)
+      env.NODE_OPTIONS = process.env.BENCH_MEMORY_NODE_OPTIONS;
     const runs: Runs = {
       entry: await entry(build),
-      nodeOptions: process.env.BENCH_MEMORY_NODE_OPTIONS ?? (await deploymentNodeOptions()),
+      nodeArgs: process.env.BENCH_MEMORY_NODE_ARGS?.split(" ").filter(Boolean) ?? image.nodeArgs,
+      env,
       keepSnapshots: process.env.BENCH_MEMORY_SNAPSHOT,
     };
     const figures: Record<string, unknown> = {
       loadAverage1m: +loadavg()[0]!.toFixed(1),
       set: SET,
       entry: process.env.BENCH_MEMORY_ENTRY ?? "the bundle (npm run build)",
-      nodeOptions: runs.nodeOptions,
+      nodeArgs: runs.nodeArgs.join(" "),
+      env: runs.env,
       concurrency: CONCURRENCY,
       goals: "idle <= 80 MB RSS with one Account; peak <= 150 MB RSS at 10,000 resources",
     };

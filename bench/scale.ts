@@ -9,7 +9,7 @@
 // reported. At the largest size a second set is added to reach BENCH_SCALE_RSS_TOTAL (default
 // 10,000) managed resources, and the child's peak RSS (VmHWM, from /proc) is read at both counts.
 // The operator runs as it ships: the bundle of scripts/build.ts (what the image runs), with the
-// NODE_OPTIONS of deploy/operator/deployment.yaml (V8 heap flags that set the peak RSS). The
+// image's node flags and environment (bench/lib/node-options.ts: they set the peak RSS). The
 // service (simulator) is a process of its own, as the real service is another machine: in the
 // devcluster's process its 20 ms latency would queue behind the devcluster's work.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -34,7 +34,7 @@ import {
 } from "../test/proof/rig.ts";
 import { apiCalls } from "../test/proof/sim.ts";
 import { WriteLog } from "../test/proof/write-log.ts";
-import { deploymentNodeOptions } from "./lib/node-options.ts";
+import { imageRuntime } from "./lib/node-options.ts";
 import { peakWithin } from "./lib/operator-rig.ts";
 import { dependentStarts, neededCalls, p95ByKind, percentile, startSplit } from "./lib/scale-figures.ts";
 import {
@@ -171,6 +171,7 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
   const dir = await mkdtemp(join(tmpdir(), "bench-scale-"));
   const dist = join(dir, "dist");
   await buildBundle(dist);
+  const image = await imageRuntime();
   const writes = new WriteLog();
   const rig = await startRig({ dir, onWrite: writes.onWrite });
   const service = await startService();
@@ -184,7 +185,8 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
       "log-level": "warn",
     },
     join(dist, "cli.js"),
-    { NODE_OPTIONS: await deploymentNodeOptions() },
+    image.env,
+    image.nodeArgs,
   );
   const figures: Record<string, unknown> = {};
   const f = (n: number, name: string, value: unknown) => {
@@ -360,7 +362,7 @@ export async function run(): Promise<Record<string, unknown>> {
     concurrency: CONCURRENCY,
     reconcilesAtOnce: RECONCILES,
     operator:
-      "child process (svc-operator run, the built bundle, the Deployment's NODE_OPTIONS); RSS = VmHWM of that process",
+      "child process (svc-operator run, the built bundle, the image's node flags and env); RSS = VmHWM of that process",
     criticalPathMs: CRITICAL_PATH_MS,
   };
   // The devcluster stands in for a long-running apiserver but lives in this process, fresh: one

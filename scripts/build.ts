@@ -4,9 +4,9 @@
 // test/deploy/bundle.test.ts): none of client-node's generated code (see leanClientNode), module
 // text without comments (ASCII), and each subcommand a chunk of its own, loaded only when it
 // runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { build, type Metafile, type Plugin } from "esbuild";
 
 export const ROOT = join(import.meta.dirname, "..");
@@ -23,7 +23,8 @@ const REQUIRE_SHIM =
  * The operator imports client-node's modules, not its index, and calls the apiserver over
  * RawKube, not through generated clients. One reference remains: ListWatch (the informers)
  * serializes its label selector with the ObjectSerializer, which knows every model class; for a
- * string that is the string itself, so ListWatch gets a serializer that does only that.
+ * string that is the string itself, so ListWatch gets a serializer that does only that. Its Watch
+ * (dist/watch.js, which only declares a class) is left out too: the informers watch over KubeWatch.
  */
 export const leanClientNode: Plugin = {
   name: "lean-client-node",
@@ -45,8 +46,8 @@ export const leanClientNode: Plugin = {
         resolveDir: args.resolveDir,
         pluginData: "resolving",
       });
-      if (resolved.errors.length > 0 || !resolved.path.includes(join(CLIENT_NODE_DIST, "gen")))
-        return undefined;
+      const free = [join(CLIENT_NODE_DIST, "gen"), join(CLIENT_NODE_DIST, "watch.js")];
+      if (resolved.errors.length > 0 || !free.some((p) => resolved.path.includes(p))) return undefined;
       return { ...resolved, sideEffects: false };
     });
   },
@@ -61,6 +62,52 @@ const STRING_SERIALIZER = `export const ObjectSerializer = {
     return data;
   },
 };`;
+
+/**
+ * undici's index (CommonJS, so esbuild keeps all of it) loads every part of undici: fetch and its
+ * web streams, WebSocket, EventSource, the mocks, the cache stores, and two HTTP parsers. What the
+ * bundle uses is taken from undici's own modules: Agent and ProxyAgent, FormData (multipart
+ * uploads), parseCookie, and the dispatcher's `request` that the index mixes into Dispatcher.
+ * `fetch`, which client-node's generated clients and Watch use and the operator does not (it
+ * reads the apiserver over RawKube and KubeWatch), is a chunk of its own, loaded on first call.
+ */
+const LEAN_UNDICI = `import Dispatcher from "undici/lib/dispatcher/dispatcher.js";
+import api from "undici/lib/api/index.js";
+Object.assign(Dispatcher.prototype, api);
+export { default as Agent } from "undici/lib/dispatcher/agent.js";
+export { default as ProxyAgent } from "undici/lib/dispatcher/proxy-agent.js";
+export { FormData } from "undici/lib/web/fetch/formdata.js";
+export { parseCookie } from "undici/lib/web/cookies/index.js";
+export async function fetch(...args) {
+  return (await import("undici/lib/web/fetch/index.js")).fetch(...args);
+}`;
+
+/**
+ * undici's HTTP/1 client requires its HTTP/2 one when it loads, and that requires node:http2 (4 MB
+ * of RSS in a process that never speaks HTTP/2: the operator leaves undici's allowH2 off). Here
+ * it is required on the first HTTP/2 connection instead. The build fails if undici's line changes.
+ */
+const EAGER_H2 = "const connectH2 = require('./client-h2.js')";
+const LAZY_H2 =
+  "let clientH2; const connectH2 = (client, socket) => (clientH2 ??= require('./client-h2.js'))(client, socket)";
+
+export const leanUndici: Plugin = {
+  name: "lean-undici",
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: "undici", namespace: "lean-undici" }));
+    b.onLoad({ filter: /.*/, namespace: "lean-undici" }, () => ({
+      contents: LEAN_UNDICI,
+      loader: "js",
+      resolveDir: ROOT,
+    }));
+    b.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes(EAGER_H2))
+        throw new Error(`scripts/build.ts: ${args.path} no longer has: ${EAGER_H2}`);
+      return { contents: source.replace(EAGER_H2, LAZY_H2), loader: "js", resolveDir: dirname(args.path) };
+    });
+  },
+};
 
 /**
  * Node's modules whose exports include getters that load code when read: node:http's WebSocket,
@@ -123,7 +170,10 @@ export async function buildBundle(outdir = DIST): Promise<Metafile> {
     legalComments: "linked",
     banner: { js: REQUIRE_SHIM },
     metafile: true,
-    plugins: [leanClientNode, builtinsByRequire],
+    plugins: [leanClientNode, leanUndici, builtinsByRequire],
+    // undici's own bundles define it: its HTTP/1 client then leaves out Milo, an experimental
+    // second parser (WebAssembly, 150 KB of module text) used only when asked for.
+    define: { esbuildDetection: "true" },
     logLevel: "warning",
   });
   return result.metafile;

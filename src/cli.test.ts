@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { defineCommand, flag } from "./cli/command.ts";
 import { main } from "./cli.ts";
 

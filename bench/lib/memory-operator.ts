@@ -1,8 +1,8 @@
-// The operator as a child process for bench/memory.ts: `svc-operator run` with the given entry
-// and NODE_OPTIONS, which writes a heap snapshot on SIGUSR2 and its process.memoryUsage() to a
+// The operator as a child process for bench/memory.ts: `svc-operator run` with the given entry,
+// node flags and environment, which writes a heap snapshot on SIGUSR2 and its process.memoryUsage() to a
 // file every 100 ms; the bench reads its RSS and CPU from /proc.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { freePort } from "../../test/proof/rig.ts";
@@ -12,6 +12,13 @@ import { type HeapSnapshot, type HeapSummary, summarize } from "./heap-summary.t
 export const CONCURRENCY = 16;
 const MB = 1024 * 1024;
 
+/** How the operator is run: the CLI, node's flags before it and the environment added (the image's). */
+export interface OperatorRuns {
+  entry: string;
+  nodeArgs: string[];
+  env: Record<string, string>;
+}
+
 /** `svc-operator run` in a child process that writes a heap snapshot on SIGUSR2. */
 export class MemoryOperator {
   private child: ChildProcess | undefined;
@@ -19,9 +26,9 @@ export class MemoryOperator {
   private readonly lines: string[] = [];
   private readonly kubeconfig: string;
   private readonly dir: string;
-  private readonly runs: { entry: string; nodeOptions: string };
+  private readonly runs: OperatorRuns;
 
-  constructor(kubeconfig: string, dir: string, runs: { entry: string; nodeOptions: string }) {
+  constructor(kubeconfig: string, dir: string, runs: OperatorRuns) {
     this.kubeconfig = kubeconfig;
     this.dir = dir;
     this.runs = runs;
@@ -32,6 +39,7 @@ export class MemoryOperator {
     const child = spawn(
       process.execPath,
       [
+        ...this.runs.nodeArgs,
         "--heapsnapshot-signal=SIGUSR2",
         `--diagnostic-dir=${this.dir}`,
         `--import=data:text/javascript,${encodeURIComponent(memoryProbe(join(this.dir, "memory.json")))}`,
@@ -48,7 +56,7 @@ export class MemoryOperator {
         "--metrics-address",
         `127.0.0.1:${this.port}`,
       ],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: this.runs.nodeOptions } },
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...this.runs.env } },
     );
     this.child = child;
     const reap = () => child.kill("SIGKILL");
@@ -84,6 +92,17 @@ export class MemoryOperator {
     const status = await readFile(`/proc/${this.child!.pid}/status`, "utf8");
     const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
     return { rssMb: Math.round(kb("VmRSS") / 1024), peakRssMb: Math.round(kb("VmHWM") / 1024) };
+  }
+
+  /**
+   * The child's RSS by where it lives (/proc/<pid>/smaps), in MB: the `node` binary's machine code
+   * and read-only data (pages of the executable that running touched: shared, clean, but counted in
+   * RSS), other files mapped, JIT code (anonymous executable pages), the brk heap (malloc's main
+   * arena), and other anonymous memory (V8's heap pages, malloc's thread arenas, thread stacks).
+   */
+  async rssByMapping(): Promise<Record<string, number>> {
+    const smaps = await readFile(`/proc/${this.child!.pid}/smaps`, "utf8");
+    return rssByMapping(smaps, await realpath(process.execPath));
   }
 
   /**
@@ -157,18 +176,48 @@ export class MemoryOperator {
   }
 }
 
+/** Sums smaps' Rss lines by the kind of mapping they belong to (see MemoryOperator.rssByMapping). */
+export function rssByMapping(smaps: string, binary: string): Record<string, number> {
+  const kb = new Map<string, number>();
+  let part = "";
+  for (const line of smaps.split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const [, perms, name] = mapping as unknown as [string, string, string];
+      part =
+        name === binary
+          ? perms.includes("x")
+            ? "node binary: code"
+            : "node binary: data"
+          : name === "[heap]"
+            ? "malloc main arena (brk)"
+            : name.startsWith("/")
+              ? "other files (libraries)"
+              : perms.includes("x")
+                ? "anonymous: JIT code"
+                : "anonymous: V8 heap, malloc arenas, stacks";
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && part) kb.set(part, (kb.get(part) ?? 0) + Number(rss[1]));
+  }
+  return Object.fromEntries([...kb].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, +(v / 1024).toFixed(1)]));
+}
+
 /**
  * Loaded into the operator before its code (`--import`): every 100 ms it writes the process's
  * memory figures (V8 heap, external, array buffers, RSS) now and at their peaks to a file, so the
  * bench can tell the JavaScript heap from native memory.
  */
 function memoryProbe(file: string): string {
-  return `import { writeFileSync } from "node:fs";
+  // Written beside and renamed over: the bench never reads a half-written file.
+  return `import { renameSync, writeFileSync } from "node:fs";
 const peak = {};
 const t = setInterval(() => {
   const now = process.memoryUsage();
   for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
-  writeFileSync(${JSON.stringify(file)}, JSON.stringify({ now, peak }));
+  writeFileSync(${JSON.stringify(`${file}.tmp`)}, JSON.stringify({ now, peak }));
+  renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)});
 }, 100);
 t.unref();`;
 }

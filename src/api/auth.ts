@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { CookieJar } from "./cookies.ts";
 import { ApiError, ApiErrorCodes } from "./errors.ts";
 import type { WireResponse } from "./transport.ts";

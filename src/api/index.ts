@@ -2,7 +2,7 @@
  * The service API client. `createServiceApi(options)` gives one client per account with
  * a typed function set per resource; see docs/api-client.md for options and behaviour.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ApiClient, type ApiClientOptions } from "./client.ts";
 import { objectExists, showOne } from "./resource.ts";
 import { alertSpecsApi } from "./resources/alert-specs.ts";

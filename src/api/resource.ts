@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ApiClient, CallResult } from "./client.ts";
 import { encodeMultipart, type FilePart, type Filters, filterParams, type Params } from "./encoding.ts";
 import { ApiError, ApiErrorCodes } from "./errors.ts";

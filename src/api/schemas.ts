@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Building blocks of the representation schemas. Every object schema is loose

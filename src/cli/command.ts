@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { z } from "zod";
+import * as z from "zod";
 
 /** One CLI flag: how it is parsed (node's parseArgs) and what it means (help text). */
 export interface FlagSpec {

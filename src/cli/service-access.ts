@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { AuthOptions } from "../api/auth.ts";
 import { endpointProblem } from "../api/endpoint.ts";
 import { ApiErrorCodes, isApiError } from "../api/index.ts";

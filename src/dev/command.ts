@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { defineCommand, flag, UsageError } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
 import { DEMO_NAMESPACE } from "./names.ts";

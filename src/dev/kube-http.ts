@@ -1,4 +1,4 @@
-import { Agent, request } from "undici";
+import { Agent } from "undici";
 
 export interface KubeResponse {
   status: number;
@@ -38,7 +38,9 @@ export class KubeHttp {
     body?: unknown,
     contentType = "application/json",
   ): Promise<KubeResponse> {
-    const res = await request(`${this.url}${path}`, {
+    const res = await this.dispatcher.request({
+      origin: this.url,
+      path,
       method: method as "GET",
       headers: {
         authorization: `Bearer ${this.token}`,
@@ -46,7 +48,6 @@ export class KubeHttp {
         ...(body === undefined ? {} : { "content-type": contentType }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      dispatcher: this.dispatcher,
     });
     const text = await res.body.text();
     let parsed: unknown = text;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineCommand, flag } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
 import { parseDenyFlag } from "./deny.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ServiceApi } from "../api/index.ts";
 import { ClusterReader } from "../cli/cluster-reader.ts";
 import { type CommandIo, defineCommand, UsageError } from "../cli/command.ts";

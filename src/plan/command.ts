@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ClusterReader } from "../cli/cluster-reader.ts";
 import { defineCommand, UsageError } from "../cli/command.ts";
 import type { CallCounter } from "../cli/read-only-client.ts";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Footprint } from "./footprint.ts";
 
 /** What the Account kind provides: reading credentials, connecting, a cheap authenticated check. */

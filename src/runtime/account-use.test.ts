@@ -1,6 +1,6 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { ACCOUNT_DELETING, cannotDelete, noCredentialsRetryMs } from "./account-use.ts";
 import { AccountController, type AccountKind, secretProblem } from "./accounts.ts";
 import { getCondition } from "./conditions.ts";

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { ACCOUNT_DELETING } from "./account-use.ts";
 import { AccountController, type AccountKind, credentialsRefused, secretProblem } from "./accounts.ts";
 import { FakeClock } from "./fake-clock.ts";

@@ -113,11 +113,23 @@ export function auditErrorReason(error: unknown): AuditErrorReason {
   return "other";
 }
 
+/**
+ * One object's changes from one reconcile, waiting for its call or making it. A waiting task is
+ * only this record (no promise, no suspended function: a burst of thousands of changes waits for
+ * its calls while reconciles run), linked behind the previous task of its object.
+ */
 interface Task {
   batch: Omit<AuditBatch, "changes">;
   auditee: string;
   changes: AuditChange[];
   cancelled: boolean;
+  /** The object's key (see key()) and the Account's (`namespace/name`), whose slots it takes. */
+  key: string;
+  account: string;
+  /** The object's next task: it starts once this one is done. */
+  next?: Task;
+  /** Called when this task is done (a deletion waits for its entry). */
+  done?: () => void;
 }
 
 export class AuditTrail implements AuditSink {
@@ -127,12 +139,14 @@ export class AuditTrail implements AuditSink {
   private readonly entries: BoundedMap<string>;
   /** Objects whose audit failure was logged; forgotten on their next success. */
   private readonly logged: BoundedMap<true>;
-  /** The last task of each service object: the next one runs after it. */
-  private readonly chains = new Map<string, Promise<void>>();
+  /** The last task of each service object (by key): a new one waits behind it. */
+  private readonly lastOf = new Map<string, Task>();
   /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
   private readonly pending = new Set<Task>();
-  /** Calls in flight and calls waiting for a slot, per Account. */
-  private readonly slots = new Map<string, { running: number; waiting: (() => void)[] }>();
+  /** Calls in flight and tasks waiting for a slot, per Account. */
+  private readonly slots = new Map<string, { running: number; waiting: Task[] }>();
+  /** Called once no task is pending (settled()). */
+  private idle: (() => void)[] = [];
   private closed = false;
 
   constructor(options: AuditTrailOptions) {
@@ -144,6 +158,12 @@ export class AuditTrail implements AuditSink {
 
   submit(batch: AuditBatch): void {
     if (batch.changes.length === 0 || !this.enabled(batch)) return;
+    const first = batch.changes[0]!.auditee;
+    // Nearly always one object: its task takes the batch's own list.
+    if (batch.changes.every((c) => c.auditee === first)) {
+      this.enqueue(this.task(batch, first, batch.changes));
+      return;
+    }
     // A reconcile may change two objects (a replacement's new one and the old one it deletes).
     const byAuditee = new Map<string, AuditChange[]>();
     for (const change of batch.changes) {
@@ -151,15 +171,14 @@ export class AuditTrail implements AuditSink {
       list.push(change);
       byAuditee.set(change.auditee, list);
     }
-    for (const [auditee, changes] of byAuditee)
-      void this.enqueue({ batch, auditee, changes, cancelled: false });
+    for (const [auditee, changes] of byAuditee) this.enqueue(this.task(batch, auditee, changes));
   }
 
   async beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void> {
     if (!this.enabled(batch)) return;
     // Known and nothing queued for it (the usual case): no call, no wait. Otherwise the check
     // waits behind the object's queued calls, one of which may be creating its entry.
-    const pending = this.chains.has(this.key(batch, auditee));
+    const pending = this.lastOf.has(this.key(batch, auditee));
     if (this.entryOf(batch, auditee) !== undefined && !pending) return;
     // On the deletion's critical path: ahead of other objects' calls, and never waited for long
     // (behind a burst of queued calls of its own, the deletion goes on without the entry).
@@ -168,13 +187,18 @@ export class AuditTrail implements AuditSink {
       timer = setTimeout(resolve, this.o.beforeDeleteWaitMs ?? 10_000);
       timer.unref?.();
     });
-    await Promise.race([this.enqueue({ batch, auditee, changes: [], cancelled: false }), waited]);
+    const task = this.task(batch, auditee, []);
+    const done = new Promise<void>((resolve) => {
+      task.done = resolve;
+    });
+    this.enqueue(task);
+    await Promise.race([done, waited]);
     clearTimeout(timer);
   }
 
   /** Resolves when every call queued so far has been made (or has failed). */
   async settled(): Promise<void> {
-    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+    while (this.lastOf.size > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
   /**
@@ -213,8 +237,9 @@ export class AuditTrail implements AuditSink {
     return (account?.spec as { auditTrail?: boolean } | undefined)?.auditTrail !== false;
   }
 
+  /** Joined, not concatenated: a queued task keeps it, and a concatenation is a tree of pieces. */
   private key(batch: Pick<AuditBatch, "ref" | "accountName">, auditee: string): string {
-    return `${batch.ref.namespace}/${batch.accountName}\u0000${auditee}`;
+    return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
   }
 
   private entryOf(batch: Omit<AuditBatch, "changes">, auditee: string): string | undefined {
@@ -224,26 +249,44 @@ export class AuditTrail implements AuditSink {
     );
   }
 
-  private enqueue(task: Task): Promise<void> {
+  private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
+    const account = [batch.ref.namespace, batch.accountName].join("/");
+    return { batch, auditee, changes, cancelled: false, key: this.key(batch, auditee), account };
+  }
+
+  private enqueue(task: Task): void {
     if (this.closed || this.pending.size >= (this.o.maxQueued ?? 10_000)) {
       const reason = this.closed ? "shutdown" : "queueFull";
       this.failed(task, new AuditFailure(reason, `audit calls not made: ${reason}`));
-      return Promise.resolve();
+      task.done?.();
+      return;
     }
     this.pending.add(task);
-    const key = this.key(task.batch, task.auditee);
-    const run = (this.chains.get(key) ?? Promise.resolve()).then(() => this.run(task));
-    this.chains.set(key, run);
-    void run.then(() => {
-      if (this.chains.get(key) === run) this.chains.delete(key);
-    });
-    return run;
+    const last = this.lastOf.get(task.key);
+    this.lastOf.set(task.key, task);
+    if (last) last.next = task;
+    else this.schedule(task);
+  }
+
+  /** Starts the task when its Account has a slot free, else queues it (one without changes first). */
+  private schedule(task: Task): void {
+    let slots = this.slots.get(task.account);
+    if (!slots) {
+      slots = { running: 0, waiting: [] };
+      this.slots.set(task.account, slots);
+    }
+    if (slots.running < this.limit()) {
+      slots.running++;
+      this.start(task);
+    } else if (task.changes.length === 0) slots.waiting.unshift(task);
+    else slots.waiting.push(task);
+  }
+
+  private start(task: Task): void {
+    void this.run(task).then(() => this.finish(task));
   }
 
   private async run(task: Task): Promise<void> {
-    const account = `${task.batch.ref.namespace}/${task.batch.accountName}`;
-    // A task without changes makes sure of an entry before a deletion, which waits for it.
-    await this.slot(account, task.changes.length === 0);
     try {
       if (task.cancelled) return;
       await this.write(task);
@@ -251,10 +294,26 @@ export class AuditTrail implements AuditSink {
     } catch (error) {
       // A task given up at shutdown was counted then.
       if (!task.cancelled) this.failed(task, error);
-    } finally {
-      this.pending.delete(task);
-      this.release(account);
     }
+  }
+
+  /** Frees the task's slot for the next waiting task, and starts its object's next one. */
+  private finish(task: Task): void {
+    this.pending.delete(task);
+    const slots = this.slots.get(task.account);
+    if (slots) {
+      slots.running--;
+      // The limit may have grown since (reconciles done): start as many as it allows now.
+      while (slots.waiting.length > 0 && slots.running < this.limit()) {
+        slots.running++;
+        this.start(slots.waiting.shift()!);
+      }
+      if (slots.running === 0 && slots.waiting.length === 0) this.slots.delete(task.account);
+    }
+    if (task.next) this.schedule(task.next);
+    else if (this.lastOf.get(task.key) === task) this.lastOf.delete(task.key);
+    task.done?.();
+    if (this.lastOf.size === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** One call per task: an append to the object's entry, or a create carrying the first detail. */
@@ -309,33 +368,6 @@ export class AuditTrail implements AuditSink {
 
   private limit(): number {
     return this.o.busy?.() ? (this.o.concurrency ?? 2) : (this.o.idleConcurrency ?? 8);
-  }
-
-  private async slot(account: string, first: boolean): Promise<void> {
-    let slots = this.slots.get(account);
-    if (!slots) {
-      slots = { running: 0, waiting: [] };
-      this.slots.set(account, slots);
-    }
-    if (slots.running < this.limit()) {
-      slots.running++;
-      return;
-    }
-    // Woken by release, which counts the slot before waking (never more than the limit).
-    const queue = slots.waiting;
-    await new Promise<void>((resolve) => (first ? queue.unshift(resolve) : queue.push(resolve)));
-  }
-
-  private release(account: string): void {
-    const slots = this.slots.get(account);
-    if (!slots) return;
-    slots.running--;
-    // The limit may have grown since (reconciles done): wake as many as it allows now.
-    while (slots.waiting.length > 0 && slots.running < this.limit()) {
-      slots.running++;
-      slots.waiting.shift()?.();
-    }
-    if (slots.running === 0) this.slots.delete(account);
   }
 
   private objectId(task: Task): string {

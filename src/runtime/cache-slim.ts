@@ -1,9 +1,8 @@
-import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
-import { Watch } from "@kubernetes/client-node/dist/watch.js";
+import { ConditionPool } from "./condition-pool.ts";
 import type { StringPool } from "./string-pool.ts";
 
-// What the informer caches keep of each object, and the Watch that hands them over so: a cache of
+// What the informer caches keep of each object (the watch hands them over so, kube-watch.ts): a cache of
 // thousands of objects is most of the operator's memory.
 
 /**
@@ -30,16 +29,25 @@ export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /**
  * What the caches keep of an object: no managedFields, and the strings it shares with other
  * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
- * pool, where they would only push out shared ones).
+ * pool, where they would only push out shared ones), its status conditions too.
  */
-export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o: T) => T {
+export function cacheTransform(
+  pool: StringPool,
+  conditions = new ConditionPool(),
+): <T extends KubernetesObject>(o: T) => T {
   return (o) => {
     withoutManagedFields(o);
     if (o.metadata?.annotations?.[LAST_APPLIED] !== undefined) delete o.metadata.annotations[LAST_APPLIED];
     for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
+    const status = (o as { status?: { conditions?: unknown } }).status;
+    if (status?.conditions !== undefined) status.conditions = conditions.intern(status.conditions);
     const metadata = o.metadata;
     if (metadata) {
       if (metadata.namespace) metadata.namespace = pool.intern(metadata.namespace);
+      // Whole seconds: the resources applied in one second share it.
+      const created = metadata.creationTimestamp as unknown;
+      if (typeof created === "string")
+        (metadata as { creationTimestamp?: unknown }).creationTimestamp = pool.intern(created);
       pool.internAll(metadata.finalizers);
       pool.internAll(metadata.annotations);
       pool.internAll(metadata.labels);
@@ -54,28 +62,4 @@ export function cacheTransform(pool: StringPool): <T extends KubernetesObject>(o
 export function metadataOnly<T extends KubernetesObject>(o: T): T {
   const { name, namespace, resourceVersion, uid } = o.metadata ?? {};
   return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, namespace, resourceVersion, uid } } as T;
-}
-
-/** A client-node Watch whose events carry their objects as the caches keep them (`slim`). */
-export class SlimWatch extends Watch {
-  private readonly slim: (o: KubernetesObject) => KubernetesObject;
-
-  constructor(config: KubeConfig, slim: (o: KubernetesObject) => KubernetesObject = withoutManagedFields) {
-    super(config);
-    this.slim = slim;
-  }
-
-  override watch(
-    path: string,
-    queryParams: Record<string, string | number | boolean | undefined>,
-    callback: (phase: string, apiObj: KubernetesObject, watchObj?: unknown) => void,
-    done: (err: unknown) => void,
-  ): Promise<AbortController> {
-    return super.watch(
-      path,
-      queryParams,
-      (phase, apiObj, watchObj) => callback(phase, phase === "ERROR" ? apiObj : this.slim(apiObj), watchObj),
-      done,
-    );
-  }
 }

@@ -2,7 +2,7 @@
 import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
-import { z } from "zod";
+import * as z from "zod";
 import { type ApiClientOptions, isApiError, TokenBucket } from "../api/index.ts";
 import { defineCommand, UsageError } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Condition, kstatus, sameConditions, setCondition } from "./conditions.ts";
+import { type Condition, conditionTime, kstatus, sameConditions, setCondition } from "./conditions.ts";
 
 const t0 = new Date("2026-01-01T00:00:00Z");
 const t1 = new Date("2026-01-01T00:05:00Z");
@@ -13,7 +13,7 @@ describe("setCondition", () => {
         status: "False",
         reason: "Creating",
         message: "m",
-        lastTransitionTime: t0.toISOString(),
+        lastTransitionTime: "2026-01-01T00:00:00Z",
         observedGeneration: 3,
       },
     ]);
@@ -27,7 +27,7 @@ describe("setCondition", () => {
       2,
       t1,
     );
-    expect(b[0]?.lastTransitionTime).toBe(t0.toISOString());
+    expect(b[0]?.lastTransitionTime).toBe("2026-01-01T00:00:00Z");
     expect(b[0]?.reason).toBe("ApiError");
     expect(b[0]?.observedGeneration).toBe(2);
   });
@@ -35,7 +35,13 @@ describe("setCondition", () => {
   it("moves lastTransitionTime when the status flips", () => {
     const a = setCondition([], { type: "Ready", status: "False", reason: "Creating", message: "" }, 1, t0);
     const b = setCondition(a, { type: "Ready", status: "True", reason: "Available", message: "" }, 1, t1);
-    expect(b[0]?.lastTransitionTime).toBe(t1.toISOString());
+    expect(b[0]?.lastTransitionTime).toBe("2026-01-01T00:05:00Z");
+  });
+
+  it("writes times as Kubernetes writes metav1.Time: RFC 3339 in whole seconds", () => {
+    expect(conditionTime(new Date("2026-01-01T00:05:00.987Z"))).toBe("2026-01-01T00:05:00Z");
+    const c = setCondition([], { type: "Ready", status: "True", reason: "x", message: "" }, 1, new Date(999));
+    expect(c[0]?.lastTransitionTime).toBe("1970-01-01T00:00:00Z");
   });
 
   it("orders Ready, Synced, Reconciling, Stalled", () => {

@@ -19,6 +19,15 @@ export interface Condition {
 export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration">;
 
 /**
+ * A condition's time as Kubernetes writes `metav1.Time`: RFC 3339 in whole seconds. Resources
+ * that change within one second then share their conditions in the informer caches
+ * (ConditionPool): a cache of 10,000 resources holds a few hundred condition objects, not 40,000.
+ */
+export function conditionTime(now: Date): string {
+  return `${now.toISOString().slice(0, 19)}Z`;
+}
+
+/**
  * Returns the conditions with `next` applied: a new condition gets `now`, an existing
  * one keeps its lastTransitionTime unless its status changed.
  */
@@ -30,7 +39,7 @@ export function setCondition(
 ): Condition[] {
   const existing = conditions.find((c) => c.type === next.type);
   const lastTransitionTime =
-    existing && existing.status === next.status ? existing.lastTransitionTime : now.toISOString();
+    existing && existing.status === next.status ? existing.lastTransitionTime : conditionTime(now);
   const updated: Condition = { ...next, lastTransitionTime };
   if (generation !== undefined) updated.observedGeneration = generation;
   const others = conditions.filter((c) => c.type !== next.type);

@@ -18,7 +18,7 @@ import type { ProblemLog } from "./problems.ts";
  */
 export function configMapWatch(o: {
   kubeConfig: KubeConfig;
-  kube: Pick<RawKube, "call">;
+  kube: Pick<RawKube, "call" | "stream">;
   namespaces: string[];
   keySources: KeySources;
   log: Logger;

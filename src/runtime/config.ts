@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { EndpointAllowlist } from "../api/allowlist.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "../api/transport.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { PrinterColumn } from "./kind.ts";
 import { CATEGORY, GROUP, VERSION } from "./names.ts";
 import type { JsonSchema } from "./structural.ts";

@@ -68,6 +68,7 @@ describe("cacheTransform", () => {
           namespace: "ns",
           uid,
           resourceVersion: uid,
+          creationTimestamp: "2026-11-25T16:00:18Z",
           finalizers: ["cloud.svc.io/finalizer"],
           managedFields: [{ manager: "svc-operator" }],
         },
@@ -81,8 +82,8 @@ describe("cacheTransform", () => {
     const slim = cacheTransform(pool);
     const a = slim(object("a", "uid-a"));
     const shared = pool.length;
-    // apiVersion, kind, namespace, finalizer, cloudHref and the condition's strings.
-    expect(shared).toBeGreaterThanOrEqual(6);
+    // apiVersion, kind, namespace, creationTimestamp, finalizer, cloudHref and the condition's strings.
+    expect(shared).toBeGreaterThanOrEqual(7);
     const b = slim(object("b", "uid-b"));
     expect(pool.length).toBe(shared);
     expect(b).toEqual({
@@ -93,12 +94,15 @@ describe("cacheTransform", () => {
         namespace: "ns",
         uid: "uid-b",
         resourceVersion: "uid-b",
+        creationTimestamp: "2026-11-25T16:00:18Z",
         finalizers: ["cloud.svc.io/finalizer"],
       },
       spec: { cloudHref: "/api/clouds/1", size: 10 },
       status: { conditions: [{ type: "Ready", status: "True", reason: "ReconcileSuccess" }] },
     });
     expect(a.metadata.name).toBe("a");
+    // Equal condition lists are one list.
+    expect(b.status.conditions).toBe(a.status.conditions);
   });
 
   it("drops kubectl's last-applied annotation and keeps the others", () => {

@@ -5,13 +5,15 @@ import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Informer } from "@kubernetes/client-node/dist/informer.js";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import type { Logger } from "pino";
-import { cacheTransform, metadataOnly, SlimWatch, withoutManagedFields } from "./cache-slim.ts";
+import { cacheTransform, metadataOnly, withoutManagedFields } from "./cache-slim.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import { ConditionPool } from "./condition-pool.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
 import { type KubeCall, type KubeFailureReason, kubeTrouble, subjectOf } from "./kube-errors.ts";
 import type { RawKube } from "./kube-raw.ts";
+import { asWatch, KubeWatch } from "./kube-watch.ts";
 import { GROUP, VERSION } from "./names.ts";
 import type { ProblemLog } from "./problems.ts";
 import { StringPool } from "./string-pool.ts";
@@ -34,7 +36,7 @@ export interface InformerHandlers {
 export interface InformerSetOptions {
   kubeConfig: KubeConfig;
   /** Reads the list pages (GET of a collection path with its query). */
-  kube: Pick<RawKube, "call">;
+  kube: Pick<RawKube, "call" | "stream">;
   kinds: WatchedKind[];
   namespaces: string[];
   handlers: InformerHandlers;
@@ -90,11 +92,12 @@ export class InformerSet implements ObjectStore {
   private readonly options: InformerSetOptions;
   /** Shared by every informer of the set: objects of different kinds share strings too. */
   private readonly pool = new StringPool();
+  private readonly conditionPool = new ConditionPool();
   private readonly slim: <T extends KubernetesObject>(o: T) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
-    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool);
+    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool, this.conditionPool);
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
   }
@@ -163,6 +166,7 @@ export class InformerSet implements ObjectStore {
         keys: () => this.entries.flatMap((e) => [...e.last.keys()].map((id) => `${e.kind}/${id}`)),
       },
       "informers.stringPool": counted(this.pool.length),
+      "informers.conditionPool": counted(this.conditionPool.length),
     };
   }
 
@@ -174,7 +178,7 @@ export class InformerSet implements ObjectStore {
   }
 
   private create(k: WatchedKind, namespace: string | undefined): Entry {
-    const { kube, kubeConfig, handlers } = this.options;
+    const { kube, handlers } = this.options;
     const prefix = k.core?.prefix ?? `/apis/${GROUP}/${VERSION}`;
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
     const page = (cont: string | undefined) =>
@@ -195,7 +199,7 @@ export class InformerSet implements ObjectStore {
     // client-node's makeInformer, with a Watch that slims objects before the cache sees them.
     const informer = new ListWatch(
       path,
-      new SlimWatch(kubeConfig, this.slim),
+      asWatch(new KubeWatch(kube, this.slim)),
       list,
       false,
       k.labelSelector,

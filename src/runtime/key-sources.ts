@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { z } from "zod";
+import * as z from "zod";
 import { objectKey } from "./names.ts";
 import { BlockedError, Reason, type WaitingReason } from "./result.ts";
 import { exactlyOne } from "./spec.ts";

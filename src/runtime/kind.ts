@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Condition } from "./conditions.ts";
 import type { KeySource } from "./key-sources.ts";
 import type { NameLookup } from "./lookup.ts";

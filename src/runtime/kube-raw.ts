@@ -1,6 +1,6 @@
 import type { RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { Agent, request } from "undici";
+import { Agent } from "undici";
 import { callOf, isEnvironmental, kubeTrouble, subjectOf } from "./kube-errors.ts";
 import type { ProblemLog } from "./problems.ts";
 
@@ -107,6 +107,18 @@ export class RawKube {
     this.worked(method, path);
   }
 
+  /**
+   * A GET whose answer is read as it comes (a watch, kube-watch.ts), until `signal` aborts it. Its
+   * failures are not reported here: the informer that watches reports them, once per cause.
+   */
+  async stream(path: string, signal: AbortSignal) {
+    try {
+      return await this.dispatch("GET", path, undefined, "application/json", signal);
+    } catch (error) {
+      throw new KubeRequestError("GET", path, error);
+    }
+  }
+
   /** Reports a failure the environment causes (not a conflict, not one object gone) and marks it. */
   private failed<E extends Error>(error: E, method: string, path: string): E {
     if (!this.problems) return error;
@@ -124,6 +136,20 @@ export class RawKube {
   }
 
   private async request(method: string, path: string, body: unknown, contentType: string) {
+    try {
+      return await this.dispatch(method, path, body, contentType);
+    } catch (error) {
+      throw this.failed(new KubeRequestError(method, path, error), method, path);
+    }
+  }
+
+  private async dispatch(
+    method: string,
+    path: string,
+    body: unknown,
+    contentType: string,
+    signal?: AbortSignal,
+  ) {
     const opts: RequestOptions = {};
     await this.kc.applyToHTTPSOptions(opts);
     this.dispatcher ??= new Agent({
@@ -142,16 +168,16 @@ export class RawKube {
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
     if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
     if (body !== undefined) headers["content-type"] = contentType;
-    try {
-      return await request(`${this.base}${path}`, {
-        method: method as "GET",
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        dispatcher: this.dispatcher,
-      });
-    } catch (error) {
-      throw this.failed(new KubeRequestError(method, path, error), method, path);
-    }
+    // The dispatcher's own request (undici's top-level `request` only parses the URL into these).
+    const url = new URL(`${this.base}${path}`);
+    return this.dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: method as "GET",
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind } from "./kind.ts";
 import { IndexObserver, Observations } from "./observer.ts";

@@ -253,7 +253,8 @@ function claimOf(kind: string, object: ManagedObject): Claim {
     namespace,
     account: typeof account === "string" ? account : "default",
     manage: spec.managementPolicy !== "ObserveOnly",
-    hrefs: claimedHrefs(object),
+    // A copy: an array filled by push keeps room for 16 more (184 B, one claim per resource).
+    hrefs: claimedHrefs(object).slice(),
     recorded: typeof recorded === "string" && recorded !== "" ? recorded : undefined,
     created: creationTimestamp instanceof Date ? creationTimestamp.toISOString() : (creationTimestamp ?? ""),
   };

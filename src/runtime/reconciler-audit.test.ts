@@ -1,6 +1,6 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { type AuditBatch, type AuditSink, AuditTrail } from "./audit.ts";
 import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";

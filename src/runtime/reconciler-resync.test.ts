@@ -1,6 +1,6 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import type { ManagedKind } from "./kind.ts";

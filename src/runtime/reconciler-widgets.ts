@@ -1,5 +1,5 @@
 import pino from "pino";
-import { z } from "zod";
+import * as z from "zod";
 import { getCondition } from "./conditions.ts";
 import type { EventSink } from "./events.ts";
 import { FakeClock } from "./fake-clock.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Building blocks every managed kind's spec uses: the Account reference, the

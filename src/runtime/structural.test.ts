@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { buildCrd, managedStatusSchema, schemaOf } from "./crd.ts";
 import { exactlyOne, managedSpec, ref } from "./spec.ts";
 import { isRe2Safe, StructuralSchemaError, structuralViolations, toStructural } from "./structural.ts";

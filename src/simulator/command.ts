@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { z } from "zod";
+import * as z from "zod";
 import { type CommandIo, defineCommand, flag, UsageError } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
 import type { Simulator } from "./server.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const probability = z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
 const millis = z

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { z } from "zod";
+import * as z from "zod";
 import type { SimulatorCore } from "./core.ts";
 import { faultsSchema } from "./faults.ts";
 import { HOOK_TOKEN_ENV, HOOK_TOKEN_HEADER, hookTokenMatches } from "./hook-token.ts";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Authenticator } from "./auth.ts";
 import type { Clock } from "./clock.ts";
 import type { RequestContext, SimResponse } from "./context.ts";

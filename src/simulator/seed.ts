@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { parseTimestamp } from "./representation.ts";
 import type { ResourceModule, SeedData } from "./resource.ts";
 import type { Store, StoredObject } from "./store.ts";

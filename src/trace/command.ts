@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ClusterError, ClusterReader } from "../cli/cluster-reader.ts";
 import { defineCommand } from "../cli/command.ts";
 import { managedKinds } from "../kinds/index.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import type { AnyManagedKind, ManagedObject } from "../runtime/kind.ts";
 import { API_VERSION } from "../runtime/names.ts";
 import { ReferenceGraph, type TraceNode } from "./graph.ts";

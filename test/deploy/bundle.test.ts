@@ -41,6 +41,20 @@ describe("the bundle `run` loads", () => {
     ).toEqual([]);
   });
 
+  it("holds undici's dispatchers, not its index: no fetch, WebSocket, EventSource, mocks, caches or Milo", () => {
+    const inputs = loaded.flatMap((f) => Object.keys(meta.outputs[f]!.inputs));
+    expect(inputs.some((i) => i.endsWith("undici/lib/dispatcher/agent.js"))).toBe(true);
+    expect(
+      inputs.filter((i) =>
+        /undici\/(index\.js|lib\/(web\/(fetch\/index|websocket|eventsource|cache)|mock|cache|milo)\/?)/.test(
+          i,
+        ),
+      ),
+    ).toEqual([]);
+    // The informers watch over KubeWatch (RawKube), not client-node's fetch-based Watch.
+    expect(inputs.filter((i) => i.endsWith("@kubernetes/client-node/dist/watch.js"))).toEqual([]);
+  });
+
   it("holds no code of the simulator, the devcluster or the dev loop beyond their flags", () => {
     // Their command definitions (flags, help) and the devcluster's --deny parser with its errors.
     const flags = /\/(command|names|deny|errors)\.ts$/;

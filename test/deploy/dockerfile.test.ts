@@ -46,7 +46,10 @@ describe("Dockerfile", () => {
     const [user] = ops(runtime, "USER");
     expect(user).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
     const entrypoint = JSON.parse(ops(runtime, "ENTRYPOINT")[0]!) as string[];
-    expect(entrypoint).toEqual(["node", "dist/cli.js", "run"]);
+    // node, its own flags (V8's, which NODE_OPTIONS does not take), then the bundle's `run`.
+    expect(entrypoint[0]).toBe("node");
+    expect(entrypoint.slice(-2)).toEqual(["dist/cli.js", "run"]);
+    for (const flag of entrypoint.slice(1, -2)) expect(flag).toMatch(/^--[a-z][a-z0-9-]*(=\S+)?$/);
     // package.json's bin runs the sources on the pinned Node; the image runs their bundle.
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       bin: Record<string, string>;
@@ -151,9 +154,13 @@ describe("the image's production output", () => {
     expect(files.filter((f) => /\.test\.js$/.test(f))).toEqual([]);
     const help = execFileSync(process.execPath, ["dist/cli.js", "--help"], { cwd: app, encoding: "utf8" });
     for (const command of ["run", "simulator", "devcluster"]) expect(help).toContain(command);
-    const runHelp = execFileSync(process.execPath, ["dist/cli.js", "run", "--help"], {
+    // As the image runs it: the ENTRYPOINT's node flags (node refuses one it does not know) and ENV.
+    const [, ...entrypoint] = JSON.parse(ops(runtime, "ENTRYPOINT")[0]!) as string[];
+    const env = Object.fromEntries(ops(runtime, "ENV").map((e) => e.split("=") as [string, string]));
+    const runHelp = execFileSync(process.execPath, [...entrypoint, "--help"], {
       cwd: app,
       encoding: "utf8",
+      env: { ...process.env, ...env },
     });
     expect(runHelp).toContain("--leader-elect");
   });

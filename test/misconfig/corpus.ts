@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parse } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The misconfiguration corpus: one file per way the operator's own environment can be wrong

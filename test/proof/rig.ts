@@ -224,15 +224,18 @@ export class OperatorProcess {
   /**
    * `entry`: the CLI to run, the sources by default; benches pass the built dist/cli.js.
    * `env`: added to the process's environment (e.g. the Deployment's NODE_OPTIONS).
+   * `nodeArgs`: node's flags before the CLI (e.g. the image's ENTRYPOINT's, bench/lib/node-options.ts).
    */
   constructor(
     rig: Rig,
     flags: Record<string, string> = {},
     entry = join(ROOT, "src", "cli.ts"),
     env: Record<string, string> = {},
+    nodeArgs: string[] = [],
   ) {
     this.env = env;
     this.args = [
+      ...nodeArgs,
       entry,
       "run",
       "--kubeconfig",

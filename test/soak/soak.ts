@@ -1,6 +1,6 @@
 // Issue 16 item 3: the operator under churn for a long time, its memory measured every minute.
 // A devcluster and a simulator in this process, the operator as a child process
-// (`svc-operator run`, with the Deployment's NODE_OPTIONS): the mixed set of every kind is applied
+// (`svc-operator run`, with the image's node flags and env): the mixed set of every kind is applied
 // and converged, then every 10 s about 1% of it is changed, deleted or recreated (churn.ts) while
 // 5% of the service calls fail (500, 503, 429, a create committed and its answer dropped). Every
 // minute: the operator's RSS, its live heap (the heap used right after a full collection the soak
@@ -11,7 +11,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { deploymentNodeOptions } from "../../bench/lib/node-options.ts";
+import { imageRuntime } from "../../bench/lib/node-options.ts";
 import { mixedSet } from "../proof/mixed.ts";
 import {
   accountNamespace,
@@ -93,6 +93,8 @@ const NS = "soak";
  */
 const CAPPED: Record<string, number> = {
   "informers.stringPool": 8192,
+  // Lists and the conditions in them: starts over at 1,024 lists (of up to four conditions).
+  "informers.conditionPool": 1024 * 5,
   "events.aggregates": 4096,
   "links.found": 10_000,
   "links.inFlight": 10_000,
@@ -107,11 +109,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const dir = await mkdtemp(join(tmpdir(), "soak-"));
   const rig = await startRig({ dir });
   const probe = join(dir, "memory.json");
+  const image = await imageRuntime();
   const op = new OperatorProcess(
     rig,
     { concurrency: "16", "api-rate": "10000", resync: "1m", "log-level": "warn" },
     undefined,
-    { NODE_OPTIONS: `${await deploymentNodeOptions()} --expose-gc --import=${memoryProbe(probe)}` },
+    { ...image.env, NODE_OPTIONS: `${image.env.NODE_OPTIONS} --expose-gc --import=${memoryProbe(probe)}` },
+    image.nodeArgs,
   );
   const samples: Sample[] = [];
   const figures: Record<string, unknown> = { loadAverage1mAtStart: +loadavg()[0]!.toFixed(1) };

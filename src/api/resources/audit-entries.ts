@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ApiClient } from "../client.ts";
 import type { Filters } from "../encoding.ts";
 import { createIn, listAll, postAction, type ShowOptions, showOne, updateAt } from "../resource.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ApiClient } from "../client.ts";
 import { ApiError, ApiErrorCodes } from "../errors.ts";
 import { parseInputValue } from "../input-notation.ts";

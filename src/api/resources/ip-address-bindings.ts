@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ApiClient } from "../client.ts";
 import type { IndexOptions } from "../resource.ts";
 import { type CreateLookup, resourceOps } from "../resource-ops.ts";

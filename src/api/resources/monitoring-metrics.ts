@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ApiClient } from "../client.ts";
 import { type IndexOptions, listAll, type ShowOptions, showOne } from "../resource.ts";
 import { actionsSchema, linksSchema, timestampSchema } from "../schemas.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ApiClient } from "../client.ts";
 import { type IndexOptions, listAll } from "../resource.ts";
 import { linksSchema } from "../schemas.ts";

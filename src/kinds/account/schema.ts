@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ENDPOINT_CEL_RULE, ENDPOINT_RULE, endpointProblem } from "../../api/endpoint.ts";
 import { commonStatusFields } from "../../runtime/crd.ts";
 import { exactlyOne } from "../../runtime/spec.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
 
 // 2.0 notation (spec 4.13), as far as a RE2 pattern can tell; the reconciler parses each value fully.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import { type CelRule, exactlyOne, href, managedSpec, ref, requiredWhere } from "../../runtime/spec.ts";
 import { numeric } from "../shared/observe.ts";

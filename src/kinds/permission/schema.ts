@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ROLE_TITLES, type RoleTitle } from "../../api/roles.ts";
 import { immutable, managedSpec } from "../../runtime/spec.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type CelRule, exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
 import { byName } from "../volume/schema.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import { managedSpec } from "../../runtime/spec.ts";
 import { cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";

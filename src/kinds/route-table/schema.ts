@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import type { Route } from "../../api/resources/routes.ts";
 import { linkHref } from "../../api/schemas.ts";

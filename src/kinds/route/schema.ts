@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
 import { IPV4 } from "../network/cidr.ts";
 import { cidrBlock } from "../network/schema.ts";

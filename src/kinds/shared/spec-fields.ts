@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { href, ref } from "../../runtime/spec.ts";
 
 /** Spec fields several kinds share, with the same words in every CRD. */

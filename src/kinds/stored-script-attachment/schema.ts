@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import { keySourceSchema } from "../../runtime/key-sources.ts";
 import { href, managedSpec } from "../../runtime/spec.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
 import { cidrBlock } from "../network/schema.ts";
 

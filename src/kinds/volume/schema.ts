@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type CelRule, exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
 
 /** A cloud or volume type by name, looked up through its collection index. */

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Reference } from "../kind.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { referenceKeys } from "../references.ts";

@@ -4,7 +4,7 @@
  * the record types are inferred from them. Fields are snake_case like the API; timestamps are
  * epoch milliseconds; references are ids where this module owns the target, hrefs otherwise.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SEED_TIME_MS, seedId, seedTimestamp } from "../seed.ts";
 
 const id = seedId;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SimError } from "../errors.ts";
 import { matchHref } from "../hrefs.ts";
 import { formatTimestamp, link, type Representation } from "../representation.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { RequestContext } from "../context.ts";
 import { parameterError, resourceNotFound } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { parseInputValue, renderInputValue } from "../../api/input-notation.ts";
 import type { RequestContext } from "../context.ts";
 import { actionNotAllowed, SimError } from "../errors.ts";

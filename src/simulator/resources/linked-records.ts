@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SEED_TIME_MS, seedId, seedTimestamp } from "../seed.ts";
 import { cloudHref } from "./clouds.ts";
 import { storedInputSchema } from "./deployments.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { actionNotAllowed, observerFirst } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
 import { resolveHref } from "../hrefs.ts";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import type { RequestContext } from "../context.ts";
 import { parameterError, resourceNotFound, SimError } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";
