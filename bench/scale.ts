@@ -36,7 +36,15 @@ import { apiCalls } from "../test/proof/sim.ts";
 import { WriteLog } from "../test/proof/write-log.ts";
 import { imageRuntime } from "./lib/node-options.ts";
 import { peakWithin } from "./lib/operator-rig.ts";
-import { dependentStarts, neededCalls, p95ByKind, percentile, startSplit } from "./lib/scale-figures.ts";
+import {
+  dependentStarts,
+  hrefOf,
+  medianRun,
+  neededCalls,
+  p95ByKind,
+  percentile,
+  startSplit,
+} from "./lib/scale-figures.ts";
 import {
   byRoute,
   createLog,
@@ -127,21 +135,6 @@ const readyCount = (op: OperatorProcess) =>
 const REPEAT_MAX_SIZE = 1000;
 const REPEATS = Number(process.env.BENCH_SCALE_REPEATS ?? 3);
 const WARMUP_SIZE = Number(process.env.BENCH_SCALE_WARMUP ?? 100);
-
-/** The figures of the run with the median ratio to the lower bound, and the ratio of each run. */
-function medianRun(size: number, runs: Record<string, unknown>[]): Record<string, unknown> {
-  const ratio = (r: Record<string, unknown>) => Number(r[`n${size}.ratioToNeededCallsBound`]);
-  const sorted = [...runs].sort((a, b) => ratio(a) - ratio(b));
-  // With an even count (the budget cut a run) the worse of the middle two.
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  if (runs.length === 1) return median;
-  return {
-    ...runs.at(-1), // what only the last run measured (the resync, the RSS at the largest size)
-    ...median,
-    [`n${size}.ratioToNeededCallsBoundRuns`]: runs.map(ratio),
-    [`n${size}.convergeMsRuns`]: runs.map((r) => r[`n${size}.convergeMs`]),
-  };
-}
 
 const RATE_SIZE = Number(process.env.BENCH_SCALE_RATE_SIZE ?? 1000);
 const BUDGET_MS = Number(process.env.BENCH_SCALE_BUDGET_S ?? 540) * 1000;
@@ -347,12 +340,6 @@ async function rssAtTotal(
   }
   f(total, "operatorPeakRssMb", await op.peakRssMb());
   f(total, "operatorRssMb", await op.rssMb());
-}
-
-/** The service object each manifest's custom resource stands for (its status.href). */
-function hrefOf(all: ManagedObject[]): (m: Manifest) => string | undefined {
-  const byName = new Map(all.map((o) => [`${o.kind}/${o.metadata.name}`, o.status?.href]));
-  return (m) => byName.get(`${m.kind}/${m.name}`);
 }
 
 export async function run(): Promise<Record<string, unknown>> {

@@ -2,6 +2,7 @@
 // operator's Kubernetes writes (from the devcluster's write hook) and how soon a dependent's create
 // follows its parent's Ready (devcluster write times against the simulator's create log).
 import { managedKinds } from "../../src/kinds/index.ts";
+import type { ManagedObject } from "../../src/runtime/kind.ts";
 import type { Manifest } from "../../test/proof/mixed.ts";
 import type { WriteLog } from "../../test/proof/write-log.ts";
 
@@ -99,4 +100,25 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The service object each manifest's custom resource stands for (its status.href). */
+export function hrefOf(all: ManagedObject[]): (m: Manifest) => string | undefined {
+  const byName = new Map(all.map((o) => [`${o.kind}/${o.metadata.name}`, o.status?.href]));
+  return (m) => byName.get(`${m.kind}/${m.name}`);
+}
+
+/** The figures of the run with the median ratio to the lower bound, and the ratio of each run. */
+export function medianRun(size: number, runs: Record<string, unknown>[]): Record<string, unknown> {
+  const ratio = (r: Record<string, unknown>) => Number(r[`n${size}.ratioToNeededCallsBound`]);
+  const sorted = [...runs].sort((a, b) => ratio(a) - ratio(b));
+  // With an even count (the budget cut a run) the worse of the middle two.
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  if (runs.length === 1) return median;
+  return {
+    ...runs.at(-1), // what only the last run measured (the resync, the RSS at the largest size)
+    ...median,
+    [`n${size}.ratioToNeededCallsBoundRuns`]: runs.map(ratio),
+    [`n${size}.convergeMsRuns`]: runs.map((r) => r[`n${size}.convergeMs`]),
+  };
 }
