@@ -112,6 +112,24 @@ describe("KubeWatch (ListWatch's watch over RawKube)", () => {
     expect(w.calls()).toBe(1);
   });
 
+  it("a line longer than maxEventChars ends the watch with an error, reading no further", async () => {
+    let writes = 0;
+    handlers.push((_url, res) => {
+      res.writeHead(200);
+      const noise = "x".repeat(1024);
+      const timer = setInterval(() => {
+        writes++;
+        if (!res.write(noise) || writes > 1000) clearInterval(timer);
+      }, 1);
+      res.on("close", () => clearInterval(timer));
+    });
+    const watch = new KubeWatch(raw, (o) => o);
+    watch.maxEventChars = 8 * 1024;
+    const err = (await watchOnce(watch).finished) as Error;
+    expect(err.message).toMatch(/^a watch event of more than 8192 characters/);
+    expect(writes).toBeLessThan(1000);
+  });
+
   it("stops when its controller aborts; done is called once", async () => {
     handlers.push((_url, res) => {
       res.writeHead(200);

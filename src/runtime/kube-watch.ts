@@ -19,6 +19,8 @@ type Callback = (phase: string, apiObj: KubernetesObject, watchObj?: unknown) =>
  */
 export class KubeWatch {
   requestTimeoutMs = 30_000;
+  /** The longest event line read (an object is at most about 1.5 MB in etcd). */
+  maxEventChars = 16 * 1024 * 1024;
   private readonly kube: Pick<RawKube, "stream">;
   private readonly slim: (o: KubernetesObject) => KubernetesObject;
 
@@ -73,12 +75,18 @@ export class KubeWatch {
         if (ended) return;
         resetTimer();
         rest += chunk;
+        // Each line handed over, then what follows the last one kept (one copy per chunk).
+        let start = 0;
         let newline = rest.indexOf("\n");
         while (newline >= 0 && !ended) {
-          this.event(rest.slice(0, newline), callback);
-          rest = rest.slice(newline + 1);
-          newline = rest.indexOf("\n");
+          this.event(rest.slice(start, newline), callback);
+          start = newline + 1;
+          newline = rest.indexOf("\n", start);
         }
+        rest = start > 0 ? rest.slice(start) : rest;
+        // A read from the network is bounded: an event is one object, far below this.
+        if (rest.length > this.maxEventChars)
+          end(new Error(`a watch event of more than ${this.maxEventChars} characters; watching again`));
       });
       res.body.on("error", end);
       res.body.on("end", () => end(null));
