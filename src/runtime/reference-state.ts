@@ -63,7 +63,8 @@ export function clip(text: string, max = QUOTED_CHARS): string {
  * Whether a resource would only wait, unrecorded, if reconciled now: never recorded (no
  * conditions), not paused or being deleted, and each reference it needs at create (not an
  * after-create association, not its Account) found and on its way to Ready, nothing blocking it.
- * The same test as the reconcile's parking (resolve.ts parksOnce), read from the indexes.
+ * The test of the reconcile's parking (resolve.ts parksOnce), and of not reconciling a resource
+ * only to park it (InformerEvents.enqueueOrPark).
  */
 export function onlyWaitsForReferences(
   obj: ManagedObject,

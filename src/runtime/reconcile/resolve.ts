@@ -1,5 +1,5 @@
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
-import { referenceProblem } from "../reference-state.ts";
+import { onlyWaitsForReferences } from "../reference-state.ts";
 import { DEPENDENCY_RETRY_MS, DependencyNotReadyError } from "../result.ts";
 import { resolveReferences } from "./decide.ts";
 import type { Run } from "./run.ts";
@@ -60,11 +60,11 @@ function parksOnce(run: Run, references: Reference[]): boolean {
   const now = run.deps.clock.now();
   const since = run.memory.parked.get(run.key);
   if (since !== undefined && now - since >= (run.deps.dependencyRetryMs ?? DEPENDENCY_RETRY_MS)) return false;
-  const onTheirWay = references.every((r) => {
-    if (r.afterCreate) return true;
-    const problem = referenceProblem(r.kind, r.name, run.deps.store.get(r.kind, run.meta.namespace, r.name));
-    return problem === undefined || problem === `${r.kind} ${r.name} (not Ready)`;
-  });
+  const { namespace } = run.meta;
+  const targets = references.filter((r) => !r.afterCreate).map((r) => ({ ...r, namespace }));
+  const onTheirWay = onlyWaitsForReferences(run.obj, targets, (kind, ns, name) =>
+    run.deps.store.get(kind, ns, name),
+  );
   if (onTheirWay && since === undefined) run.memory.parked.set(run.key, now);
   return onTheirWay;
 }
