@@ -81,4 +81,40 @@ describe("BatchedReads", () => {
     expect(await reads.read(kind, "ns/acc", client, "", "/w/9")).toBe(NOT_LISTED);
     expect(lent).toBe(1);
   });
+
+  it("a listing (a lookup's) shares a batch not sent yet, never one already sent: that one may predate the asker's create", async () => {
+    const items: Record<string, { href: string; v: number }[]> = { "": [{ href: "/w/1", v: 1 }] };
+    const calls: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const kind = {
+      kind: "Widget",
+      hrefOf: (o: { href: string }) => o.href,
+      index: {
+        scope: () => "",
+        list: async (_client: unknown, scope: string) => {
+          calls.push(scope);
+          const listed = [...(items[scope] ?? [])];
+          await gate;
+          return listed;
+        },
+      },
+    } as unknown as AnyManagedKind;
+    const reads = new BatchedReads({ windowMs: 5 });
+    const first = reads.list(kind, "ns/acc", client, "");
+    const read = reads.read(kind, "ns/acc", client, "", "/w/1");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(1);
+    // The first call is on its way when an object appears (a create whose answer was lost) and a
+    // lookup asks: it gets a call of its own, sent after it asked, that shows the object.
+    items[""]!.push({ href: "/w/2", v: 2 });
+    const second = reads.list(kind, "ns/acc", client, "");
+    release();
+    expect((await first).map((o) => (o as { href: string }).href)).toEqual(["/w/1"]);
+    expect(await read).toEqual({ href: "/w/1", v: 1 });
+    expect((await second).map((o) => (o as { href: string }).href)).toEqual(["/w/1", "/w/2"]);
+    expect(calls).toHaveLength(2);
+  });
 });

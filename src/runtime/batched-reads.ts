@@ -23,6 +23,8 @@ interface Batch {
   client: unknown;
   scope: string;
   waiting: Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }[]>;
+  /** Whole listings asked (lookups), answered with every item the index shows. */
+  listing: { resolve: (v: unknown[]) => void; reject: (e: unknown) => void }[];
   timer?: NodeJS.Timeout;
   openedAt: number;
   /** Read already, or its read scheduled sooner than its window (flush). */
@@ -59,23 +61,49 @@ export class BatchedReads {
     scope: string,
     href: string,
   ): Promise<unknown> {
-    const key = `${kind.kind}\u0000${account}\u0000${scope}`;
-    let batch = this.open.get(key);
-    // A client changed meanwhile (new credentials): the batch read with the old one goes on its own.
-    if (batch && batch.client !== client) batch = undefined;
-    if (!batch) {
-      batch = { kind, client, scope, waiting: new Map(), openedAt: performance.now(), hurried: false };
-      this.open.set(key, batch);
-      // A batch waits at least as long as its last read took, up to 5 s: when calls queue (the
-      // --api-rate limit), reads of one kind do not go one per window while the earlier ones wait.
-      this.schedule(key, batch, Math.max(this.windowMs, Math.min(5_000, this.lastReadMs.get(key) ?? 0)));
-    }
+    const batch = this.openBatch(kind, account, client, scope);
     const wait = new Promise<unknown>((resolve, reject) => {
       const list = batch.waiting.get(href);
       if (list) list.push({ resolve, reject });
       else batch.waiting.set(href, [{ resolve, reject }]);
     });
     return this.idle(wait);
+  }
+
+  /**
+   * Every object the kind's index of `scope` shows, from an index call sent after this was asked:
+   * it joins only a batch not sent yet (a batch leaves `open` before its call goes). So the
+   * listing is as fresh as one the caller would send itself, which is what a lookup after a
+   * create whose answer was lost needs: a listing sent earlier (another reconcile's, shared
+   * after the fact) could predate that create and miss its object.
+   */
+  list(kind: AnyManagedKind, account: string, client: unknown, scope: string): Promise<unknown[]> {
+    const batch = this.openBatch(kind, account, client, scope);
+    return this.idle(new Promise<unknown[]>((resolve, reject) => batch.listing.push({ resolve, reject })));
+  }
+
+  /** The batch of this kind, Account and scope not sent yet, opened when there is none. */
+  private openBatch(kind: AnyManagedKind, account: string, client: unknown, scope: string): Batch {
+    const key = `${kind.kind}\u0000${account}\u0000${scope}`;
+    let batch = this.open.get(key);
+    // A client changed meanwhile (new credentials): the batch read with the old one goes on its own.
+    if (batch && batch.client !== client) batch = undefined;
+    if (!batch) {
+      batch = {
+        kind,
+        client,
+        scope,
+        waiting: new Map(),
+        listing: [],
+        openedAt: performance.now(),
+        hurried: false,
+      };
+      this.open.set(key, batch);
+      // A batch waits at least as long as its last read took, up to 5 s: when calls queue (the
+      // --api-rate limit), reads of one kind do not go one per window while the earlier ones wait.
+      this.schedule(key, batch, Math.max(this.windowMs, Math.min(5_000, this.lastReadMs.get(key) ?? 0)));
+    }
+    return batch;
   }
 
   /**
@@ -107,15 +135,17 @@ export class BatchedReads {
   }
 
   private async read_(batch: Batch): Promise<void> {
-    const { kind, client, scope, waiting } = batch;
+    const { kind, client, scope, waiting, listing } = batch;
     let items: unknown[];
     try {
       this.onCall(kind.kind);
       items = await kind.index!.list(client, scope);
     } catch (error) {
       for (const list of waiting.values()) for (const w of list) w.reject(error);
+      for (const w of listing) w.reject(error);
       return;
     }
+    for (const w of listing) w.resolve(items);
     const byHref = new Map(items.map((item) => [kind.hrefOf(item), item]));
     for (const [href, list] of waiting) {
       const item = byHref.has(href) ? byHref.get(href) : NOT_LISTED;

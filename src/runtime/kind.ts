@@ -33,8 +33,12 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
 
   /** Reads the object by href; undefined when it does not exist. */
   observe(client: C, href: string, desired: D): Promise<O | undefined>;
-  /** After a create whose outcome is unknown: objects matching the desired identity. */
-  lookup(client: C, desired: D): Promise<O[]>;
+  /**
+   * After a create whose outcome is unknown (and before any create of a kind that adopts):
+   * objects matching the desired identity. `ctx` (the operator's reconciles) offers the kind's
+   * index listed by a call shared with the reads of the same kind asked meanwhile.
+   */
+  lookup(client: C, desired: D, ctx?: LookupContext<O>): Promise<O[]>;
   hrefOf(observed: O): string;
   create(client: C, desired: D): Promise<string>;
   /** Applies exactly the differing fields. */
@@ -62,9 +66,16 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
   /**
    * Pure: a key grouping objects of this kind in a namespace that order themselves among
    * each other without naming each other (a user's observer grant and their other roles).
-   * When one becomes Ready or is deleted, the others of its group are re-queued at once.
+   * When one becomes Ready (one that leads: `leadsSiblings`) or is deleted, the others of its
+   * group are re-queued at once.
    */
   siblings?(spec: S): string | undefined;
+  /**
+   * Pure: whether the siblings wait for this object's Ready (a user's observer grant; default:
+   * every member's). The Ready of one they do not wait for wakes none of them: members created
+   * together would otherwise reconcile each other again, one index read each.
+   */
+  leadsSiblings?(spec: S): boolean;
   /**
    * Pure: the service objects a create links to that the spec gives as raw hrefs (not through
    * an xRef, whose target exists by construction), with the spec field of each. Just before a
@@ -197,6 +208,16 @@ export interface ResolvedReference {
   name: string;
   href: string;
   atProvider: Record<string, unknown>;
+}
+
+/** What a lookup may read besides its own calls (see ManagedKind.lookup). */
+export interface LookupContext<O> {
+  /**
+   * The kind's index of `scope`, from an index call sent after this was asked (BatchedReads.list):
+   * as fresh as a call of the lookup's own, so it sees what an earlier create of this resource
+   * made, and one call for all the lookups and reads of the kind asked together.
+   */
+  listIndex(scope: string): Promise<O[]>;
 }
 
 export interface DesiredContext<C> {

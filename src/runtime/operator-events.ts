@@ -114,7 +114,7 @@ export class InformerEvents {
       // One still waiting for another reference (never recorded) is not reconciled only to park.
       if (kind !== "Account")
         for (const dependent of refs.dependents(key)) this.enqueueOrPark(dependent, true);
-      for (const sibling of siblings.siblings(key)) this.enqueue(sibling);
+      for (const sibling of siblings.woken(key)) this.enqueue(sibling);
       // What holds it in the service and lists it in status (a route table its new route): look
       // again, soon rather than at once, so that the contents turning Ready about together (a
       // table's subnets and routes) cost it one look, and the dependents' creates go first.
@@ -181,6 +181,7 @@ export class InformerEvents {
     this.o.siblings.set(
       objectKey(kind, namespace, obj.metadata.name),
       group === undefined ? undefined : `${kind}\u0000${namespace}\u0000${group}`,
+      k.leadsSiblings?.(spec) ?? true,
     );
     const key = objectKey(kind, namespace, obj.metadata.name);
     const keys = referenceKeys(namespace, spec.accountRef.name, k.references(spec));

@@ -9,12 +9,15 @@ import { type Footprint, keyed } from "./footprint.ts";
 export class SiblingIndex {
   private readonly groupOf = new Map<string, string>();
   private readonly members = new Map<string, Set<string>>();
+  /** Members whose Ready the others do not wait for (ManagedKind.leadsSiblings false). */
+  private readonly followers = new Set<string>();
 
-  /** Puts the object (a queue key) in `group` (undefined: in none). */
-  set(key: string, group: string | undefined): void {
-    if (this.groupOf.get(key) === group) return;
-    this.remove(key);
-    if (group === undefined) return;
+  /** Puts the object (a queue key) in `group` (undefined: in none); `leads`: see woken. */
+  set(key: string, group: string | undefined, leads = true): void {
+    if (this.groupOf.get(key) !== group) this.remove(key);
+    if (leads || group === undefined) this.followers.delete(key);
+    else this.followers.add(key);
+    if (group === undefined || this.groupOf.get(key) === group) return;
     this.groupOf.set(key, group);
     let set = this.members.get(group);
     if (!set) {
@@ -25,6 +28,7 @@ export class SiblingIndex {
   }
 
   remove(key: string): void {
+    this.followers.delete(key);
     const group = this.groupOf.get(key);
     if (group === undefined) return;
     this.groupOf.delete(key);
@@ -37,11 +41,17 @@ export class SiblingIndex {
   footprint(): Footprint {
     return {
       "siblings.groupOf": keyed(this.groupOf),
+      "siblings.followers": keyed(this.followers),
       "siblings.members": {
         entries: this.members.size,
         keys: () => [...this.members.values()].flatMap((m) => [...m]),
       },
     };
+  }
+
+  /** The members to wake when the object turns Ready: the others of its group if they wait for it, else none. */
+  woken(key: string): string[] {
+    return this.followers.has(key) ? [] : this.siblings(key);
   }
 
   /** The other members of the object's group. */

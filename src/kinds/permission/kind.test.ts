@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
+import { BatchedReads } from "../../runtime/batched-reads.ts";
+import type { AnyManagedKind, LookupContext } from "../../runtime/kind.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import {
@@ -8,6 +10,7 @@ import {
   type PermissionCalls,
   type PermissionObserved,
   retainPermission,
+  userOf,
 } from "./kind.ts";
 import { permissionSpecSchema, ROLE_TITLES } from "./schema.ts";
 
@@ -51,6 +54,8 @@ describe("Permission CRD admission (CEL)", () => {
 function fakeAccount(initial: [string, string][] = []) {
   const grants = new Map<string, PermissionObserved>();
   const calls: string[] = [];
+  /** Each listing: the user filtered on, or "all". */
+  const listings: string[] = [];
   const add = (user: string, role: string) => {
     const href = `/api/permissions/${user.split("/").pop()}-${role}`;
     grants.set(href, { href, roleTitle: role, userHref: user, createdAt: null });
@@ -59,7 +64,10 @@ function fakeAccount(initial: [string, string][] = []) {
   for (const [u, r] of initial) add(u, r);
   const permissions: PermissionCalls = {
     show: async (href) => grants.get(href),
-    index: async (user) => [...grants.values()].filter((g) => user === undefined || g.userHref === user),
+    index: async (user) => {
+      listings.push(user ?? "all");
+      return [...grants.values()].filter((g) => user === undefined || g.userHref === user);
+    },
     create: async (p) => {
       calls.push(`create ${p.role_title}`);
       const held = [...grants.values()].some((g) => g.userHref === p.user_href && g.roleTitle === "observer");
@@ -71,24 +79,50 @@ function fakeAccount(initial: [string, string][] = []) {
       grants.delete(href);
     },
   };
-  return { client: { permissions }, grants, calls };
+  return { client: { permissions }, grants, calls, listings };
 }
 
 const U = "/api/users/2";
 
 describe("permission kind", () => {
-  it("a non-observer role waits (DependencyNotReady, 'grant observer first') until the user holds observer", async () => {
+  it("a non-observer role waits (DependencyNotReady, 'grant observer first') before its create until the user holds observer", async () => {
     const account = fakeAccount();
-    const error = await kind
-      .create(account.client, { userHref: U, roleTitle: "actor" })
-      .catch((e: unknown) => e);
+    const actor = { userHref: U, roleTitle: "actor" } as const;
+    // beforeWrite: the runtime asks it before the create-pending intent, so a waiting role writes none.
+    const error = await kind.beforeWrite!(account.client, actor).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyNotReadyError);
     expect((error as Error).message).toMatch(/grant observer first/);
     expect(account.calls).toEqual([]);
+    await kind.beforeWrite!(account.client, { userHref: U, roleTitle: "observer" });
     await kind.create(account.client, { userHref: U, roleTitle: "observer" });
-    expect(await kind.create(account.client, { userHref: U, roleTitle: "actor" })).toBe(
-      "/api/permissions/2-actor",
+    await kind.beforeWrite!(account.client, actor);
+    expect(await kind.create(account.client, actor)).toBe("/api/permissions/2-actor");
+    // An update's check (fields given) asks nothing: there is no update of a grant.
+    await kind.beforeWrite!(fakeAccount().client, actor, ["roleTitle"]);
+  });
+
+  it("grants looked up together share one listing through the lookup context, and the observer check reads it", async () => {
+    const account = fakeAccount([[U, "observer"]]);
+    const k = createPermissionKind();
+    const reads = new BatchedReads({ windowMs: 5 });
+    const ctx: LookupContext<PermissionObserved> = {
+      listIndex: (scope) => reads.list(k as AnyManagedKind, "ns/default", account.client, scope) as never,
+    };
+    const roles = ["observer", "actor", "designer", "library"] as const;
+    const found = await Promise.all(
+      roles.map((roleTitle) => k.lookup(account.client, { userHref: U, roleTitle }, ctx)),
     );
+    expect(found.map((f) => f.map((p) => p.href))).toEqual([["/api/permissions/2-observer"], [], [], []]);
+    for (const roleTitle of roles.slice(1)) await k.beforeWrite!(account.client, { userHref: U, roleTitle });
+    // Four lookups and three checks: one index call (it was one per lookup, and one per check).
+    expect(account.listings).toEqual(["all"]);
+  });
+
+  it("a grant of the whole index without a user link is the user's its href names", async () => {
+    const grant = { href: "/api/permissions/12-ss_end_user", roleTitle: "ss_end_user", createdAt: null };
+    expect(userOf(grant)).toBe("/api/users/12");
+    expect(userOf({ ...grant, userHref: "/api/users/3" })).toBe("/api/users/3");
+    expect(userOf({ ...grant, href: "/api/permissions/odd" })).toBeUndefined();
   });
 
   it("an observer grant that already exists in the account lets other roles proceed", async () => {

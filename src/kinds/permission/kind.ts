@@ -1,10 +1,11 @@
 import { isApiError, type ServiceApi } from "../../api/index.ts";
 import type { Permission } from "../../api/resources/permissions.ts";
-import type { ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
+import type { LookupContext, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";
+import { RecentGrants } from "./recent-grants.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
 
 export interface PermissionObserved {
@@ -64,6 +65,27 @@ async function grantsOf(client: PermissionClient, userHref: string): Promise<Per
   );
 }
 
+/** The user a grant of an unfiltered listing is for: its user link, else its href (/api/permissions/<user id>-<role>). */
+export function userOf(grant: PermissionObserved): string | undefined {
+  if (grant.userHref !== undefined) return grant.userHref;
+  const id = /^\/api\/permissions\/(.+)-[a-z_]+$/.exec(grant.href)?.[1];
+  return id === undefined ? undefined : `/api/users/${id}`;
+}
+
+/**
+ * `userHref`'s grants: from the account's whole index listed through the operator's batched
+ * reads when the lookup is offered it (one call for the grants of every user looked up at about
+ * the same time, and for the just-created grants read then), else its own filtered listing.
+ */
+async function listGrants(
+  client: PermissionClient,
+  userHref: string,
+  ctx: LookupContext<PermissionObserved> | undefined,
+): Promise<PermissionObserved[]> {
+  if (!ctx) return grantsOf(client, userHref);
+  return (await ctx.listIndex("")).filter((p) => userOf(p) === userHref);
+}
+
 export const Message = {
   observerFirst: (user: string) =>
     `grant observer first: ${user} does not hold the observer role yet (the service grants it before any other role)`,
@@ -80,36 +102,12 @@ export function retainPermission(spec: PermissionSpec, status: ManagedStatus): s
   return spec.roleTitle === "observer" && status.adopted === true ? Message.adoptedObserver : undefined;
 }
 
-/**
- * A user's grants as a lookup listed them, taken once by the create that follows it in the same
- * reconcile (within a second): one listing for both. Kept per service client.
- */
-class RecentListing<T> {
-  private readonly byClient = new WeakMap<object, Map<string, { at: number; value: Promise<T> }>>();
-
-  put(client: object, key: string, value: Promise<T>): void {
-    let map = this.byClient.get(client);
-    if (!map) {
-      map = new Map();
-      this.byClient.set(client, map);
-    }
-    map.set(key, { at: Date.now(), value });
-  }
-
-  take(client: object, key: string): Promise<T> | undefined {
-    const map = this.byClient.get(client);
-    const entry = map?.get(key);
-    map?.delete(key);
-    return entry && Date.now() - entry.at < 1_000 ? entry.value : undefined;
-  }
-}
-
 export function createPermissionKind(
   options: { orderRetryMs?: number } = {},
 ): ManagedKind<PermissionSpec, PermissionDesired, PermissionObserved, PermissionClient> {
   // Permissions of the same user wake each other (siblings); the re-check only catches grants made outside.
   const retryMs = options.orderRetryMs ?? 10_000;
-  const recentGrants = new RecentListing<PermissionObserved[]>();
+  const recentGrants = new RecentGrants<PermissionObserved[]>();
   return {
     kind: "Permission",
     plural: "permissions",
@@ -134,24 +132,28 @@ export function createPermissionKind(
     references: () => [],
     links: (spec) => hrefLinks(spec, ["userHref"]),
     siblings: (spec) => spec.userHref,
+    // The other roles wait for observer's Ready; no grant waits for another role's.
+    leadsSiblings: (spec) => spec.roleTitle === "observer",
     desired: (spec) => ({ userHref: spec.userHref, roleTitle: spec.roleTitle }),
     observe: (client, href) => calls(client).show(href),
-    async lookup(client, desired) {
-      const grants = grantsOf(client, desired.userHref);
+    async lookup(client, desired, ctx) {
+      const grants = listGrants(client, desired.userHref, ctx);
       recentGrants.put(client, desired.userHref, grants);
       return (await grants).filter((p) => p.roleTitle === desired.roleTitle);
     },
     adoptExisting: true,
     hrefOf: (o) => o.href,
+    // Before the create-pending intent is written: a role that waits for observer has no create
+    // to look up afterwards, and no intent write to make.
+    async beforeWrite(client, desired, fields) {
+      if (fields !== undefined || desired.roleTitle === "observer") return;
+      // The lookup just listed them (adoptExisting): that listing, not a second one. A grant
+      // revoked since is the create's 422.
+      const grants = await (recentGrants.get(client, desired.userHref) ?? grantsOf(client, desired.userHref));
+      if (!grants.some((p) => p.roleTitle === "observer"))
+        throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
+    },
     async create(client, desired) {
-      if (desired.roleTitle !== "observer") {
-        // The lookup just listed them (adoptExisting): that listing, not a second one. A grant
-        // revoked since is the 422 below.
-        const grants = await (recentGrants.take(client, desired.userHref) ??
-          grantsOf(client, desired.userHref));
-        if (!grants.some((p) => p.roleTitle === "observer"))
-          throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
-      }
       try {
         return await calls(client).create(permissionFields.createParams(desired));
       } catch (error) {

@@ -86,7 +86,7 @@ export async function lookupPending(
   desired: unknown,
   pending = true,
 ): Promise<unknown | undefined> {
-  let candidates = await run.kind.lookup(client, desired);
+  let candidates = await run.kind.lookup(client, desired, run.lookupContext(client));
   // Never adopt what another custom resource holds: that would make two owners.
   if (pending || run.kind.adoptExisting) {
     const identity = run.kind.adoptExisting === true;

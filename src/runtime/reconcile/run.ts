@@ -4,7 +4,14 @@ import { type AccountUse, cannotDelete } from "../account-use.ts";
 import type { AuditBatch } from "../audit.ts";
 import type { AuditAction, AuditChange, FieldChange } from "../audit-text.ts";
 import { NOT_LISTED } from "../batched-reads.ts";
-import type { AnyManagedKind, ManagedObject, ManagedStatus, ObjectMeta, ResolvedReference } from "../kind.ts";
+import type {
+  AnyManagedKind,
+  LookupContext,
+  ManagedObject,
+  ManagedStatus,
+  ObjectMeta,
+  ResolvedReference,
+} from "../kind.ts";
 import type { ObjectRef } from "../kube.ts";
 import { lazyChild } from "../logging.ts";
 import { NameLookup } from "../lookup.ts";
@@ -182,6 +189,19 @@ export class Run {
       }
     }
     return this.kind.observe(state.client, href, state.desired);
+  }
+
+  /**
+   * For a lookup (ManagedKind.lookup): the kind's index listed through the batched reads, with
+   * the Account of this run's client. None without batched reads, an index, or an Account.
+   */
+  lookupContext(client: unknown): LookupContext<unknown> | undefined {
+    const { index } = this.kind;
+    const batched = this.deps.batchedReads;
+    const account = this.account;
+    if (!index || !batched || !account || account.client !== client) return undefined;
+    const key = `${this.meta.namespace}/${account.name}`;
+    return { listIndex: (scope) => batched.list(this.kind, key, client, scope) };
   }
 
   /** The href this resource stands for: its annotation, its status, or what its create recorded here. */
