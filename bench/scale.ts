@@ -47,6 +47,7 @@ import {
 } from "./lib/scale-figures.ts";
 import {
   byRoute,
+  countCpu,
   createLog,
   oneResync,
   routeDiff,
@@ -72,8 +73,10 @@ const CONCURRENCY = 16;
  * Reconciles at once (--concurrency): more than the calls in flight, so that while some wait
  * on their Kubernetes writes (finalizer, href, status) others keep the API connections busy.
  */
-const RECONCILES = 64;
+const RECONCILES = Number(process.env.BENCH_SCALE_RECONCILES ?? 64);
 const RESYNC = "5s";
+/** More node flags for the operator, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its CPU goes. */
+const EXTRA_NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const KINDS = managedKinds.map((k) => k.kind);
 
 /**
@@ -179,7 +182,7 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     },
     join(dist, "cli.js"),
     image.env,
-    image.nodeArgs,
+    [...image.nodeArgs, ...EXTRA_NODE_ARGS],
   );
   const figures: Record<string, unknown> = {};
   const f = (n: number, name: string, value: unknown) => {
@@ -207,10 +210,12 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     writes.counting = true;
     const startedWall = performance.timeOrigin + performance.now();
     const started = performance.now();
+    const cpuSince = await countCpu(service, op);
     await op.start();
     const budget = Math.max(30_000, remainingMs() - 60_000);
     const { seenAt, all } = await converge(rig, op, "scale-a", set, 0, budget);
     writes.counting = false;
+    const cpuWhileConverging = await cpuSince();
     const convergeMs = seenAt - started;
     const after = await service.stats();
     const used = apiCalls(after) - calls0;
@@ -221,6 +226,7 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     const needed = neededCalls(set);
     const per = (n: number) => +(n / set.length).toFixed(2);
     f(size, "convergeMs", Math.round(convergeMs));
+    f(size, "cpuMsWhileConverging", cpuWhileConverging);
     if (rated) {
       // Every call waits its turn at 20 per second: calls ÷ rate is what a user waits at least.
       f(size, "apiCalls", used);
@@ -297,7 +303,8 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     if (withRss && RSS_TOTAL > size) await rssAtTotal(rig, op, service, set.length, f);
     return figures;
   } finally {
-    await op.kill("SIGKILL");
+    // A clean stop writes what the extra flags ask for (a CPU profile is written at exit).
+    await op.kill(EXTRA_NODE_ARGS.length > 0 ? "SIGTERM" : "SIGKILL");
     await service.close();
     await rig.close();
     await rm(dir, { recursive: true, force: true });

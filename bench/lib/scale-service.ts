@@ -1,5 +1,6 @@
 // The simulator the scale bench talks to, in a process of its own (the real service is another
 // machine): its stats, latency, per-route counts and create log over its test hooks.
+import { readFile } from "node:fs/promises";
 import type { OperatorProcess } from "../../test/proof/rig.ts";
 import { until } from "../../test/proof/rig.ts";
 import { apiCalls, type SimStats } from "../../test/proof/sim.ts";
@@ -9,6 +10,8 @@ import { type Infra, simJson, startInfraPart, stopInfra } from "./operator-rig.t
 /** The simulator in its own process; its stats and faults are read and set over HTTP. */
 export interface Service {
   url: string;
+  /** The simulator process's CPU time so far (user + system), in ms. */
+  cpuMs(): Promise<number>;
   stats(): Promise<SimStats>;
   close(): Promise<void>;
 }
@@ -17,6 +20,7 @@ export async function startService(): Promise<Service> {
   const { child, simUrl } = await startInfraPart("simulator", 0);
   return {
     url: simUrl!,
+    cpuMs: () => processCpuMs(child.pid!),
     stats: () => simJson<SimStats>(simUrl!, "stats"),
     close: () => stopInfra({ children: [child] } as Infra),
   };
@@ -85,4 +89,29 @@ export async function createLog(service: Service): Promise<Map<string, number>> 
   const out = new Map<string, number>();
   for (const { href, at } of log) if (!out.has(href)) out.set(href, at);
   return out;
+}
+
+/** User + system CPU time of a process so far, in ms (from /proc; clock ticks of 10 ms). */
+export async function processCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Starts counting the CPU time of the three processes a scale run keeps busy; the answer reads
+ * what each spent since. They share the machine's cores: what the devcluster (the bench's own
+ * process) and the service spend is CPU the operator does not have.
+ */
+export async function countCpu(service: Service, op: OperatorProcess) {
+  const bench = process.cpuUsage();
+  const serviceMs = await service.cpuMs();
+  return async () => {
+    const spent = process.cpuUsage(bench);
+    return {
+      operator: await op.cpuMs(),
+      devclusterAndBench: Math.round((spent.user + spent.system) / 1000),
+      service: (await service.cpuMs()) - serviceMs,
+    };
+  };
 }
