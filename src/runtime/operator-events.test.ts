@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeKube } from "./fake-kube.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
-import { CONTENTS_LOOK_MS, InformerEvents } from "./operator-events.ts";
+import { CONTENTS_LOOK_MS, CONTENTS_LOOK_PENDING_MS, InformerEvents } from "./operator-events.ts";
 import { OwnerIndex } from "./owners.ts";
 import type { WorkQueue } from "./queue.ts";
 import { accountKey, ReferenceIndex } from "./references.ts";
@@ -84,6 +84,52 @@ describe("InformerEvents", () => {
     events.updated("Item", ready, i);
     // Soon, not at once: its other contents turning Ready about now share the look.
     expect(queued).toEqual([`Box/ns/b in ${CONTENTS_LOOK_MS} ms`]);
+  });
+
+  it("while another content is on its way the look waits for it (its Ready brings the look forward)", () => {
+    const queued: string[] = [];
+    const box = { ...widget, kind: "Box", contents: () => [] } as unknown as AnyManagedKind;
+    const item = {
+      ...widget,
+      kind: "Item",
+      schema: managedSpec({ boxRef: ref("Box") }),
+      references: (s: { boxRef: { name: string } }) => [
+        { field: "boxRef", kind: "Box", name: s.boxRef.name },
+      ],
+    } as unknown as AnyManagedKind;
+    const store = new FakeKube();
+    const events = new InformerEvents({
+      kinds: [box, item],
+      store,
+      refs: new ReferenceIndex(),
+      owners: new OwnerIndex(),
+      siblings: new SiblingIndex(),
+      accounts: { checkAhead: () => {}, parkIfPending: () => false },
+      queue: () =>
+        ({
+          add: () => {},
+          addAfter: (key: string, ms: number) => void queued.push(`${key} in ${ms} ms`),
+        }) as unknown as WorkQueue,
+      checkAhead: () => false,
+    });
+    const pending = (name: string): ManagedObject => ({
+      metadata: { name, namespace: "ns", generation: 1 },
+      spec: { boxRef: { name: "b" } },
+    });
+    const ready = (o: ManagedObject): ManagedObject => ({
+      ...o,
+      status: {
+        href: `/api/items/${o.metadata.name}`,
+        conditions: [
+          { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
+        ],
+      },
+    });
+    for (const name of ["subnet", "route"]) events.added("Item", store.put("Item", pending(name)));
+    events.updated("Item", store.put("Item", ready(pending("subnet"))), pending("subnet"));
+    expect(queued).toEqual([`Box/ns/b in ${CONTENTS_LOOK_PENDING_MS} ms`]);
+    events.updated("Item", store.put("Item", ready(pending("route"))), pending("route"));
+    expect(queued.at(-1)).toBe(`Box/ns/b in ${CONTENTS_LOOK_MS} ms`);
   });
 });
 

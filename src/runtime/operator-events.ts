@@ -31,6 +31,12 @@ export interface InformerEventsOptions {
 
 /** How soon a resource that lists its contents in status looks again after one of them turned Ready. */
 export const CONTENTS_LOOK_MS = 1_000;
+/**
+ * The same while another of its contents is still on its way: the last one's Ready brings the look
+ * forward (one look for a table whose subnet and route turn Ready seconds apart), and one that
+ * never turns Ready (stalled) delays the look only this long.
+ */
+export const CONTENTS_LOOK_PENDING_MS = 10_000;
 
 /**
  * The informers' handlers: they keep the indexes (references, owners, siblings) in step with
@@ -119,7 +125,7 @@ export class InformerEvents {
       // again, soon rather than at once, so that the contents turning Ready about together (a
       // table's subnets and routes) cost it one look, and the dependents' creates go first.
       for (const target of refs.targets(key))
-        if (this.holdsContents(target)) this.o.queue()?.addAfter(target, CONTENTS_LOOK_MS);
+        if (this.holdsContents(target)) this.o.queue()?.addAfter(target, this.contentsLookMs(target, key));
     } else if (kind === "Account" && wasReady && !isReady) {
       // Credentials that stopped working (a Secret changed): every resource of the Account says so
       // now (DependencyNotReady, naming why), not at its next resync; none of them is touched.
@@ -148,6 +154,18 @@ export class InformerEvents {
       if (!ready || (ready.status === "False" && ready.reason === Reason.DependencyNotReady))
         this.enqueue(dependent);
     }
+  }
+
+  /** How soon `target` looks at its contents after `ready`, one of them, turned Ready. */
+  private contentsLookMs(target: string, ready: string): number {
+    for (const dependent of this.o.refs.dependents(target)) {
+      if (dependent === ready) continue;
+      const d = parseKey(dependent);
+      const obj = this.o.store.get(d.kind, d.namespace, d.name);
+      if (obj && !obj.metadata.deletionTimestamp && !isTrue(obj.status?.conditions, "Ready"))
+        return CONTENTS_LOOK_PENDING_MS;
+    }
+    return CONTENTS_LOOK_MS;
   }
 
   /** Whether the kind of `key` lists what its service object holds (ManagedKind.contents). */
