@@ -1,5 +1,12 @@
 import type { Logger } from "pino";
-import { isApiError, type ServiceApi } from "../api/index.ts";
+import { isApiError } from "../api/index.ts";
+import {
+  type AuditCalls,
+  AuditFailure,
+  type AuditMetrics,
+  auditErrorReason,
+  serviceAuditCalls,
+} from "./audit-calls.ts";
 import { type AuditChange, type AuditContext, detailText, summaryText } from "./audit-text.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { GoneError, type KubeWriter, type ObjectRef, type ObjectStore } from "./kube.ts";
@@ -15,21 +22,6 @@ import { GoneError, type KubeWriter, type ObjectRef, type ObjectStore } from "./
  * Account's client, its rate limit and connections, with the reconciles). A failure never reaches
  * the reconcile: it is counted (`svc_operator_audit_errors_total`) and logged once per object.
  */
-
-/** The two audit calls, on the Account's client (ServiceApi in the operator; fakes in tests). */
-export interface AuditCalls {
-  create(client: unknown, params: { auditee_href: string; summary: string; detail: string }): Promise<string>;
-  append(client: unknown, href: string, params: { detail: string; summary: string }): Promise<void>;
-}
-
-export const serviceAuditCalls: AuditCalls = {
-  create: (client, params) => (client as ServiceApi).auditEntries.create(params),
-  append: (client, href, params) => (client as ServiceApi).auditEntries.append(href, params),
-};
-
-export interface AuditMetrics {
-  auditError(kind: string, reason: string): void;
-}
 
 /** One reconcile's changes to service objects, as the reconcile hands them over. */
 export interface AuditBatch {
@@ -83,54 +75,41 @@ export interface AuditTrailOptions {
   maxLogged?: number;
 }
 
-/** Why an audit call failed, as a bounded metric label: the service client's error kinds, and ours. */
-export type AuditErrorReason =
-  | "notFound"
-  | "invalid"
-  | "conflict"
-  | "unauthorized"
-  | "throttled"
-  | "retryable"
-  | "outcomeUnknown"
-  | "queueFull"
-  | "shutdown"
-  | "statusWrite"
-  | "other";
+/** What a task keeps of its reconcile's batch: whose calls they are and on which client. */
+type Target = Pick<AuditBatch, "ref" | "uid" | "accountName" | "client" | "known">;
 
-class AuditFailure extends Error {
-  override name = "AuditFailure";
-  readonly code = "AUDIT_FAILED";
-  readonly reason: AuditErrorReason;
-  constructor(reason: AuditErrorReason, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.reason = reason;
-  }
-}
-
-export function auditErrorReason(error: unknown): AuditErrorReason {
-  if (error instanceof AuditFailure) return error.reason;
-  if (isApiError(error)) return error.kind;
-  return "other";
-}
+/** The write-only fields of a kind that has none (most): one list shared by every task. */
+const NO_FIELDS: readonly string[] = Object.freeze([]);
 
 /**
  * One object's changes from one reconcile, waiting for its call or making it. A waiting task is
  * only this record (no promise, no suspended function: a burst of thousands of changes waits for
- * its calls while reconciles run), linked behind the previous task of its object.
+ * its calls while reconciles run), linked behind the previous task of its object. It is flat:
+ * the batch's fields it needs are copied in, its context kept as the two fields the ref does not
+ * already hold, the Account's slot key made when needed (accountOf); a batch, its context and a
+ * key per task were 40% of a task, and a converge of thousands of creates queues thousands.
  */
-interface Task {
-  batch: Omit<AuditBatch, "changes">;
+interface Task extends Target {
+  reconcileId: string;
+  writeOnly: readonly string[];
   auditee: string;
   changes: AuditChange[];
   cancelled: boolean;
-  /** The object's key (see key()) and the Account's (`namespace/name`), whose slots it takes. */
+  /** The object's key (see key()). */
   key: string;
-  account: string;
   /** The object's next task: it starts once this one is done. */
   next?: Task;
   /** Called when this task is done (a deletion waits for its entry). */
   done?: () => void;
 }
+
+export {
+  type AuditCalls,
+  type AuditErrorReason,
+  type AuditMetrics,
+  auditErrorReason,
+  serviceAuditCalls,
+} from "./audit-calls.ts";
 
 export class AuditTrail implements AuditSink {
   private readonly o: AuditTrailOptions;
@@ -220,8 +199,8 @@ export class AuditTrail implements AuditSink {
     const names: string[] = [];
     for (const task of this.pending) {
       task.cancelled = true;
-      this.o.metrics?.auditError(task.batch.ref.kind, "shutdown");
-      const { kind, namespace, name } = task.batch.ref;
+      this.o.metrics?.auditError(task.ref.kind, "shutdown");
+      const { kind, namespace, name } = task.ref;
       if (names.length < 10) names.push(`${kind} ${namespace}/${name}`);
     }
     this.o.log.warn(
@@ -242,16 +221,38 @@ export class AuditTrail implements AuditSink {
     return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
   }
 
-  private entryOf(batch: Omit<AuditBatch, "changes">, auditee: string): string | undefined {
+  private entryOf(
+    batch: Pick<AuditBatch, "ref" | "accountName" | "known">,
+    auditee: string,
+  ): string | undefined {
     return (
       this.entries.get(this.key(batch, auditee)) ??
       (batch.known?.auditee === auditee ? batch.known.entry : undefined)
     );
   }
 
+  /** The batch's context (kind, namespace and name are its ref's) is kept as its two other fields. */
   private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
-    const account = [batch.ref.namespace, batch.accountName].join("/");
-    return { batch, auditee, changes, cancelled: false, key: this.key(batch, auditee), account };
+    const { ref, uid, accountName, client, known } = batch;
+    const { reconcileId, writeOnly } = batch.context;
+    return {
+      ref,
+      uid,
+      accountName,
+      client,
+      known,
+      reconcileId,
+      writeOnly: writeOnly.length > 0 ? writeOnly : NO_FIELDS,
+      auditee,
+      changes,
+      cancelled: false,
+      key: this.key(batch, auditee),
+    };
+  }
+
+  /** The Account whose slots the task takes (`namespace/name`). */
+  private accountOf(task: Task): string {
+    return `${task.ref.namespace}/${task.accountName}`;
   }
 
   private enqueue(task: Task): void {
@@ -270,10 +271,11 @@ export class AuditTrail implements AuditSink {
 
   /** Starts the task when its Account has a slot free, else queues it (one without changes first). */
   private schedule(task: Task): void {
-    let slots = this.slots.get(task.account);
+    const account = this.accountOf(task);
+    let slots = this.slots.get(account);
     if (!slots) {
       slots = { running: 0, waiting: [] };
-      this.slots.set(task.account, slots);
+      this.slots.set(account, slots);
     }
     if (slots.running < this.limit()) {
       slots.running++;
@@ -300,7 +302,8 @@ export class AuditTrail implements AuditSink {
   /** Frees the task's slot for the next waiting task, and starts its object's next one. */
   private finish(task: Task): void {
     this.pending.delete(task);
-    const slots = this.slots.get(task.account);
+    const account = this.accountOf(task);
+    const slots = this.slots.get(account);
     if (slots) {
       slots.running--;
       // The limit may have grown since (reconciles done): start as many as it allows now.
@@ -308,7 +311,7 @@ export class AuditTrail implements AuditSink {
         slots.running++;
         this.start(slots.waiting.shift()!);
       }
-      if (slots.running === 0 && slots.waiting.length === 0) this.slots.delete(task.account);
+      if (slots.running === 0 && slots.waiting.length === 0) this.slots.delete(account);
     }
     if (task.next) this.schedule(task.next);
     else if (this.lastOf.get(task.key) === task) this.lastOf.delete(task.key);
@@ -318,21 +321,22 @@ export class AuditTrail implements AuditSink {
 
   /** One call per task: an append to the object's entry, or a create carrying the first detail. */
   private async write(task: Task): Promise<void> {
-    const { batch, auditee, changes } = task;
-    const key = this.key(batch, auditee);
-    let entry = this.entryOf(batch, auditee);
+    const { auditee, changes, ref } = task;
+    const key = this.key(task, auditee);
+    let entry = this.entryOf(task, auditee);
     if (changes.length === 0 && entry !== undefined) return;
-    const context = { ...batch.context, identity: this.o.identity };
-    const { kind, namespace, name } = batch.context;
+    const { kind, namespace, name } = ref;
+    const context = { kind, namespace, name, reconcileId: task.reconcileId, writeOnly: task.writeOnly };
+    const texts = { ...context, identity: this.o.identity };
     // An entry made ahead of a deletion starts empty: the deletion is appended once it is done.
     const summary =
       changes.length > 0
-        ? summaryText(context, changes)
+        ? summaryText(texts, changes)
         : `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
-    const detail = changes.length > 0 ? detailText(context, changes) : "";
+    const detail = changes.length > 0 ? detailText(texts, changes) : "";
     if (entry !== undefined) {
       try {
-        await this.calls.append(batch.client, entry, { detail, summary });
+        await this.calls.append(task.client, entry, { detail, summary });
         this.entries.set(key, entry);
         return;
       } catch (error) {
@@ -341,7 +345,7 @@ export class AuditTrail implements AuditSink {
         this.entries.delete(key);
       }
     }
-    entry = await this.calls.create(batch.client, { auditee_href: auditee, summary, detail });
+    entry = await this.calls.create(task.client, { auditee_href: auditee, summary, detail });
     this.entries.set(key, entry);
     await this.persist(task, entry);
   }
@@ -351,7 +355,7 @@ export class AuditTrail implements AuditSink {
    * another service object meanwhile (a replacement): then its own entry comes with its own change.
    */
   private async persist(task: Task, entry: string): Promise<void> {
-    const { ref, uid } = task.batch;
+    const { ref, uid } = task;
     const current = this.o.store.get(ref.kind, ref.namespace, ref.name);
     if (!current || (uid !== undefined && current.metadata.uid !== uid)) return;
     const href = current.status?.href;
@@ -371,14 +375,14 @@ export class AuditTrail implements AuditSink {
   }
 
   private objectId(task: Task): string {
-    const { ref, uid } = task.batch;
+    const { ref, uid } = task;
     return [ref.kind, ref.namespace, ref.name, uid ?? ""].join("/");
   }
 
   /** Counted every time; logged once per object until a call for it succeeds again. */
   private failed(task: Task, error: unknown): void {
     const reason = auditErrorReason(error);
-    const { ref } = task.batch;
+    const { ref } = task;
     this.o.metrics?.auditError(ref.kind, reason);
     const id = this.objectId(task);
     if (this.logged.get(id)) return;

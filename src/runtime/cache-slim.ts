@@ -1,5 +1,6 @@
 import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import { ConditionPool } from "./condition-pool.ts";
+import { sameJson } from "./same-json.ts";
 import type { StringPool } from "./string-pool.ts";
 
 // What the informer caches keep of each object (the watch hands them over so, kube-watch.ts): a cache of
@@ -29,16 +30,24 @@ export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /**
  * What the caches keep of an object: no managedFields, and the strings it shares with other
  * objects pooled (the metadata's unique fields — name, uid, resourceVersion — are left out of the
- * pool, where they would only push out shared ones), its status conditions too.
+ * pool, where they would only push out shared ones), its status conditions too. Given the version
+ * the cache holds now (`previous`), the parts equal to that version's are that version's
+ * (reusePrevious).
  */
 export function cacheTransform(
   pool: StringPool,
   conditions = new ConditionPool(),
-): <T extends KubernetesObject>(o: T) => T {
-  return (o) => {
+): <T extends KubernetesObject>(o: T, previous?: KubernetesObject) => T {
+  return (o, previous) => {
     withoutManagedFields(o);
     if (o.metadata?.annotations?.[LAST_APPLIED] !== undefined) delete o.metadata.annotations[LAST_APPLIED];
-    for (const key in o) if (key !== "metadata") pool.internAll((o as Record<string, unknown>)[key]);
+    if (previous) reusePrevious(o, previous);
+    for (const key in o) {
+      const value = (o as Record<string, unknown>)[key];
+      // A part kept from the version before has its strings pooled already.
+      if (key !== "metadata" && value !== (previous as Record<string, unknown> | undefined)?.[key])
+        pool.internAll(value);
+    }
     const status = (o as { status?: { conditions?: unknown } }).status;
     if (status?.conditions !== undefined) status.conditions = conditions.intern(status.conditions);
     const metadata = o.metadata;
@@ -56,6 +65,39 @@ export function cacheTransform(
     if (typeof o.kind === "string") o.kind = pool.intern(o.kind);
     return o;
   };
+}
+
+/** The parts of an object that most updates leave as they were (see reusePrevious). */
+const KEPT_METADATA = ["annotations", "labels", "finalizers", "ownerReferences"] as const;
+
+/**
+ * Replaces, in place, the parts of `o` equal to those of `previous` (the version it replaces) by
+ * `previous`'s: its spec, each top-level field of its status (atProvider, ...), its metadata's
+ * annotations, labels, finalizers and owner references, its name and uid. Most updates are the
+ * operator's own status writes, which change a condition or two: the rest of the new version,
+ * just parsed, then dies young instead of being kept while the version it replaces becomes
+ * garbage. While converging, the versions that caches replace were much of what survived young
+ * collections only to die in the old generation (every resource is written about three times),
+ * whose garbage sets how far the heap grows between full collections. Shared parts are never
+ * written to: cached objects are read-only.
+ */
+export function reusePrevious(o: KubernetesObject, previous: KubernetesObject): void {
+  const next = o as Record<string, unknown>;
+  const prev = previous as Record<string, unknown>;
+  if (next.spec !== undefined && sameJson(next.spec, prev.spec)) next.spec = prev.spec;
+  const status = next.status as Record<string, unknown> | undefined;
+  const before = prev.status as Record<string, unknown> | undefined;
+  if (status && before && typeof status === "object" && typeof before === "object")
+    for (const key in status)
+      if (key !== "conditions" && typeof status[key] === "object" && sameJson(status[key], before[key]))
+        status[key] = before[key];
+  const metadata = o.metadata as Record<string, unknown> | undefined;
+  const was = previous.metadata as Record<string, unknown> | undefined;
+  if (!metadata || !was) return;
+  for (const key of KEPT_METADATA)
+    if (metadata[key] !== undefined && sameJson(metadata[key], was[key])) metadata[key] = was[key];
+  // The same object's name and uid: one copy each, not a new one per version.
+  for (const key of ["name", "uid"] as const) if (metadata[key] === was[key]) metadata[key] = was[key];
 }
 
 /** An object reduced to what identifies it and its version (see InformerSetOptions.metadataOnly). */

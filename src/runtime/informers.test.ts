@@ -105,6 +105,34 @@ describe("cacheTransform", () => {
     expect(b.status.conditions).toBe(a.status.conditions);
   });
 
+  it("given the version the cache holds, keeps that version's parts where the new one is equal", () => {
+    const slim = cacheTransform(new StringPool());
+    const previous = slim(object("a", "uid-a"));
+    previous.metadata.annotations = { "cloud.svc.io/href": "/api/volumes/1" };
+    previous.status.atProvider = { name: "a", size: 10 };
+    const next = object("a", "uid-a");
+    next.metadata.resourceVersion = "2";
+    next.metadata.annotations = { "cloud.svc.io/href": "/api/volumes/1" };
+    next.status = {
+      conditions: [{ type: "Ready", status: "False", reason: "Creating" }],
+      atProvider: { name: "a", size: 10 },
+      href: "/api/volumes/1",
+    };
+    const kept = slim(next, previous);
+    expect(kept.spec).toBe(previous.spec);
+    expect(kept.status.atProvider).toBe(previous.status.atProvider);
+    expect(kept.metadata.annotations).toBe(previous.metadata.annotations);
+    expect(kept.metadata.finalizers).toBe(previous.metadata.finalizers);
+    // What changed is the new version's.
+    expect(kept.metadata.resourceVersion).toBe("2");
+    expect(kept.status.conditions).toEqual([{ type: "Ready", status: "False", reason: "Creating" }]);
+    expect(kept.status.href).toBe("/api/volumes/1");
+    const changed = object("a", "uid-a");
+    changed.spec.size = 20;
+    expect(slim(changed, previous).spec).toEqual({ cloudHref: "/api/clouds/1", size: 20 });
+    expect(slim(object("a", "uid-a")).spec).not.toBe(previous.spec);
+  });
+
   it("drops kubectl's last-applied annotation and keeps the others", () => {
     const o = object("c", "uid-c");
     o.metadata.annotations = { [LAST_APPLIED]: JSON.stringify(o), "cloud.svc.io/href": "/api/volumes/1" };
@@ -176,6 +204,23 @@ describe("InformerSet against the devcluster", () => {
     expect(old?.spec).toMatchObject({ description: "first" });
     expect(informers.get("Deployment", "ns", "web")).toBe(object);
     expect(informers.list("Deployment")).toEqual([object]);
+  });
+
+  it("keeps the parts an update left as they were from the version before (its spec after a metadata write)", async () => {
+    const before = informers.get("Deployment", "ns", "web")!;
+    await raw.call(
+      "PATCH",
+      path("web"),
+      { metadata: { labels: { tier: "web" } } },
+      "application/merge-patch+json",
+    );
+    await until(
+      () => informers.get("Deployment", "ns", "web")?.metadata.labels?.tier === "web",
+      "the update",
+    );
+    const after = informers.get("Deployment", "ns", "web")!;
+    expect(after).not.toBe(before);
+    expect(after.spec).toBe(before.spec);
   });
 
   it("reads a list page by page with the server's continue token, slimming each page", async () => {

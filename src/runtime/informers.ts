@@ -93,7 +93,7 @@ export class InformerSet implements ObjectStore {
   /** Shared by every informer of the set: objects of different kinds share strings too. */
   private readonly pool = new StringPool();
   private readonly conditionPool = new ConditionPool();
-  private readonly slim: <T extends KubernetesObject>(o: T) => T;
+  private readonly slim: <T extends KubernetesObject>(o: T, previous?: KubernetesObject) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
@@ -183,13 +183,17 @@ export class InformerSet implements ObjectStore {
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
     const page = (cont: string | undefined) =>
       kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
+    // Each object as the cache keeps it, given the version the cache holds now (read before the
+    // informer replaces it: a watch event's object, a list page's objects, are slimmed first).
+    const slim = (o: KubernetesObject) =>
+      this.slim(o, o.metadata?.name ? informer.get(o.metadata.name, o.metadata.namespace) : undefined);
     let onListed!: () => void;
     const listed = new Promise<void>((resolve) => {
       onListed = resolve;
     });
     const list = () => {
       entry.phase = "list";
-      return pagedList(page, this.slim)
+      return pagedList(page, slim)
         .then((listed) => {
           entry.phase = "watch";
           return listed;
@@ -199,7 +203,7 @@ export class InformerSet implements ObjectStore {
     // client-node's makeInformer, with a Watch that slims objects before the cache sees them.
     const informer = new ListWatch(
       path,
-      asWatch(new KubeWatch(kube, this.slim)),
+      asWatch(new KubeWatch(kube, slim)),
       list,
       false,
       k.labelSelector,

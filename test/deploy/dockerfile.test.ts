@@ -42,6 +42,14 @@ describe("Dockerfile", () => {
     ]);
   });
 
+  it("sets malloc so that freed memory does not stay resident: two arenas, a fixed mmap threshold, trimming", () => {
+    const env = ops(runtime, "ENV");
+    expect(env).toContain("MALLOC_ARENA_MAX=2");
+    // glibc fixes the threshold (no longer raised by each large block freed) once it is set.
+    expect(env).toContain("MALLOC_MMAP_THRESHOLD_=131072");
+    expect(env).toContain("MALLOC_TRIM_THRESHOLD_=131072");
+  });
+
   it("runs as a non-root numeric user, ENTRYPOINT `svc-operator run`", () => {
     const [user] = ops(runtime, "USER");
     expect(user).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
