@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { BatchedReads, NOT_LISTED } from "./batched-reads.ts";
 import type { AnyManagedKind } from "./kind.ts";
 
-/** A kind whose index lists what `items` holds for a scope, counting its calls. */
-function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: Error) {
+/**
+ * A kind whose index lists what `items` holds for a scope, counting its calls; with `gate`, a
+ * call answers what it listed when sent, once the gate opens.
+ */
+function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: Error, gate?: Promise<void>) {
   const calls: string[] = [];
   const kind = {
     kind: "Widget",
@@ -13,7 +16,9 @@ function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: E
       list: async (_client: unknown, scope: string) => {
         calls.push(scope);
         if (fail) throw fail;
-        return items[scope] ?? [];
+        const listed = [...(items[scope] ?? [])];
+        await gate;
+        return listed;
       },
     },
   } as unknown as AnyManagedKind;
@@ -84,24 +89,11 @@ describe("BatchedReads", () => {
 
   it("a listing (a lookup's) shares a batch not sent yet, never one already sent: that one may predate the asker's create", async () => {
     const items: Record<string, { href: string; v: number }[]> = { "": [{ href: "/w/1", v: 1 }] };
-    const calls: string[] = [];
     let release = () => {};
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    const kind = {
-      kind: "Widget",
-      hrefOf: (o: { href: string }) => o.href,
-      index: {
-        scope: () => "",
-        list: async (_client: unknown, scope: string) => {
-          calls.push(scope);
-          const listed = [...(items[scope] ?? [])];
-          await gate;
-          return listed;
-        },
-      },
-    } as unknown as AnyManagedKind;
+    const { kind, calls } = kindWith(items, undefined, gate);
     const reads = new BatchedReads({ windowMs: 5 });
     const first = reads.list(kind, "ns/acc", client, "");
     const read = reads.read(kind, "ns/acc", client, "", "/w/1");
