@@ -84,6 +84,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // Set once each kind of disruption has happened and the operator is back: the run does not
     // count as converged before that, or a fast convergence would end the chaos before it began.
     let firstRoundDone = false;
+    // Until the last disruption ended: the run stops disrupting once every resource is deleted,
+    // which may come before `durationMs` is over.
+    let disruptedForMs = 0;
     // Disruptions, one at a time at random moments, until the duration is over.
     const disruptions = (async () => {
       // Each kind of disruption happens at least once, however short the duration.
@@ -108,6 +111,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           counts.devclusterRestarts++;
           log(`devcluster restarted from its state file (#${counts.devclusterRestarts})`);
         }
+        disruptedForMs = performance.now() - started;
         if (firstPicks.length === 0) firstRoundDone = true;
       }
     })();
@@ -209,6 +213,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       stats.requests.filter((r) => r.status === s).reduce((n, r) => n + r.count, 0);
     Object.assign(figures, {
       durationMs: options.durationMs,
+      disruptedForMs: Math.round(disruptedForMs),
       apiCalls: stats.requests.filter((r) => r.route.startsWith("/api/")).reduce((n, r) => n + r.count, 0),
       injected500: byStatus(500),
       injected503: byStatus(503),

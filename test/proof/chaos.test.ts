@@ -11,6 +11,7 @@ describe("chaos (short)", () => {
     expect(result.figures.operatorKills).toBeGreaterThanOrEqual(1);
     expect(result.figures.watchCuts).toBeGreaterThanOrEqual(1);
     expect(result.figures.devclusterRestarts).toBeGreaterThanOrEqual(1);
+    expect(result.figures.disruptedForMs).toBeGreaterThan(0);
     expect(
       Number(result.figures.injected500) +
         Number(result.figures.injected503) +
