@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { FakeKube } from "./fake-kube.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
 import { CONTENTS_LOOK_MS, CONTENTS_LOOK_PENDING_MS, InformerEvents } from "./operator-events.ts";
@@ -84,6 +85,55 @@ describe("InformerEvents", () => {
     events.updated("Item", ready, i);
     // Soon, not at once: its other contents turning Ready about now share the look.
     expect(queued).toEqual([`Box/ns/b in ${CONTENTS_LOOK_MS} ms`]);
+  });
+
+  it("siblings waiting for one (a user's other roles, its observer grant) are woken urgent by its Ready", () => {
+    const queued: string[] = [];
+    const grant = {
+      ...widget,
+      kind: "Grant",
+      schema: managedSpec({ role: z.string() }),
+      references: () => [],
+      siblings: () => "user-2",
+      leadsSiblings: (s: { role?: string }) => s.role === "observer",
+    } as unknown as AnyManagedKind;
+    const siblings = new SiblingIndex();
+    const events = new InformerEvents({
+      kinds: [grant],
+      store: new FakeKube(),
+      refs: new ReferenceIndex(),
+      owners: new OwnerIndex(),
+      siblings,
+      accounts: { checkAhead: () => {}, parkIfPending: () => false },
+      queue: () =>
+        ({
+          add: (key: string, urgent?: boolean) => void queued.push(`${key}${urgent ? " urgent" : ""}`),
+          addAfter: () => {},
+        }) as unknown as WorkQueue,
+      checkAhead: () => false,
+    });
+    const observer: ManagedObject = {
+      metadata: { name: "o", namespace: "ns", generation: 1 },
+      spec: { role: "observer" },
+    };
+    const actor: ManagedObject = {
+      metadata: { name: "a", namespace: "ns", generation: 1 },
+      spec: { role: "actor" },
+    };
+    events.added("Grant", observer);
+    events.added("Grant", actor);
+    queued.length = 0;
+    const ready: ManagedObject = {
+      ...observer,
+      status: {
+        href: "/api/permissions/2-observer",
+        conditions: [
+          { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
+        ],
+      },
+    };
+    events.updated("Grant", ready, observer);
+    expect(queued).toEqual(["Grant/ns/a urgent"]);
   });
 
   it("while another content is on its way the look waits for it (its Ready brings the look forward)", () => {

@@ -120,7 +120,9 @@ export class InformerEvents {
       // One still waiting for another reference (never recorded) is not reconciled only to park.
       if (kind !== "Account")
         for (const dependent of refs.dependents(key)) this.enqueueOrPark(dependent, true);
-      for (const sibling of siblings.woken(key)) this.enqueue(sibling);
+      // Siblings waiting for this one (a user's other roles for the observer grant) are
+      // dependents woken by their reference's Ready in all but name: urgent too.
+      for (const sibling of siblings.woken(key)) this.enqueue(sibling, true);
       // What holds it in the service and lists it in status (a route table its new route): look
       // again, soon rather than at once, so that the contents turning Ready about together (a
       // table's subnets and routes) cost it one look, and the dependents' creates go first.

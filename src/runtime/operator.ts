@@ -243,7 +243,9 @@ export class Operator {
       // go ahead of a backlog of leaves instead of behind it.
       priority: (key) => {
         const { kind } = parseKey(key);
-        return kind === "Account" ? Number.MAX_SAFE_INTEGER : this.refs.kindLevel(kind, this.pends);
+        return kind === "Account"
+          ? Number.MAX_SAFE_INTEGER
+          : this.refs.kindLevel(kind, this.pends, this.ordersItself);
       },
       enqueueAll: () => {
         for (const kind of this.allKinds()) {
@@ -372,4 +374,7 @@ export class Operator {
 
   /** Whether the service can keep objects of the kind pending after a create (the kind says when). */
   private readonly pends = (kind: string): boolean => this.reconcilers.get(kind)?.kind.notReady !== undefined;
+  /** Its objects wait for one another (ManagedKind.siblings): a chain within the kind. */
+  private readonly ordersItself = (kind: string): boolean =>
+    this.reconcilers.get(kind)?.kind.siblings !== undefined;
 }

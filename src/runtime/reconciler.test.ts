@@ -205,13 +205,13 @@ describe("ManagedReconciler: objects the service shows as not ready yet", () => 
     );
     apply("w", { size: 1, color: "blue" });
     const delays: (number | undefined)[] = [];
-    for (const step of [0, 1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000]) {
+    for (const step of [0, 250, 250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000]) {
       clock.advance(step);
       const r = await pending.reconcile(NS, "w");
       expect(r.outcome).toBe("progressing");
       delays.push(r.requeueAfterMs);
     }
-    expect(delays).toEqual([1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect(delays).toEqual([250, 250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
     expect(cond("Ready")?.message).toBe("widget is pending");
     service.objects.get("/api/widgets/1")!.color = "red";
     apply("w", { size: 1, color: "red" });
@@ -219,6 +219,6 @@ describe("ManagedReconciler: objects the service shows as not ready yet", () => 
     // Pending again later: the schedule starts over.
     service.objects.get("/api/widgets/1")!.color = "blue";
     apply("w", { size: 1, color: "blue" });
-    expect((await pending.reconcile(NS, "w")).requeueAfterMs).toBe(1_000);
+    expect((await pending.reconcile(NS, "w")).requeueAfterMs).toBe(250);
   });
 });

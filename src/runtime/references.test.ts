@@ -82,6 +82,8 @@ describe("ReferenceIndex", () => {
     expect(level("Deployment")).toBe(PENDING_KIND_WEIGHT + 2);
     expect(level("Account")).toBe(PENDING_KIND_WEIGHT + 3);
     expect(level("Unknown")).toBe(1);
+    // Objects that wait for one another (a user's observer grant first): one step more.
+    expect(idx.kindLevel("Permission", pending, (k) => k === "Permission")).toBe(2);
     // A kind seen later lengthens the chains through it; the levels are worked out again.
     idx.set("Firewall/ns/f", ["Route/ns/r"]);
     idx.set("Rule/ns/x", ["Firewall/ns/f"]);

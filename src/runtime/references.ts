@@ -197,9 +197,15 @@ export class ReferenceIndex {
    * says the service keeps it pending after a create: that wait is on the path of all that
    * follows) plus the longest level among the kinds referencing it. A backlog worked highest
    * level first starts the long chains (Deployment, Network, a pending Subnet) while the short
-   * ones (a Route, an attachment) fill the gaps. `pending` must answer the same on every call.
+   * ones (a Route, an attachment) fill the gaps. A kind whose objects order themselves among each
+   * other (`ordersItself`: a user's observer grant before the other roles) takes one step more.
+   * `pending` and `ordersItself` must answer the same on every call.
    */
-  kindLevel(kind: string, pending: (kind: string) => boolean): number {
+  kindLevel(
+    kind: string,
+    pending: (kind: string) => boolean,
+    ordersItself: (kind: string) => boolean = () => false,
+  ): number {
     const known = this.kindLevels.get(kind); // the usual case: asked on every queue add
     if (known !== undefined) return known;
     const visiting = new Set<string>();
@@ -211,7 +217,7 @@ export class ReferenceIndex {
       let after = 0;
       for (const d of this.kindDependents.get(k) ?? []) after = Math.max(after, level(d));
       visiting.delete(k);
-      const n = (pending(k) ? PENDING_KIND_WEIGHT : 1) + after;
+      const n = (pending(k) ? PENDING_KIND_WEIGHT : 1) + (ordersItself(k) ? 1 : 0) + after;
       this.kindLevels.set(k, n);
       return n;
     };

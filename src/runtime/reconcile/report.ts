@@ -66,16 +66,17 @@ function unmanagedContents(run: Run, observed: unknown): string[] {
 
 /**
  * How long to wait before looking again at an object the service shows as not ready: as long
- * as it has been so, between 1 s and 30 s (1, 1, 2, 4, ... s), so a short pending state (a
- * subnet) is seen over quickly and a long one costs few calls. The look is due on a 250 ms grid
- * of the clock: objects that turned pending about together are looked at together, through one
+ * as it has been so, between 250 ms and 30 s (0.25, 0.25, 0.5, 1, 2, ... s), so a short pending
+ * state (a subnet's second) is seen over within a quarter of it, not up to a second late with
+ * every dependent waiting, and a long one costs few calls. The look is due on a 250 ms grid of
+ * the clock: objects that turned pending about together are looked at together, through one
  * batched index read (BatchedReads).
  */
 function notReadyPollMs(run: Run): number {
   const now = run.deps.clock.now();
   const since = run.memory.notReadySince.get(run.key) ?? now;
   run.memory.notReadySince.set(run.key, since);
-  const due = now + Math.min(30_000, Math.max(1_000, now - since));
+  const due = now + Math.min(30_000, Math.max(POLL_GRID_MS, now - since));
   return Math.ceil(due / POLL_GRID_MS) * POLL_GRID_MS - now;
 }
 
