@@ -65,22 +65,25 @@ function unmanagedContents(run: Run, observed: unknown): string[] {
 }
 
 /**
- * How long to wait before looking again at an object the service shows as not ready: as long
- * as it has been so, between 250 ms and 30 s (0.25, 0.25, 0.5, 1, 2, ... s), so a short pending
- * state (a subnet's second) is seen over within a quarter of it, not up to a second late with
- * every dependent waiting, and a long one costs few calls. The look is due on a 250 ms grid of
- * the clock: objects that turned pending about together are looked at together, through one
- * batched index read (BatchedReads).
+ * How long to wait before looking again at an object the service shows as not ready: every
+ * 250 ms for its first 2 s, then as long as it has been so, up to 30 s (2, 4, 8, ... s). A short
+ * pending state (a subnet's second) is seen over within a quarter of a second, not up to a
+ * second late with every dependent waiting, and a long one costs few calls. The looks fall on a
+ * 250 ms grid of the clock: objects that turned pending about together are looked at together,
+ * through one batched index read (BatchedReads).
  */
 function notReadyPollMs(run: Run): number {
   const now = run.deps.clock.now();
   const since = run.memory.notReadySince.get(run.key) ?? now;
   run.memory.notReadySince.set(run.key, since);
-  const due = now + Math.min(30_000, Math.max(POLL_GRID_MS, now - since));
+  const pendingMs = now - since;
+  const due = now + (pendingMs < STEADY_LOOKS_MS ? POLL_GRID_MS : Math.min(30_000, pendingMs));
   return Math.ceil(due / POLL_GRID_MS) * POLL_GRID_MS - now;
 }
 
 const POLL_GRID_MS = 250;
+/** For this long an object stays not ready, it is looked at every POLL_GRID_MS; then less and less often. */
+const STEADY_LOOKS_MS = 2_000;
 
 /** What a phase's error records: its outcome; nothing for a conflict, a pending Account or a gone object. */
 export async function recordFailure(run: Run, error: unknown): Promise<ReconcileOutcome> {
