@@ -1,6 +1,6 @@
 import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import { ConditionPool } from "./condition-pool.ts";
-import { sameJson } from "./same-json.ts";
+import { deepEqual } from "./kube.ts";
 import type { StringPool } from "./string-pool.ts";
 
 // What the informer caches keep of each object (the watch hands them over so, kube-watch.ts): a cache of
@@ -84,18 +84,18 @@ const KEPT_METADATA = ["annotations", "labels", "finalizers", "ownerReferences"]
 export function reusePrevious(o: KubernetesObject, previous: KubernetesObject): void {
   const next = o as Record<string, unknown>;
   const prev = previous as Record<string, unknown>;
-  if (next.spec !== undefined && sameJson(next.spec, prev.spec)) next.spec = prev.spec;
+  if (next.spec !== undefined && deepEqual(next.spec, prev.spec)) next.spec = prev.spec;
   const status = next.status as Record<string, unknown> | undefined;
   const before = prev.status as Record<string, unknown> | undefined;
   if (status && before && typeof status === "object" && typeof before === "object")
     for (const key in status)
-      if (key !== "conditions" && typeof status[key] === "object" && sameJson(status[key], before[key]))
+      if (key !== "conditions" && typeof status[key] === "object" && deepEqual(status[key], before[key]))
         status[key] = before[key];
   const metadata = o.metadata as Record<string, unknown> | undefined;
   const was = previous.metadata as Record<string, unknown> | undefined;
   if (!metadata || !was) return;
   for (const key of KEPT_METADATA)
-    if (metadata[key] !== undefined && sameJson(metadata[key], was[key])) metadata[key] = was[key];
+    if (metadata[key] !== undefined && deepEqual(metadata[key], was[key])) metadata[key] = was[key];
   // The same object's name and uid: one copy each, not a new one per version.
   for (const key of ["name", "uid"] as const) if (metadata[key] === was[key]) metadata[key] = was[key];
 }

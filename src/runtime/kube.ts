@@ -86,16 +86,26 @@ export function withoutNulls<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * Whether two JSON-like values are equal, keys in any order, an undefined member as none. It
+ * allocates nothing: the informer caches compare every new version's parts with the last's.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
   }
-  return false;
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  let members = 0;
+  for (const k in a) {
+    if (a[k] === undefined) continue;
+    if (!deepEqual(a[k], b[k])) return false;
+    members++;
+  }
+  for (const k in b) if (b[k] !== undefined) members--;
+  return members === 0;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

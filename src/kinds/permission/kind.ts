@@ -3,9 +3,9 @@ import type { Permission } from "../../api/resources/permissions.ts";
 import type { LookupContext, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
+import { ClientCache } from "../shared/client-cache.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";
-import { RecentGrants } from "./recent-grants.ts";
 import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
 
 export interface PermissionObserved {
@@ -107,7 +107,12 @@ export function createPermissionKind(
 ): ManagedKind<PermissionSpec, PermissionDesired, PermissionObserved, PermissionClient> {
   // Permissions of the same user wake each other (siblings); the re-check only catches grants made outside.
   const retryMs = options.orderRetryMs ?? 10_000;
-  const recentGrants = new RecentGrants<PermissionObserved[]>();
+  // The latest listing of each user's grants, for a second: the observer-first check before a
+  // create reads the one its reconcile's lookup (adoptExisting), or a sibling's, just made. Only
+  // that check reads it (a grant revoked since is the create's 422, one made since what the
+  // sibling wake-up brings); a lookup never does: after a create whose answer was lost, only a
+  // listing sent after the reconcile started is sure to show it (LookupContext.listIndex).
+  const recentGrants = new ClientCache<PermissionObserved[]>({ ttlMs: 1_000 });
   return {
     kind: "Permission",
     plural: "permissions",
@@ -149,7 +154,8 @@ export function createPermissionKind(
       if (fields !== undefined || desired.roleTitle === "observer") return;
       // The lookup just listed them (adoptExisting): that listing, not a second one. A grant
       // revoked since is the create's 422.
-      const grants = await (recentGrants.get(client, desired.userHref) ?? grantsOf(client, desired.userHref));
+      const grants = await (recentGrants.peek(client, desired.userHref) ??
+        grantsOf(client, desired.userHref));
       if (!grants.some((p) => p.roleTitle === "observer"))
         throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
     },
