@@ -44,6 +44,7 @@ import {
   p95ByKind,
   percentile,
   startSplit,
+  writeTimeline,
 } from "./lib/scale-figures.ts";
 import {
   byRoute,
@@ -249,14 +250,11 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     f(size, "apiCallsPerResourceWithoutAuditTrail", per(used - audit));
     f(size, "auditTrailCallsPerResource", per(audit));
     f(size, "callsGoal", "<= 1.3 per resource (the audit trail's one call per created object apart)");
-    const starts = dependentStarts(
-      set,
-      "scale-a",
-      writes,
-      hrefOf(all),
-      await createLog(service),
-      startedWall,
-    );
+    const timing = [set, "scale-a", writes, hrefOf(all), await createLog(service), startedWall] as const;
+    const starts = dependentStarts(...timing);
+    // BENCH_SCALE_TIMELINE=file: when each resource turned Ready, wrote its intent and was created.
+    const timeline = process.env.BENCH_SCALE_TIMELINE;
+    if (timeline) await writeTimeline(timeline, ...timing);
     const ms = starts.map((s) => s.ms);
     f(size, "dependentStartP95Ms", Math.round(percentile(ms, 95)));
     f(size, "dependentStartP50Ms", Math.round(percentile(ms, 50)));

@@ -1,6 +1,7 @@
 // What the scale bench measures besides time: the calls the API needs for a desired set, the
 // operator's Kubernetes writes (from the devcluster's write hook) and how soon a dependent's create
 // follows its parent's Ready (devcluster write times against the simulator's create log).
+import { writeFile } from "node:fs/promises";
 import { managedKinds } from "../../src/kinds/index.ts";
 import type { ManagedObject } from "../../src/runtime/kind.ts";
 import type { Manifest } from "../../test/proof/mixed.ts";
@@ -70,6 +71,36 @@ export function dependentStarts(
     });
   }
   return out;
+}
+
+/**
+ * Each resource of the set with the parents it waits for at create time, and when (ms after the
+ * operator started) it turned Ready, wrote its create intent and was created: where a dependent's
+ * start went (which wave of Readys woke it, how long it queued).
+ */
+export async function writeTimeline(
+  file: string,
+  set: Manifest[],
+  ns: string,
+  writes: WriteLog,
+  hrefOf: (m: Manifest) => string | undefined,
+  createdAt: Map<string, number>,
+  since: number,
+): Promise<void> {
+  const after = (t: number | undefined) => (t === undefined ? null : Math.round(t - since));
+  const rows = set.map((m) => {
+    const kind = KIND_BY_NAME.get(m.kind)!;
+    const refs = kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
+    return {
+      kind: m.kind,
+      name: m.name,
+      parents: refs.map((r) => `${r.kind}/${r.name}`),
+      ready: after(writes.ready(m.kind, ns, m.name)),
+      intent: after(writes.intent(m.kind, ns, m.name)),
+      created: after(createdAt.get(hrefOf(m) ?? "")),
+    };
+  });
+  await writeFile(file, JSON.stringify(rows));
 }
 
 /**
