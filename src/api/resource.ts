@@ -15,6 +15,12 @@ export interface IndexOptions {
   /** Other index parameters (`with_deleted`, `start_date`, ...). */
   params?: Params;
   signal?: AbortSignal;
+  /**
+   * Only the items whose self link is one of these hrefs are validated and returned; the others
+   * are dropped before validation, so that a read wanting a few objects of a long collection
+   * does not copy (and check) every one of them. Absent: every item.
+   */
+  wanted?: ReadonlySet<string>;
 }
 
 export interface ShowOptions {
@@ -33,7 +39,23 @@ export async function listAll<S extends z.ZodType>(
   const result = await client.call({ method: "GET", path, query, signal: options.signal });
   const items = parseJson(client, result, "GET", path);
   if (!Array.isArray(items)) throw badResponse("GET", path, "a collection must be a JSON array");
-  return items.map((item, i) => validate(schema, item, "GET", path, `[${i}]`));
+  const wanted = options.wanted;
+  if (!wanted) return items.map((item, i) => validate(schema, item, "GET", path, `[${i}]`));
+  const out: Array<z.output<S>> = [];
+  for (let i = 0; i < items.length; i++) {
+    const href = rawSelfHref(items[i]);
+    if (href !== undefined && wanted.has(href)) out.push(validate(schema, items[i], "GET", path, `[${i}]`));
+  }
+  return out;
+}
+
+/** The self link of an item not validated yet, or undefined when it has none a schema would accept. */
+function rawSelfHref(item: unknown): string | undefined {
+  const links = (item as { links?: unknown } | null)?.links;
+  if (!Array.isArray(links)) return undefined;
+  for (const link of links as Array<{ rel?: unknown; href?: unknown } | null>)
+    if (link?.rel === "self") return typeof link.href === "string" ? link.href : undefined;
+  return undefined;
 }
 
 export async function showOne<S extends z.ZodType>(

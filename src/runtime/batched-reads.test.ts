@@ -8,13 +8,16 @@ import type { AnyManagedKind } from "./kind.ts";
  */
 function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: Error, gate?: Promise<void>) {
   const calls: string[] = [];
+  /** The `wanted` of each call, sorted (undefined: the whole listing asked). */
+  const wanted: (string[] | undefined)[] = [];
   const kind = {
     kind: "Widget",
     hrefOf: (o: { href: string }) => o.href,
     index: {
       scope: () => "",
-      list: async (_client: unknown, scope: string) => {
+      list: async (_client: unknown, scope: string, want?: ReadonlySet<string>) => {
         calls.push(scope);
+        wanted.push(want && [...want].sort());
         if (fail) throw fail;
         const listed = [...(items[scope] ?? [])];
         await gate;
@@ -22,7 +25,7 @@ function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: E
       },
     },
   } as unknown as AnyManagedKind;
-  return { kind, calls };
+  return { kind, calls, wanted };
 }
 
 const client = {};
@@ -108,5 +111,21 @@ describe("BatchedReads", () => {
     expect(await read).toEqual({ href: "/w/1", v: 1 });
     expect((await second).map((o) => (o as { href: string }).href)).toEqual(["/w/1", "/w/2"]);
     expect(calls).toHaveLength(2);
+  });
+
+  it("reads alone ask the index for the hrefs they wait for; a lookup sharing the batch gets the whole listing", async () => {
+    const { kind, wanted } = kindWith({ "": [{ href: "/w/1", v: 1 }] });
+    const reads = new BatchedReads({ windowMs: 5 });
+    await Promise.all([
+      reads.read(kind, "ns/acc", client, "", "/w/2"),
+      reads.read(kind, "ns/acc", client, "", "/w/1"),
+      reads.read(kind, "ns/acc", client, "", "/w/1"),
+    ]);
+    const [listed] = await Promise.all([
+      reads.list(kind, "ns/acc", client, ""),
+      reads.read(kind, "ns/acc", client, "", "/w/1"),
+    ]);
+    expect(wanted).toEqual([["/w/1", "/w/2"], undefined]);
+    expect(listed).toEqual([{ href: "/w/1", v: 1 }]);
   });
 });

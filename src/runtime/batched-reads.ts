@@ -139,7 +139,9 @@ export class BatchedReads {
     let items: unknown[];
     try {
       this.onCall(kind.kind);
-      items = await kind.index!.list(client, scope);
+      // Only lookups need the whole listing: the reads need the objects they wait for, and the
+      // others are not validated (IndexOptions.wanted), a few of a long collection.
+      items = await kind.index!.list(client, scope, listing.length > 0 ? undefined : new Set(waiting.keys()));
     } catch (error) {
       for (const list of waiting.values()) for (const w of list) w.reject(error);
       for (const w of listing) w.reject(error);

@@ -133,7 +133,12 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
      * cloud before status records it): lets a just-created object be read through the index too.
      */
     scopeOfDesired?(desired: D): string | undefined;
-    list(client: C, scope: string): Promise<O[]>;
+    /**
+     * With `wanted`, the objects of those hrefs are all that is needed (a batched read): a list
+     * may then leave the others out (IndexOptions.wanted: they are not validated) but must show
+     * every wanted one the index holds. Without it, every object of the scope.
+     */
+    list(client: C, scope: string, wanted?: ReadonlySet<string>): Promise<O[]>;
   };
   /**
    * `svc-operator export` and `plan` (optional): what their generic reading of a kind cannot

@@ -40,7 +40,7 @@ export function createAlertSpecKind(options: { metrics?: SubjectMetrics } = {}) 
     rows: alertSpecRows,
     resource: (client: AlertSpecClient) => ({
       show: (href) => client.alertSpecs.show(href),
-      index: (_scope, filter) => client.alertSpecs.index({ filter }),
+      index: (_scope, options) => client.alertSpecs.index(options),
       create: (_scope, params) => client.alertSpecs.create(params as never),
       update: (href, params) => client.alertSpecs.update(href, params),
       destroy: (href) => client.alertSpecs.destroy(href),

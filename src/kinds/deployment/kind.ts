@@ -37,7 +37,8 @@ export interface DeploymentDesired {
 /** The calls this kind makes; `deploymentApi()` adapts the service client to it. */
 export interface DeploymentApi {
   show(href: string): Promise<DeploymentObserved | undefined>;
-  index(filters?: Record<string, string>): Promise<DeploymentObserved[]>;
+  /** `wanted`: only those deployments are needed (ManagedKind.index.list); others may be left out. */
+  index(filters?: Record<string, string>, wanted?: ReadonlySet<string>): Promise<DeploymentObserved[]>;
   create(params: Record<string, string>): Promise<string>;
   update(href: string, params: Record<string, string>): Promise<void>;
   lock(href: string): Promise<void>;
@@ -88,7 +89,8 @@ export function deploymentApi(api: ServiceApi): DeploymentApi {
       const d = await orUndefined(api.deployments.show(href, { view: VIEW }));
       return d && toObserved(d);
     },
-    index: async (filters) => (await api.deployments.index({ view: VIEW, filter: filters })).map(toObserved),
+    index: async (filters, wanted) =>
+      (await api.deployments.index({ view: VIEW, filter: filters, wanted })).map(toObserved),
     create: (params) => api.deployments.create(params as { name: string }),
     update: (href, params) => api.deployments.update(href, params),
     lock: (href) => api.deployments.lock(href),
@@ -270,6 +272,6 @@ export const deploymentKind: ManagedKind<
   atProvider: deploymentAtProvider,
   index: {
     scope: () => "",
-    list: (client) => calls(client).index(),
+    list: (client, _scope, wanted) => calls(client).index(undefined, wanted),
   },
 };

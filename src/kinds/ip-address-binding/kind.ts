@@ -35,7 +35,7 @@ export const ipAddressBindingKind = tableKind({
   rows: ipAddressBindingRows,
   resource: (client: IpAddressBindingClient) => ({
     show: (href) => client.ipAddressBindings.show(href),
-    index: (cloud, filter) => client.ipAddressBindings.index(cloud, { filter }),
+    index: (cloud, options) => client.ipAddressBindings.index(cloud, options),
     create: (cloud, params) => client.ipAddressBindings.create(cloud, params),
     destroy: (href) => client.ipAddressBindings.destroy(href),
   }),

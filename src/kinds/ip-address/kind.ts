@@ -22,7 +22,7 @@ export const ipAddressKind = tableKind({
   rows: ipAddressRows,
   resource: (client: IpAddressClient) => ({
     show: (href) => client.ipAddresses.show(href),
-    index: (cloud, filter) => client.ipAddresses.index(cloud, { filter }),
+    index: (cloud, options) => client.ipAddresses.index(cloud, options),
     create: (cloud, params) => client.ipAddresses.create(cloud, params as never),
     update: (href, params) => client.ipAddresses.update(href, params as never),
     destroy: (href) => client.ipAddresses.destroy(href),

@@ -143,7 +143,8 @@ export function createNetworkGatewayKind(
     atProvider: gatewayAtProvider,
     index: {
       scope: () => "",
-      list: async (client) => (await client.networkGateways.index()).map(toGatewayObserved),
+      list: async (client, _scope, wanted) =>
+        (await client.networkGateways.index({ wanted })).map(toGatewayObserved),
     },
   };
 }

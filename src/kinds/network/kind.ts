@@ -223,7 +223,8 @@ export function createNetworkKind(
     atProvider: networkAtProvider,
     index: {
       scope: () => "",
-      list: async (client) => (await client.networks.index()).map(toNetworkObserved),
+      list: async (client, _scope, wanted) =>
+        (await client.networks.index({ wanted })).map(toNetworkObserved),
     },
     // The service shows the default route table as its own member: export names it (by reference
     // to its RouteTable when that is exported too), so that Manage keeps it the default.

@@ -22,8 +22,8 @@ export interface PermissionDesired {
 
 export interface PermissionCalls {
   show(href: string): Promise<PermissionObserved | undefined>;
-  /** Every grant, or those of one user. */
-  index(userHref?: string): Promise<PermissionObserved[]>;
+  /** Every grant, or those of one user; `wanted`: only those grants are needed (ManagedKind.index.list). */
+  index(userHref?: string, wanted?: ReadonlySet<string>): Promise<PermissionObserved[]>;
   create(params: { role_title: string; user_href: string }): Promise<string>;
   destroy(href: string): Promise<void>;
 }
@@ -43,8 +43,8 @@ export function permissionCalls(api: ServiceApi): PermissionCalls {
       const p = await orUndefined(api.permissions.show(href));
       return p && toPermissionObserved(p);
     },
-    index: async (userHref) =>
-      (await api.permissions.index(userHref ? { filter: { user_href: userHref } } : {})).map(
+    index: async (userHref, wanted) =>
+      (await api.permissions.index({ filter: userHref ? { user_href: userHref } : undefined, wanted })).map(
         toPermissionObserved,
       ),
     create: (params) => api.permissions.create(params),
@@ -206,7 +206,7 @@ export function createPermissionKind(
     atProvider: (o) => permissionFields.atProvider(o),
     index: {
       scope: () => "",
-      list: (client) => calls(client).index(),
+      list: (client, _scope, wanted) => calls(client).index(undefined, wanted),
     },
   };
 }

@@ -33,7 +33,12 @@ export interface AttachmentDesired {
 
 export interface AttachmentCalls {
   show(href: string): Promise<AttachmentObserved | undefined>;
-  index(cloudHref: string, filter?: Record<string, string>): Promise<AttachmentObserved[]>;
+  /** `wanted`: only those attachments are needed (ManagedKind.index.list); others may be left out. */
+  index(
+    cloudHref: string,
+    filter?: Record<string, string>,
+    wanted?: ReadonlySet<string>,
+  ): Promise<AttachmentObserved[]>;
   create(cloudHref: string, params: Record<string, unknown>): Promise<string>;
   destroy(href: string): Promise<void>;
   clouds(): Promise<Named[]>;
@@ -74,7 +79,8 @@ export function attachmentCalls(api: ServiceApi): AttachmentCalls {
       const a = await orUndefined(rva.show(href));
       return a && toAttachmentObserved(a);
     },
-    index: async (cloudHref, filter) => (await rva.index(cloudHref, { filter })).map(toAttachmentObserved),
+    index: async (cloudHref, filter, wanted) =>
+      (await rva.index(cloudHref, { filter, wanted })).map(toAttachmentObserved),
     create: (cloudHref, params) => rva.create(cloudHref, params as never),
     destroy: (href) => rva.destroy(href),
     clouds: async () => (await api.clouds.index()).map((c) => ({ name: c.name, href: selfHref(c) })),
@@ -183,7 +189,7 @@ export function createAttachmentKind(): ManagedKind<
       scope: (spec, status) =>
         spec.cloudHref ?? (status.atProvider?.cloudHref as string | undefined) ?? undefined,
       scopeOfDesired: (desired) => desired.cloudHref,
-      list: (client, cloudHref) => calls(client).index(cloudHref),
+      list: (client, cloudHref, wanted) => calls(client).index(cloudHref, undefined, wanted),
     },
   };
 }

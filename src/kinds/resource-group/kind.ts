@@ -22,7 +22,7 @@ export const resourceGroupKind = tableKind({
   rows: resourceGroupRows,
   resource: (client: ResourceGroupClient) => ({
     show: (href) => client.resourceGroups.show(href),
-    index: (_scope, filter) => client.resourceGroups.index({ filter }),
+    index: (_scope, options) => client.resourceGroups.index(options),
     create: (_scope, params) => client.resourceGroups.create(params as never),
     update: (href, params) => client.resourceGroups.update(href, params),
     destroy: (href) => client.resourceGroups.destroy(href),

@@ -92,7 +92,7 @@ export function createRouteTableKind(
     rows: routeTableRows,
     resource: (client) => ({
       show: (href) => client.routeTables.show(href, { view: "extended" }),
-      index: (_scope, filter) => client.routeTables.index({ view: "extended", filter }),
+      index: (_scope, options) => client.routeTables.index({ ...options, view: "extended" }),
       create: (_scope, params) => client.routeTables.create(params as never),
       update: (href, params) => client.routeTables.update(href, params),
       destroy: (href) => client.routeTables.destroy(href),

@@ -348,7 +348,8 @@ export function createRouteKind(
     atProvider: routeAtProvider,
     index: {
       scope: () => "",
-      list: async (client) => withNetworks(client, await client.routes.index(), networks),
+      list: async (client, _scope, wanted) =>
+        withNetworks(client, await client.routes.index({ wanted }), networks),
     },
     // atProvider shows the cloud-specific attributes flat; the spec holds them in one object.
     export: {

@@ -33,7 +33,11 @@ export interface TableRow<C = unknown> extends Field<TableDesired, TableObserved
 /** The service calls of a resource: one collection for the account, or one per cloud (`/api/clouds/:id/...`). */
 export interface TableResource {
   show(href: string): Promise<Linked>;
-  index(scope: string, filter?: Record<string, string>): Promise<Linked[]>;
+  /** `options` as IndexOptions' (the filter of a lookup, the hrefs a batched read wants). */
+  index(
+    scope: string,
+    options?: { filter?: Record<string, string>; wanted?: ReadonlySet<string> },
+  ): Promise<Linked[]>;
   create(scope: string, params: Record<string, unknown>): Promise<string>;
   /** Absent: the service has no update (every row is create-only and the kind replaces). */
   update?(href: string, params: Record<string, unknown>): Promise<void>;
@@ -197,7 +201,7 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
     async lookup(client, desired) {
       const given = identity.filter((r) => desired[r.spec] !== undefined);
       const filter = Object.fromEntries(given.map((r) => [r.filter ?? r.param!, String(desired[r.spec])]));
-      const found = await o.resource(client).index(scopeOf(desired)!, filter);
+      const found = await o.resource(client).index(scopeOf(desired)!, { filter });
       // Filters may match partially: a candidate shows every identifying value and no other create-only one.
       return found
         .map((rep) => observe(rep, scopeOf(desired)))
@@ -233,8 +237,8 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
         return typeof cloud === "string" ? cloud : undefined;
       },
       scopeOfDesired: scopeOf,
-      list: async (client, scope) =>
-        (await o.resource(client).index(scope)).map((rep) => observe(rep, scope)),
+      list: async (client, scope, wanted) =>
+        (await o.resource(client).index(scope, { wanted })).map((rep) => observe(rep, scope)),
     },
   };
 }

@@ -43,7 +43,7 @@ export function createStoredScriptAttachmentKind(options: { maxContentBytes?: nu
     rows: storedScriptAttachmentRows,
     resource: (client: StoredScriptAttachmentClient) => ({
       show: (href) => client.storedScriptAttachments.show(href),
-      index: (script, filter) => client.storedScriptAttachments.index(script, { filter }),
+      index: (script, options) => client.storedScriptAttachments.index(script, options),
       create: (script, p) =>
         client.storedScriptAttachments.create(script, {
           filename: p.filename as string,

@@ -225,7 +225,7 @@ export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, 
       return typeof cloud === "string" ? cloud : undefined;
     },
     scopeOfDesired: (desired) => desired.network.cloudHref,
-    list: async (client, cloudHref) =>
-      (await client.subnets.index(cloudHref)).map((s) => toSubnetObserved(s, cloudHref)),
+    list: async (client, cloudHref, wanted) =>
+      (await client.subnets.index(cloudHref, { wanted })).map((s) => toSubnetObserved(s, cloudHref)),
   },
 };

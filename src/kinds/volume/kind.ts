@@ -62,7 +62,12 @@ export interface VolumeDesired {
 /** The calls this kind makes; `volumeCalls()` adapts the service client to them. */
 export interface VolumeCalls {
   show(href: string): Promise<VolumeObserved | undefined>;
-  index(cloudHref: string, filter?: Record<string, string>): Promise<VolumeObserved[]>;
+  /** `wanted`: only those volumes are needed (ManagedKind.index.list); others may be left out. */
+  index(
+    cloudHref: string,
+    filter?: Record<string, string>,
+    wanted?: ReadonlySet<string>,
+  ): Promise<VolumeObserved[]>;
   create(cloudHref: string, params: Record<string, unknown>): Promise<string>;
   update(href: string, params: Record<string, unknown>): Promise<void>;
   destroy(href: string): Promise<void>;
@@ -100,8 +105,8 @@ export function volumeCalls(api: ServiceApi): VolumeCalls {
       const v = await orUndefined(api.volumes.show(href));
       return v && toVolumeObserved(v);
     },
-    index: async (cloudHref, filter) =>
-      (await api.volumes.index(cloudHref, { filter })).map(toVolumeObserved),
+    index: async (cloudHref, filter, wanted) =>
+      (await api.volumes.index(cloudHref, { filter, wanted })).map(toVolumeObserved),
     create: (cloudHref, params) => api.volumes.create(cloudHref, params as never),
     update: (href, params) => api.volumes.update(href, params),
     destroy: (href) => api.volumes.destroy(href),
@@ -366,7 +371,7 @@ export function createVolumeKind(
       scope: (spec, status) =>
         spec.cloudHref ?? (status.atProvider?.cloudHref as string | undefined) ?? undefined,
       scopeOfDesired: (desired) => desired.cloudHref,
-      list: (client, cloudHref) => calls(client).index(cloudHref),
+      list: (client, cloudHref, wanted) => calls(client).index(cloudHref, undefined, wanted),
     },
   };
 }
