@@ -2,7 +2,6 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { type Authenticator, credentialValues, OAuthAuthenticator, SessionAuthenticator } from "./auth.ts";
-import { PriorityGate } from "./call-priority.ts";
 import {
   type ApiClientOptions,
   type CallEvent,
@@ -62,8 +61,6 @@ export class ApiClient {
   private readonly redactor: Redactor;
   private readonly maxResponseBytes: number;
   private readonly dispatcher: Dispatcher;
-  /** The pool's connections, handed out by call priority (call-priority.ts). */
-  private readonly gate: PriorityGate;
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
   private readonly retry: RetryOptions;
@@ -95,7 +92,6 @@ export class ApiClient {
     this.maxResponseBytes = transport.maxResponseBytes;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(transport);
-    this.gate = new PriorityGate(transport.connectionsPerHost);
     this.timeoutMs = transport.requestTimeoutMs;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     requirePositive("retry", this.retry);
@@ -190,13 +186,11 @@ export class ApiClient {
       const t0 = performance.now();
       let response: WireResponse;
       try {
-        response = await this.gate.run(() =>
-          sendOnce(
-            this.dispatcher,
-            { origin, path, method, headers, body, signal: options.signal },
-            this.timeoutMs,
-            this.maxResponseBytes,
-          ),
+        response = await sendOnce(
+          this.dispatcher,
+          { origin, path, method, headers, body, signal: options.signal },
+          this.timeoutMs,
+          this.maxResponseBytes,
         );
       } catch (cause) {
         const status = cause instanceof ResponseTooLargeError ? cause.status : 0;

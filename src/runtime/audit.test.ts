@@ -1,6 +1,5 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import { currentCallPriority, withCallPriority } from "../api/call-priority.ts";
 import { ApiError, ApiErrorCodes, type ApiErrorKind } from "../api/index.ts";
 import {
   type AuditBatch,
@@ -36,10 +35,7 @@ class FakeAudit implements AuditCalls {
     await (gates ? new Promise<void>((r) => gates.push(r)) : this.gate);
     this.inFlight.set(client, (this.inFlight.get(client) ?? 1) - 1);
   }
-  /** The call priority each create was made with (call-priority.ts). */
-  readonly priorities: number[] = [];
   async create(client: unknown, p: { auditee_href: string; summary: string; detail: string }) {
-    this.priorities.push(currentCallPriority());
     await this.held(client);
     this.calls.push({ op: "create", href: p.auditee_href, summary: p.summary, detail: p.detail });
     const error = this.fail?.("create");
@@ -127,12 +123,6 @@ describe("AuditTrail: one entry per service object, one call per change", () => 
       },
     ]);
     expect(status()?.auditEntryHref).toBe("/api/audit_entries/1");
-  });
-
-  it("makes its calls at the default priority, whatever the reconcile that submitted them", async () => {
-    withCallPriority(1, () => trail.submit(batch([change("created")])));
-    await trail.settled();
-    expect(service.priorities).toEqual([0]);
   });
 
   it("appends each later change to that entry, the summary with it: one call each", async () => {

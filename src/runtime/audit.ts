@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import { withCallPriority } from "../api/call-priority.ts";
 import { isApiError } from "../api/index.ts";
 import {
   type AuditCalls,
@@ -286,9 +285,7 @@ export class AuditTrail implements AuditSink {
   }
 
   private start(task: Task): void {
-    // The trail's calls wait their turn for a connection: a task started by a woken dependent's
-    // reconcile would otherwise take that reconcile's place ahead of the queue (call-priority.ts).
-    void withCallPriority(0, () => this.run(task)).then(() => this.finish(task));
+    void this.run(task).then(() => this.finish(task));
   }
 
   private async run(task: Task): Promise<void> {

@@ -1,9 +1,8 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { currentCallPriority } from "../api/call-priority.ts";
 import { systemClock } from "./clock.ts";
 import type { OperatorMetrics } from "./metrics.ts";
-import { URGENT_CALLS, Workers } from "./operator-workers.ts";
+import { Workers } from "./operator-workers.ts";
 
 const metrics = {
   leader: { set: () => {} },
@@ -50,35 +49,5 @@ describe("Workers.lend", () => {
     // b ran while a was parked (one slot); a's wait went once nothing else was at work (onIdle).
     expect(order).toEqual(["start Widget/ns/a", "start Widget/ns/b", "end Widget/ns/b", "end Widget/ns/a"]);
     expect(idle).toBeGreaterThan(0);
-  });
-});
-
-describe("Workers: the priority of a reconcile's service calls", () => {
-  it("a key queued urgent (a dependent woken by its reference's Ready) makes its calls first in line", async () => {
-    const seen: Record<string, number> = {};
-    const workers: Workers = new Workers({
-      clock: systemClock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
-      concurrency: 2,
-      resyncMs: 3_600_000,
-      resync: () => {},
-      priority: () => 0,
-      enqueueAll: () => {
-        workers.queue!.add("Widget/ns/backlog");
-        workers.queue!.add("Widget/ns/woken", true);
-      },
-      reconcile: async (key) => {
-        await new Promise((r) => setImmediate(r));
-        seen[key] = currentCallPriority();
-        return {};
-      },
-    });
-    workers.start();
-    const deadline = Date.now() + 5_000;
-    while (Object.keys(seen).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    await workers.stop(1_000);
-    expect(seen).toEqual({ "Widget/ns/backlog": 0, "Widget/ns/woken": URGENT_CALLS });
   });
 });

@@ -1,18 +1,10 @@
 import type { Logger } from "pino";
-import { withCallPriority } from "../api/call-priority.ts";
 import type { Clock } from "./clock.ts";
 import { isReported } from "./kube-raw.ts";
 import type { OperatorMetrics } from "./metrics.ts";
 import { parseKey } from "./names.ts";
 import { WorkQueue } from "./queue.ts";
 import type { ReconcileOutcome } from "./reconciler.ts";
-
-/**
- * The call priority (call-priority.ts) of a reconcile taken urgent: a dependent woken by its
- * reference's Ready skips the queue for a connection as it skipped the work queue, instead of
- * waiting behind the calls of a backlog that nothing waits on.
- */
-export const URGENT_CALLS = 1;
 
 export interface WorkersOptions {
   clock: Clock;
@@ -143,8 +135,7 @@ export class Workers {
       }
       let result: ReconcileOutcome;
       try {
-        const calls = queue.isUrgent(key) ? URGENT_CALLS : 0;
-        result = await withCallPriority(calls, () => this.o.reconcile(key));
+        result = await this.o.reconcile(key);
       } catch (error) {
         // A status write the apiserver refused, or could not take: logged once per cause (RawKube).
         if (isReported(error)) this.o.log.debug({ key }, "reconcile failed on an apiserver call");

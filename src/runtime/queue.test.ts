@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "./fake-clock.ts";
-import { URGENT_WAVE_MS, WorkQueue } from "./queue.ts";
+import { WorkQueue } from "./queue.ts";
 
 describe("WorkQueue", () => {
   it("deduplicates waiting keys", async () => {
@@ -138,7 +138,6 @@ describe("WorkQueue", () => {
       "queue.processing": [],
       "queue.dirty": [],
       "queue.urgentProcessing": [],
-      "queue.urgentLanes": [],
       "queue.failures": [],
       "queue.delayed": [],
     });
@@ -169,7 +168,7 @@ describe("WorkQueue urgent keys", () => {
 
   it("among themselves go by priority: of the dependents woken together, the deepest chain first", () => {
     const rank: Record<string, number> = { Net: 2, Leaf: 1 };
-    const q = new WorkQueue({ clock: new FakeClock(), priority: (k) => rank[k.split("/")[0]!] ?? 0 });
+    const q = new WorkQueue({ priority: (k) => rank[k.split("/")[0]!] ?? 0 });
     q.add("Other/backlog");
     q.add("Leaf/a", true);
     q.add("Net/a", true);
@@ -181,24 +180,6 @@ describe("WorkQueue urgent keys", () => {
     q.add("Leaf/c", true);
     q.putBack("Net/b");
     expect([q.tryGet(), q.tryGet()]).toEqual(["Net/b", "Leaf/c"]);
-  });
-
-  it("go by the wave they were woken in: a later wave's deepest chain waits for an earlier wave's leaves", () => {
-    const clock = new FakeClock();
-    const rank: Record<string, number> = { Net: 2, Leaf: 1 };
-    const q = new WorkQueue({ clock, priority: (k) => rank[k.split("/")[0]!] ?? 0 });
-    q.add("Leaf/early", true);
-    q.add("Net/early", true);
-    clock.advance(URGENT_WAVE_MS);
-    q.add("Net/late", true);
-    q.add("Leaf/late", true);
-    const first = q.tryGet()!;
-    clock.advance(URGENT_WAVE_MS);
-    q.putBack(first); // no slot free: it keeps its wave, ahead of the later one
-    const order = [q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet()];
-    expect([first, ...order]).toEqual(["Net/early", "Net/early", "Leaf/early", "Net/late", "Leaf/late"]);
-    for (const key of order) q.done(key!);
-    expect([...q.footprint()["queue.urgentLanes"]!.keys!()]).toEqual([]);
   });
 });
 

@@ -13,17 +13,6 @@ export interface BackoffOptions {
  * (levels of its kinds), below only the highest there is (the operator's Accounts).
  */
 const URGENT_PRIORITY = 2 ** 40;
-/** The highest lane: the Accounts' (the operator's priority for them). */
-const ACCOUNT_LANE = Number.MAX_SAFE_INTEGER;
-/**
- * Keys woken urgent within this many ms of each other form one wave (see urgentLaneOf): the
- * Readys of one batched read reach the operator over a few tens of ms.
- */
-export const URGENT_WAVE_MS = 50;
-/** Priorities told apart within a wave (kind levels are a handful). */
-const URGENT_LEVELS = 64;
-/** Waves counted before they stop being told apart (2^45 of 50 ms: millennia). */
-const URGENT_WAVES = 2 ** 45;
 
 export const defaultBackoff: BackoffOptions = { baseMs: 5, maxMs: 5 * 60_000 };
 
@@ -56,10 +45,6 @@ export class WorkQueue {
   private readonly waiting = new Set<string>();
   /** Waiting keys queued urgent (see add). */
   private readonly urgent = new Set<string>();
-  /** The lane of each key queued urgent, until it is done (urgentLaneOf). */
-  private readonly urgentLanes = new Map<string, number>();
-  /** Where the waves of urgent keys count from. */
-  private readonly started: number;
   private readonly processing = new Set<string>();
   /** Keys added while being processed: queued again on done(). */
   private readonly dirty = new Set<string>();
@@ -83,7 +68,6 @@ export class WorkQueue {
   ) {
     this.priority = options.priority ?? (() => 0);
     this.clock = options.clock ?? systemClock;
-    this.started = this.clock.now();
     this.backoff = options.backoff ?? defaultBackoff;
     this.hooks = options.hooks ?? {};
   }
@@ -102,28 +86,13 @@ export class WorkQueue {
   }
 
   /**
-   * The lane of a key: its priority; queued urgent, above every lane not urgent (but the top one),
-   * by when it was woken (urgentLaneOf).
+   * The lane of a key: its priority; queued urgent, above every lane not urgent (but the top one)
+   * and still by its priority among the urgent ones, so that of the dependents one Ready wakes
+   * together those with the longest chains after them go first.
    */
   private laneOf(key: string, urgent: boolean): number {
-    return urgent ? this.urgentLaneOf(key) : this.priority(key);
-  }
-
-  /**
-   * Urgent keys are served in the order they were woken, a wave (URGENT_WAVE_MS) at a time, and
-   * within a wave by their priority: of the dependents that one Ready, or a batch of Readys,
-   * wakes together, those with the longest chains after them go first, and none waits behind the
-   * dependents of later waves (whose Readys came after its own). The lane is kept until the key
-   * is done, so a key put back keeps its place.
-   */
-  private urgentLaneOf(key: string): number {
-    const known = this.urgentLanes.get(key);
-    if (known !== undefined) return known;
-    const wave = Math.min(URGENT_WAVES, Math.floor((this.clock.now() - this.started) / URGENT_WAVE_MS));
-    const level = Math.max(0, Math.min(URGENT_LEVELS - 1, this.priority(key)));
-    const lane = URGENT_PRIORITY + (URGENT_WAVES - wave) * URGENT_LEVELS + level;
-    this.urgentLanes.set(key, lane);
-    return lane;
+    const priority = this.priority(key);
+    return urgent ? Math.min(URGENT_PRIORITY + priority, Number.MAX_SAFE_INTEGER - 1) : priority;
   }
 
   /** The next waiting key; an entry left behind in a lower lane by `add(key, true)` is passed over. */
@@ -140,9 +109,6 @@ export class WorkQueue {
     if (lane.head === lane.items.length) {
       lane.items.length = 0;
       lane.head = 0;
-      // A wave's lane is done with for good (later waves get lanes of their own).
-      if (lane.priority >= URGENT_PRIORITY && lane.priority < ACCOUNT_LANE)
-        this.lanes.splice(this.lanes.indexOf(lane), 1);
     } else if (lane.head > 1024 && lane.head * 2 > lane.items.length) {
       lane.items.splice(0, lane.head);
       lane.head = 0;
@@ -247,7 +213,6 @@ export class WorkQueue {
       "queue.processing": keyed(this.processing),
       "queue.dirty": keyed(this.dirty),
       "queue.urgentProcessing": keyed(this.urgentProcessing),
-      "queue.urgentLanes": keyed(this.urgentLanes),
       "queue.failures": keyed(this.failures),
       "queue.delayed": keyed(this.delayed),
     };
@@ -294,15 +259,9 @@ export class WorkQueue {
 
   /** Marks the key finished; if it was added meanwhile it is queued again (urgent if it was added so). */
   done(key: string): void {
-    this.urgentLanes.delete(key);
     this.processing.delete(key);
     const urgent = this.urgentProcessing.delete(key);
     if (this.dirty.delete(key)) this.add(key, urgent);
-  }
-
-  /** Whether the key being processed was taken urgent (or added urgent since). */
-  isUrgent(key: string): boolean {
-    return this.urgentProcessing.has(key);
   }
 
   isProcessing(key: string): boolean {
@@ -322,7 +281,6 @@ export class WorkQueue {
     this.waitingCount = 0;
     this.waiting.clear();
     this.urgent.clear();
-    this.urgentLanes.clear();
     this.urgentProcessing.clear();
     for (const getter of this.getters.splice(0)) getter(undefined);
   }
