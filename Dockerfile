@@ -47,9 +47,5 @@ EXPOSE 8080
 # idle, 8-14 MB at the peak); --no-use-osr leaves a loop that runs once (tldts building its
 # suffix table at start) to the interpreter rather than optimizing it mid-run, the only TurboFan
 # work at idle (5 MB). Neither showed in the operator's CPU time (bench/memory.ts, 2,000
-# resources, three runs each: 5.9-6.9 s with both, 5.6-7.1 s without). --optimize-for-size trades
-# CPU for memory (V8 lets the heap grow less between full collections, among others):
-# bench/memory.ts, 10,000 resources, four alternating runs each: peak RSS 140-142 MB against
-# 156-162, idle 74-75 MB against 77-79, operator CPU to converge 15.1-17.4 s against 10.7-12.1;
-# the scale bench at 1,000 converges as fast (2.69-2.92 s against 2.75-2.88, three pairs).
-ENTRYPOINT ["node", "--liftoff-only", "--no-use-osr", "--optimize-for-size", "dist/cli.js", "run"]
+# resources, three runs each: 5.9-6.9 s with both, 5.6-7.1 s without).
+ENTRYPOINT ["node", "--liftoff-only", "--no-use-osr", "dist/cli.js", "run"]
