@@ -250,11 +250,12 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     f(size, "apiCallsPerResourceWithoutAuditTrail", per(used - audit));
     f(size, "auditTrailCallsPerResource", per(audit));
     f(size, "callsGoal", "<= 1.3 per resource (the audit trail's one call per created object apart)");
-    const timing = [set, "scale-a", writes, hrefOf(all), await createLog(service), startedWall] as const;
-    const starts = dependentStarts(...timing);
+    const createdAt = await createLog(service);
+    const timing = { set, ns: "scale-a", writes, hrefOf: hrefOf(all), createdAt, since: startedWall };
+    const starts = dependentStarts(timing);
     // BENCH_SCALE_TIMELINE=file: when each resource turned Ready, wrote its intent and was created.
     const timeline = process.env.BENCH_SCALE_TIMELINE;
-    if (timeline) await writeTimeline(timeline, ...timing);
+    if (timeline) await writeTimeline(timeline, timing);
     const ms = starts.map((s) => s.ms);
     f(size, "dependentStartP95Ms", Math.round(percentile(ms, 95)));
     f(size, "dependentStartP50Ms", Math.round(percentile(ms, 50)));

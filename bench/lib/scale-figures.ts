@@ -24,6 +24,20 @@ export function neededCalls(set: Manifest[]): number {
   return n;
 }
 
+/** What a run's timing figures are read from: the set, its writes and the service's creates. */
+export interface Timing {
+  set: Manifest[];
+  /** The set's namespace. */
+  ns: string;
+  writes: WriteLog;
+  /** The service object each manifest's resource stands for. */
+  hrefOf: (m: Manifest) => string | undefined;
+  /** When each object's create reached the service (wall clock, ms). */
+  createdAt: Map<string, number>;
+  /** The operator's start (wall clock, ms). */
+  since: number;
+}
+
 export interface DependentStart {
   kind: string;
   ms: number;
@@ -43,14 +57,7 @@ export interface DependentStart {
  * batched reads); `intentToCreateMs`, that write to the create at the simulator (the write's
  * answer, the wait for an API connection, the request).
  */
-export function dependentStarts(
-  set: Manifest[],
-  ns: string,
-  writes: WriteLog,
-  hrefOf: (m: Manifest) => string | undefined,
-  createdAt: Map<string, number>,
-  since: number,
-): DependentStart[] {
+export function dependentStarts({ set, ns, writes, hrefOf, createdAt, since }: Timing): DependentStart[] {
   const out: DependentStart[] = [];
   for (const m of set) {
     const kind = KIND_BY_NAME.get(m.kind)!;
@@ -80,12 +87,7 @@ export function dependentStarts(
  */
 export async function writeTimeline(
   file: string,
-  set: Manifest[],
-  ns: string,
-  writes: WriteLog,
-  hrefOf: (m: Manifest) => string | undefined,
-  createdAt: Map<string, number>,
-  since: number,
+  { set, ns, writes, hrefOf, createdAt, since }: Timing,
 ): Promise<void> {
   const after = (t: number | undefined) => (t === undefined ? null : Math.round(t - since));
   const rows = set.map((m) => {

@@ -1,7 +1,7 @@
-import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServiceApi, type ServiceApi } from "../api/index.ts";
+import type { ServiceApi } from "../api/index.ts";
 import { managedKinds } from "./index.ts";
+import { fakeService } from "./real-media-types.testing.ts";
 
 /**
  * Every kind's index listing takes the hrefs a batched read wants (ManagedKind.index.list): the
@@ -10,7 +10,6 @@ import { managedKinds } from "./index.ts";
  * without a string rel), so any validation of one fails the listing.
  */
 
-const ORIGIN = "https://us-3.svc.test";
 const invalid = (href: string) => ({ name: "x", links: [{ rel: "self", href }, { rel: 7 }] });
 
 let close: (() => Promise<void>) | undefined;
@@ -20,30 +19,9 @@ afterEach(async () => {
 });
 
 function service(): ServiceApi {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
-  const pool = agent.get(ORIGIN);
-  pool
-    .intercept({ path: "/api/oauth2/", method: "POST" })
-    .reply(200, { access_token: "a1", expires_in: 7200, token_type: "bearer" })
-    .persist();
-  pool
-    .intercept({ path: () => true, method: "GET" })
-    .reply(200, JSON.stringify([invalid("/x/1"), invalid("/x/2")]))
-    .persist();
-  const api = createServiceApi({
-    endpoint: ORIGIN,
-    accountId: 1,
-    auth: { type: "oauth", refreshToken: "rt" },
-    dispatcher: agent,
-    rateLimit: false,
-    retry: { maxAttempts: 1 },
-  });
-  close = async () => {
-    await api.close();
-    await agent.close();
-  };
-  return api;
+  const fake = fakeService(() => [invalid("/x/1"), invalid("/x/2")]);
+  close = fake.close;
+  return fake.api;
 }
 
 const SCOPE = "/api/clouds/1";

@@ -227,9 +227,10 @@ export interface FakeService {
 /**
  * The real service client against a fake service that answers GETs from `paths` (a
  * representation, or a collection as an array; the query is not looked at, 404 for any other
- * path), through undici's MockAgent: what a kind reads goes through the client's schemas.
+ * path), or with what `paths` returns for the path, through undici's MockAgent: what a kind
+ * reads goes through the client's schemas.
  */
-export function fakeService(paths: Record<string, unknown>): FakeService {
+export function fakeService(paths: Record<string, unknown> | ((path: string) => unknown)): FakeService {
   const origin = "https://us-3.svc.test";
   const agent = new MockAgent();
   agent.disableNetConnect();
@@ -244,7 +245,7 @@ export function fakeService(paths: Record<string, unknown>): FakeService {
     .reply((opts) => {
       const path = opts.path.split("?")[0]!;
       gets.push(path);
-      const body = paths[path];
+      const body = typeof paths === "function" ? paths(path) : paths[path];
       if (body === undefined) return { statusCode: 404, data: "" };
       return {
         statusCode: 200,
