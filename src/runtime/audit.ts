@@ -221,10 +221,7 @@ export class AuditTrail implements AuditSink {
     return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
   }
 
-  private entryOf(
-    batch: Pick<AuditBatch, "ref" | "accountName" | "known">,
-    auditee: string,
-  ): string | undefined {
+  private entryOf(batch: Target, auditee: string): string | undefined {
     return (
       this.entries.get(this.key(batch, auditee)) ??
       (batch.known?.auditee === auditee ? batch.known.entry : undefined)

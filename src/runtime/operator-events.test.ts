@@ -21,6 +21,15 @@ const object = (name: string, part?: string): ManagedObject => ({
   spec: part ? { partRef: { name: part } } : {},
 });
 
+/** The object as its reconcile leaves it once the service object at `href` is Ready. */
+const readyAs = (o: ManagedObject, href: string): ManagedObject => ({
+  ...o,
+  status: {
+    href,
+    conditions: [{ type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" }],
+  },
+});
+
 /**
  * InformerEvents over fresh indexes, with a queue that records what it is asked: `key`,
  * `key urgent` or `key in N ms`.
@@ -72,16 +81,7 @@ describe("InformerEvents", () => {
     };
     events.added("Item", i);
     queued.length = 0;
-    const ready: ManagedObject = {
-      ...i,
-      status: {
-        href: "/api/items/1",
-        conditions: [
-          { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
-        ],
-      },
-    };
-    events.updated("Item", ready, i);
+    events.updated("Item", readyAs(i, "/api/items/1"), i);
     // Soon, not at once: its other contents turning Ready about now share the look.
     expect(queued).toEqual([`Box/ns/b in ${CONTENTS_LOOK_MS} ms`]);
   });
@@ -107,16 +107,7 @@ describe("InformerEvents", () => {
     events.added("Grant", observer);
     events.added("Grant", actor);
     queued.length = 0;
-    const ready: ManagedObject = {
-      ...observer,
-      status: {
-        href: "/api/permissions/2-observer",
-        conditions: [
-          { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
-        ],
-      },
-    };
-    events.updated("Grant", ready, observer);
+    events.updated("Grant", readyAs(observer, "/api/permissions/2-observer"), observer);
     expect(queued).toEqual(["Grant/ns/a urgent"]);
   });
 
@@ -136,15 +127,7 @@ describe("InformerEvents", () => {
       metadata: { name, namespace: "ns", generation: 1 },
       spec: { boxRef: { name: "b" } },
     });
-    const ready = (o: ManagedObject): ManagedObject => ({
-      ...o,
-      status: {
-        href: `/api/items/${o.metadata.name}`,
-        conditions: [
-          { type: "Ready", status: "True", reason: "Available", message: "", lastTransitionTime: "" },
-        ],
-      },
-    });
+    const ready = (o: ManagedObject) => readyAs(o, `/api/items/${o.metadata.name}`);
     for (const name of ["subnet", "route"]) events.added("Item", store.put("Item", pending(name)));
     const looks = () => queued.filter((q) => q.startsWith("Box/"));
     events.updated("Item", store.put("Item", ready(pending("subnet"))), pending("subnet"));

@@ -183,8 +183,13 @@ export class Run {
     if (index && batched) {
       const scope = index.scope(state.spec, this.status) ?? index.scopeOfDesired?.(state.desired);
       if (scope !== undefined) {
-        const account = `${this.meta.namespace}/${state.accountName}`;
-        const found = await batched.read(this.kind, account, state.client, scope, href);
+        const found = await batched.read(
+          this.kind,
+          this.accountId(state.accountName),
+          state.client,
+          scope,
+          href,
+        );
         if (found !== NOT_LISTED) return found;
       }
     }
@@ -200,7 +205,7 @@ export class Run {
     const batched = this.deps.batchedReads;
     const account = this.account;
     if (!index || !batched || !account || account.client !== client) return undefined;
-    const key = `${this.meta.namespace}/${account.name}`;
+    const key = this.accountId(account.name);
     return { listIndex: (scope) => batched.list(this.kind, key, client, scope) };
   }
 
@@ -302,13 +307,18 @@ export class Run {
       this.deps.audit?.submit({ ...batch, changes: this.changes.splice(0) });
   }
 
+  /** The Account named in this resource's namespace, as `namespace/name`. */
+  private accountId(accountName: string): string {
+    return `${this.meta.namespace}/${accountName}`;
+  }
+
   desiredContext(client: unknown, accountName: string, refs: Record<string, ResolvedReference>) {
     return {
       meta: this.meta,
       client,
       refs,
       log: this.log,
-      account: `${this.meta.namespace}/${accountName}`,
+      account: this.accountId(accountName),
       names: this.deps.names ?? this.fallbackNames,
     };
   }
