@@ -41,9 +41,7 @@ import {
   hrefOf,
   medianRun,
   neededCalls,
-  p95ByKind,
-  percentile,
-  startSplit,
+  startFigures,
   writeTimeline,
 } from "./lib/scale-figures.ts";
 import {
@@ -256,18 +254,8 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     // BENCH_SCALE_TIMELINE=file: when each resource turned Ready, wrote its intent and was created.
     const timeline = process.env.BENCH_SCALE_TIMELINE;
     if (timeline) await writeTimeline(timeline, timing);
-    const ms = starts.map((s) => s.ms);
-    f(size, "dependentStartP95Ms", Math.round(percentile(ms, 95)));
-    f(size, "dependentStartP50Ms", Math.round(percentile(ms, 50)));
-    f(size, "dependentStartMaxMs", Math.round(percentile(ms, 100)));
-    f(size, "dependentStartP95MsByKind", p95ByKind(starts));
-    for (const [name, value] of Object.entries(startSplit(starts))) f(size, name, value);
-    f(size, "dependentStartEdges", starts.length);
-    f(
-      size,
-      "dependentStartGoal",
-      "p95 <= 100 ms (parent's Ready write to the child's create at the service)",
-    );
+    for (const [name, value] of Object.entries(startFigures(starts, CONCURRENCY, LATENCY_MS)))
+      f(size, name, value);
     f(size, "kubeWritesPerResource", per(writes.resourceWrites + writes.eventWrites));
     // The audit trail's own (status.auditEntryHref): most are made after convergence, off its path.
     f(
