@@ -230,6 +230,7 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
       // Every call waits its turn at 20 per second: calls ÷ rate is what a user waits at least.
       f(size, "apiCalls", used);
       f(size, "apiCallsPerResource (audit trail off)", per(used));
+      f(size, "convergeCallsByRoute", routes);
       f(size, "callsOverRateMs", Math.round((used / DEFAULT_API_RATE) * 1000));
       f(size, "ratioToCallsOverRate", +(convergeMs / ((used / DEFAULT_API_RATE) * 1000)).toFixed(2));
       f(size, "neededCallsOverRateMs", Math.round((needed / DEFAULT_API_RATE) * 1000));

@@ -128,4 +128,47 @@ describe("BatchedReads", () => {
     expect(wanted).toEqual([["/w/1", "/w/2"], undefined]);
     expect(listed).toEqual([{ href: "/w/1", v: 1 }]);
   });
+
+  it("a batch of 16 or more is read once every create expected has joined it, without waiting out its window", async () => {
+    const items = { "": Array.from({ length: 16 }, (_, i) => ({ href: `/w/${i}`, v: i })) };
+    const { kind, calls } = kindWith(items);
+    const reads = new BatchedReads({ windowMs: 60_000 });
+    const joins = Array.from({ length: 17 }, () => reads.expect(kind, "ns/acc", ""));
+    const got = items[""].map((item, i) => {
+      const read = reads.read(kind, "ns/acc", client, "", item.href);
+      joins[i]!();
+      joins[i]!(); // once only
+      return read;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(0);
+    // The last create failed: it reads nothing, and no more reads are coming.
+    joins[16]!();
+    expect(await Promise.all(got)).toEqual(items[""]);
+    expect(calls).toHaveLength(1);
+    expect(reads.expecting).toBe(0);
+  });
+
+  it("a small batch keeps its window once its creates have joined: objects created apart still share a call", async () => {
+    const { kind, calls } = kindWith({ "": [{ href: "/w/1", v: 1 }] });
+    const reads = new BatchedReads({ windowMs: 60_000 });
+    const joined = reads.expect(kind, "ns/acc", "");
+    const read = reads.read(kind, "ns/acc", client, "", "/w/1");
+    joined();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(0);
+    reads.flush(0);
+    expect(await read).toEqual({ href: "/w/1", v: 1 });
+  });
+
+  it("a soon read (looks at pending objects, on one grid) opens a batch read after soonMs, not the window", async () => {
+    const { kind, calls } = kindWith({ "": [{ href: "/w/1", v: 1 }] });
+    const reads = new BatchedReads({ windowMs: 60_000, soonMs: 10 });
+    const looks = [
+      reads.read(kind, "ns/acc", client, "", "/w/1", true),
+      reads.read(kind, "ns/acc", client, "", "/w/2"),
+    ];
+    expect(await Promise.all(looks)).toEqual([{ href: "/w/1", v: 1 }, NOT_LISTED]);
+    expect(calls).toHaveLength(1);
+  });
 });

@@ -3,6 +3,9 @@ import type { AnyManagedKind } from "./kind.ts";
 /** What a batched read answers for an href the index did not show: ask the object itself. */
 export const NOT_LISTED = Symbol("not listed");
 
+/** The objects a batch must hold to be read once its creates have answered, before its window ends. */
+const EARLY_BATCH = 16;
+
 export interface BatchedReadsOptions {
   /**
    * How long the first read of a batch waits for others to join it: every object of one kind
@@ -14,6 +17,8 @@ export interface BatchedReadsOptions {
    * reconcile's worker serves another key meanwhile (Workers.lend). Default: the wait as it is.
    */
   idle?: <T>(wait: Promise<T>) => Promise<T>;
+  /** How long a batch opened by a `soon` read waits for others (default 20 ms). */
+  soonMs?: number;
   /** Called for each index call made (the operator's counter). */
   onCall?: (kind: string) => void;
 }
@@ -27,8 +32,8 @@ interface Batch {
   listing: { resolve: (v: unknown[]) => void; reject: (e: unknown) => void }[];
   timer?: NodeJS.Timeout;
   openedAt: number;
-  /** Read already, or its read scheduled sooner than its window (flush). */
-  hurried: boolean;
+  /** When its index call is due (performance.now() time); moved only earlier (hurry). */
+  dueAt: number;
 }
 
 /**
@@ -41,25 +46,34 @@ interface Batch {
  */
 export class BatchedReads {
   private readonly windowMs: number;
+  private readonly soonMs: number;
   private readonly idle: <T>(wait: Promise<T>) => Promise<T>;
   private readonly onCall: (kind: string) => void;
   private readonly open = new Map<string, Batch>();
   /** How long the last index call of each batch key took (a rate-limited client queues it for seconds). */
   private readonly lastReadMs = new Map<string, number>();
+  /** Per batch key, the creates sent whose reads have not joined a batch yet (see expect). */
+  private readonly expected = new Map<string, number>();
 
   constructor(options: BatchedReadsOptions = {}) {
     this.windowMs = options.windowMs ?? 150;
+    this.soonMs = options.soonMs ?? 20;
     this.idle = options.idle ?? ((wait) => wait);
     this.onCall = options.onCall ?? (() => {});
   }
 
-  /** The object at `href` as the kind's index of `scope` shows it, or NOT_LISTED. */
+  /**
+   * The object at `href` as the kind's index of `scope` shows it, or NOT_LISTED. `soon`: the reads
+   * that may share its call come within a few milliseconds of each other (looks at pending objects,
+   * falling on one grid of the clock), so its batch is read `soonMs` after it opened.
+   */
   read(
     kind: AnyManagedKind,
     account: string,
     client: unknown,
     scope: string,
     href: string,
+    soon = false,
   ): Promise<unknown> {
     const batch = this.openBatch(kind, account, client, scope);
     const wait = new Promise<unknown>((resolve, reject) => {
@@ -67,7 +81,40 @@ export class BatchedReads {
       if (list) list.push({ resolve, reject });
       else batch.waiting.set(href, [{ resolve, reject }]);
     });
+    if (soon) {
+      const key = batchKey(kind, account, scope);
+      this.hurry(key, batch, Math.max(batch.openedAt + this.soonMs, this.notBefore(key, batch)));
+    }
     return this.idle(wait);
+  }
+
+  /**
+   * A create of this kind, Account and scope is about to be sent, and its read will follow.
+   * Returns what to call once that read has joined its batch (or will not come). When the last
+   * read expected has joined, the open batch is read at once instead of at the end of its window:
+   * the window is there for the reads of creates still in flight, and none is left. So the objects
+   * created together (a wave of parents their dependents wait for) are seen as soon as their last
+   * create has answered, still through one index call.
+   */
+  expect(kind: AnyManagedKind, account: string, scope: string): () => void {
+    const key = batchKey(kind, account, scope);
+    this.expected.set(key, (this.expected.get(key) ?? 0) + 1);
+    let joined = false;
+    return () => {
+      if (joined) return;
+      joined = true;
+      const left = this.expected.get(key)! - 1;
+      if (left > 0) {
+        this.expected.set(key, left);
+        return;
+      }
+      this.expected.delete(key);
+      const batch = this.open.get(key);
+      // Only a batch that holds many objects goes early: one more call costs each little, and the
+      // few objects of small waves keep sharing a window's call.
+      if (batch && batch.waiting.size >= EARLY_BATCH)
+        this.hurry(key, batch, Math.max(performance.now(), this.notBefore(key, batch)));
+    };
   }
 
   /**
@@ -84,7 +131,7 @@ export class BatchedReads {
 
   /** The batch of this kind, Account and scope not sent yet, opened when there is none. */
   private openBatch(kind: AnyManagedKind, account: string, client: unknown, scope: string): Batch {
-    const key = `${kind.kind}\u0000${account}\u0000${scope}`;
+    const key = batchKey(kind, account, scope);
     let batch = this.open.get(key);
     // A client changed meanwhile (new credentials): the batch read with the old one goes on its own.
     if (batch && batch.client !== client) batch = undefined;
@@ -96,12 +143,10 @@ export class BatchedReads {
         waiting: new Map(),
         listing: [],
         openedAt: performance.now(),
-        hurried: false,
+        dueAt: Number.POSITIVE_INFINITY,
       };
       this.open.set(key, batch);
-      // A batch waits at least as long as its last read took, up to 5 s: when calls queue (the
-      // --api-rate limit), reads of one kind do not go one per window while the earlier ones wait.
-      this.schedule(key, batch, Math.max(this.windowMs, Math.min(5_000, this.lastReadMs.get(key) ?? 0)));
+      this.hurry(key, batch, Math.max(batch.openedAt + this.windowMs, this.notBefore(key, batch)));
     }
     return batch;
   }
@@ -112,26 +157,41 @@ export class BatchedReads {
    * of its window.
    */
   flush(minAgeMs = 100): void {
-    const now = performance.now();
-    for (const [key, batch] of this.open) {
-      if (batch.hurried) continue;
-      batch.hurried = true;
-      clearTimeout(batch.timer);
-      this.schedule(key, batch, Math.max(0, batch.openedAt + minAgeMs - now));
-    }
+    for (const [key, batch] of this.open) this.hurry(key, batch, batch.openedAt + minAgeMs);
   }
 
-  private schedule(key: string, batch: Batch, ms: number): void {
-    batch.timer = setTimeout(() => {
-      if (this.open.get(key) === batch) this.open.delete(key);
-      const started = performance.now();
-      void this.read_(batch).finally(() => this.lastReadMs.set(key, performance.now() - started));
-    }, ms);
+  /**
+   * A batch waits at least as long as its key's last read took, up to 5 s: when calls queue (the
+   * --api-rate limit), reads of one kind do not go one per window (or one per create, or per
+   * look) while the earlier ones wait.
+   */
+  private notBefore(key: string, batch: Batch): number {
+    return batch.openedAt + Math.min(5_000, this.lastReadMs.get(key) ?? 0);
+  }
+
+  /** Schedules the batch's index call at `dueAt`, unless it is due sooner already. */
+  private hurry(key: string, batch: Batch, dueAt: number): void {
+    if (dueAt >= batch.dueAt) return;
+    batch.dueAt = dueAt;
+    clearTimeout(batch.timer);
+    batch.timer = setTimeout(
+      () => {
+        if (this.open.get(key) === batch) this.open.delete(key);
+        const started = performance.now();
+        void this.read_(batch).finally(() => this.lastReadMs.set(key, performance.now() - started));
+      },
+      Math.max(0, dueAt - performance.now()),
+    );
   }
 
   /** Batches not read yet (footprint: none stays open past its window). */
   get size(): number {
     return this.open.size;
+  }
+
+  /** Batch keys with creates in flight whose reads have not joined yet (footprint: each goes at its last). */
+  get expecting(): number {
+    return this.expected.size;
   }
 
   private async read_(batch: Batch): Promise<void> {
@@ -154,4 +214,8 @@ export class BatchedReads {
       for (const w of list) w.resolve(item);
     }
   }
+}
+
+function batchKey(kind: AnyManagedKind, account: string, scope: string): string {
+  return `${kind.kind}\u0000${account}\u0000${scope}`;
 }

@@ -189,7 +189,7 @@ describe("ManagedReconciler: create and observe", () => {
 });
 
 describe("ManagedReconciler: objects the service shows as not ready yet", () => {
-  it("polls them as long as they have been so: 1 s, 1 s, 2 s, 4 s ... up to 30 s, then Ready", async () => {
+  it("polls them every 250 ms for 2 s, then as long as they have been so: 2 s, 4 s ... up to 30 s, then Ready", async () => {
     const pending = new ManagedReconciler(
       { ...widgetKind, notReady: (o: Observed) => (o.color === "blue" ? "widget is pending" : undefined) },
       {
@@ -221,5 +221,8 @@ describe("ManagedReconciler: objects the service shows as not ready yet", () => 
     service.objects.get("/api/widgets/1")!.color = "blue";
     apply("w", { size: 1, color: "blue" });
     expect((await pending.reconcile(NS, "w")).requeueAfterMs).toBe(250);
+    // A look that ends 40 ms past a step of the grid takes the next step, 210 ms on, not the one after.
+    clock.advance(290);
+    expect((await pending.reconcile(NS, "w")).requeueAfterMs).toBe(210);
   });
 });

@@ -8,7 +8,6 @@ import type { Desired, Existing, Observed } from "./state.ts";
 /** Phase 5: whether to create (nothing was found), without ever making a second object. */
 export async function createIfMissing(run: Run, state: Observed): Promise<Existing> {
   if (state.href) return { ...state, href: state.href };
-  const { spec, client, desired } = state;
   await readyToCreate(run, state);
   // No duplicates: intent (create-pending) is written before the call and the href right after,
   // so a create whose answer was lost is looked up (observeOrAdopt), never sent again.
@@ -20,9 +19,24 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
     },
     true,
   );
-  let href: string;
+  // The read after the create joins a batch read once every create in flight with it answered.
+  const joined = run.expectRead(state);
   try {
-    href = await run.kind.create(client, desired);
+    const href = await sendCreate(run, state);
+    created(run, state, href);
+    const observed = await run.observe(state, href, joined);
+    if (observed === undefined)
+      throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
+    return { ...state, href, observed };
+  } finally {
+    joined();
+  }
+}
+
+/** The create call: the href it made. A create refused for good clears its intent (nothing was made). */
+async function sendCreate(run: Run, { client, desired }: Observed): Promise<string> {
+  try {
+    return await run.kind.create(client, desired);
   } catch (error) {
     if (run.deps.isOutcomeUnknown?.(error)) {
       run.log.warn({ err: error }, "create outcome unknown; the next attempt looks the object up first");
@@ -33,6 +47,10 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
     }
     throw error;
   }
+}
+
+/** What the run keeps of a create until it ends: the href, its record, its audit entry. */
+function created(run: Run, { spec, desired, recreate }: Observed, href: string): void {
   run.status.href = href;
   run.status.adopted = undefined;
   run.status.applied = run.writeOnlyValues(desired);
@@ -44,18 +62,14 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   run.rememberOwnHref(href);
   // A create says itself in status (href, Ready's transition) and the audit trail: its Event would
   // be a fourth Kubernetes write per resource. One that re-creates a lost object is news: said.
-  if (state.recreate) run.event(EventReason.Recreated, `re-created ${href}`);
+  if (recreate) run.event(EventReason.Recreated, `re-created ${href}`);
   run.audited(
     "created",
     href,
     createdFields(spec),
     desired,
-    state.recreate ? "the previous object was gone" : undefined,
+    recreate ? "the previous object was gone" : undefined,
   );
-  const observed = await run.observe(state, href);
-  if (observed === undefined)
-    throw new WaitError(Reason.Creating, `created ${href}; waiting for the service to show it`, 2_000);
-  return { ...state, href, observed };
 }
 
 /**

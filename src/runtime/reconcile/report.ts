@@ -65,20 +65,22 @@ function unmanagedContents(run: Run, observed: unknown): string[] {
 }
 
 /**
- * How long to wait before looking again at an object the service shows as not ready: every
- * 250 ms for its first 2 s, then as long as it has been so, up to 30 s (2, 4, 8, ... s). A short
- * pending state (a subnet's second) is seen over within a quarter of a second, not up to a
- * second late with every dependent waiting, and a long one costs few calls. The looks fall on a
- * 250 ms grid of the clock: objects that turned pending about together are looked at together,
- * through one batched index read (BatchedReads).
+ * How long to wait before looking again at an object the service shows as not ready: at the
+ * next 250 ms step of the clock (at least 125 ms on) for its first 2 s, then as long as it has
+ * been so, up to 30 s (2, 4, 8, ... s). A short pending state (a subnet's second) is seen over
+ * within a quarter of a second, not up to a second late with every dependent waiting, and a long
+ * one costs few calls. The looks fall on one grid of the clock: objects that turned pending about
+ * together are looked at together, through one batched index read (BatchedReads, read soon).
  */
 function notReadyPollMs(run: Run): number {
   const now = run.deps.clock.now();
   const since = run.memory.notReadySince.get(run.key) ?? now;
   run.memory.notReadySince.set(run.key, since);
   const pendingMs = now - since;
-  const due = now + (pendingMs < STEADY_LOOKS_MS ? POLL_GRID_MS : Math.min(30_000, pendingMs));
-  return Math.ceil(due / POLL_GRID_MS) * POLL_GRID_MS - now;
+  // The next grid point at least half a step away: a look that ended just after a grid point
+  // takes the next one, not the one after (which would leave it up to two steps late).
+  const wait = pendingMs < STEADY_LOOKS_MS ? POLL_GRID_MS / 2 : Math.min(30_000, pendingMs);
+  return Math.ceil((now + wait) / POLL_GRID_MS) * POLL_GRID_MS - now;
 }
 
 const POLL_GRID_MS = 250;

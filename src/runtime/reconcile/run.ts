@@ -28,6 +28,9 @@ import { references } from "./resolve.ts";
 import { AccountPendingError, type Desired, type Ending, type RunMemory } from "./state.ts";
 import { pausedOrDeleted, validated } from "./validate.ts";
 
+/** What reading the object needs: its spec and desired state (the index scope), Account and client. */
+type ReadState = Pick<Desired, "spec" | "client" | "desired" | "accountName">;
+
 /**
  * One reconcile of one object: holds the object as it changes and the status being built, and
  * runs the phases (one file each, beside this one) that read and change them.
@@ -176,24 +179,36 @@ export class Run {
    * The service object at `href` (undefined: it does not exist): read through the kind's index
    * together with the other objects read at about the same time (BatchedReads), else shown on its
    * own (a kind without an index, a scope not known, an object the index does not list).
+   * `joined` is called once the read has joined its batch (or goes on its own): see expectRead.
    */
-  async observe(state: Pick<Desired, "spec" | "client" | "desired" | "accountName">, href: string) {
-    const index = this.kind.index;
-    const batched = this.deps.batchedReads;
-    if (index && batched) {
-      const scope = index.scope(state.spec, this.status) ?? index.scopeOfDesired?.(state.desired);
-      if (scope !== undefined) {
-        const found = await batched.read(
-          this.kind,
-          this.accountId(state.accountName),
-          state.client,
-          scope,
-          href,
-        );
-        if (found !== NOT_LISTED) return found;
-      }
-    }
+  async observe(state: ReadState, href: string, joined: () => void = () => {}) {
+    const batch = this.batchOf(state);
+    // A look at an object the service showed not ready: the looks at the others fall on the same
+    // grid of the clock (notReadyPollMs), so they share a call without waiting out a window.
+    const soon = this.memory.notReadySince.has(this.key);
+    const read =
+      batch && this.deps.batchedReads!.read(this.kind, batch.account, state.client, batch.scope, href, soon);
+    joined();
+    const found = read && (await read);
+    if (found !== undefined && found !== NOT_LISTED) return found;
     return this.kind.observe(state.client, href, state.desired);
+  }
+
+  /**
+   * Before a create: its read will follow (BatchedReads.expect), so that the batch it joins is
+   * read once every create in flight with it has answered. Returns what observe takes as `joined`.
+   */
+  expectRead(state: ReadState): () => void {
+    const batch = this.batchOf(state);
+    return batch ? this.deps.batchedReads!.expect(this.kind, batch.account, batch.scope) : () => {};
+  }
+
+  /** Where a read of this object is batched: its Account and the index scope; none without an index. */
+  private batchOf(state: ReadState): { account: string; scope: string } | undefined {
+    const index = this.kind.index;
+    if (!index || !this.deps.batchedReads) return undefined;
+    const scope = index.scope(state.spec, this.status) ?? index.scopeOfDesired?.(state.desired);
+    return scope === undefined ? undefined : { account: this.accountId(state.accountName), scope };
   }
 
   /**
