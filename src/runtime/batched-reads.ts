@@ -91,10 +91,10 @@ export class BatchedReads {
   /**
    * A create of this kind, Account and scope is about to be sent, and its read will follow.
    * Returns what to call once that read has joined its batch (or will not come). When the last
-   * read expected has joined, the open batch is read at once instead of at the end of its window:
-   * the window is there for the reads of creates still in flight, and none is left. So the objects
-   * created together (a wave of parents their dependents wait for) are seen as soon as their last
-   * create has answered, still through one index call.
+   * read expected has joined, an open batch of EARLY_BATCH objects or more is read at once instead
+   * of at the end of its window: the window is there for the reads of creates still in flight, and
+   * none is left. So a wave of objects created together (parents their dependents wait for) is seen
+   * as soon as its last create has answered, still through one index call.
    */
   expect(kind: AnyManagedKind, account: string, scope: string): () => void {
     const key = batchKey(kind, account, scope);
