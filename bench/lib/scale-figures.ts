@@ -24,6 +24,12 @@ export function neededCalls(set: Manifest[]): number {
   return n;
 }
 
+/** The references a manifest's create waits for (not those applied after it: afterCreate). */
+function createTimeRefs(m: Manifest) {
+  const kind = KIND_BY_NAME.get(m.kind)!;
+  return kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
+}
+
 /** What a run's timing figures are read from: the set, its writes and the service's creates. */
 export interface Timing {
   set: Manifest[];
@@ -62,8 +68,7 @@ export interface DependentStart {
 export function dependentStarts({ set, ns, writes, hrefOf, createdAt, since }: Timing): DependentStart[] {
   const out: DependentStart[] = [];
   for (const m of set) {
-    const kind = KIND_BY_NAME.get(m.kind)!;
-    const refs = kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
+    const refs = createTimeRefs(m);
     if (refs.length === 0) continue;
     const parentsReady = refs.map((r) => writes.ready(r.kind, ns, r.name));
     if (parentsReady.some((t) => t === undefined)) continue;
@@ -93,18 +98,14 @@ export async function writeTimeline(
   { set, ns, writes, hrefOf, createdAt, since }: Timing,
 ): Promise<void> {
   const after = (t: number | undefined) => (t === undefined ? null : Math.round(t - since));
-  const rows = set.map((m) => {
-    const kind = KIND_BY_NAME.get(m.kind)!;
-    const refs = kind.references(kind.schema.parse(m.spec)).filter((r) => !r.afterCreate);
-    return {
-      kind: m.kind,
-      name: m.name,
-      parents: refs.map((r) => `${r.kind}/${r.name}`),
-      ready: after(writes.ready(m.kind, ns, m.name)),
-      intent: after(writes.intent(m.kind, ns, m.name)),
-      created: after(createdAt.get(hrefOf(m) ?? "")),
-    };
-  });
+  const rows = set.map((m) => ({
+    kind: m.kind,
+    name: m.name,
+    parents: createTimeRefs(m).map((r) => `${r.kind}/${r.name}`),
+    ready: after(writes.ready(m.kind, ns, m.name)),
+    intent: after(writes.intent(m.kind, ns, m.name)),
+    created: after(createdAt.get(hrefOf(m) ?? "")),
+  }));
   await writeFile(file, JSON.stringify(rows));
 }
 

@@ -24,6 +24,8 @@ export interface BatchedReadsOptions {
 }
 
 interface Batch {
+  /** Kind, Account and scope (batchKey): its entry in `open`, `lastReadMs` and `expected`. */
+  key: string;
   kind: AnyManagedKind;
   client: unknown;
   scope: string;
@@ -81,10 +83,7 @@ export class BatchedReads {
       if (list) list.push({ resolve, reject });
       else batch.waiting.set(href, [{ resolve, reject }]);
     });
-    if (soon) {
-      const key = batchKey(kind, account, scope);
-      this.hurry(key, batch, Math.max(batch.openedAt + this.soonMs, this.notBefore(key, batch)));
-    }
+    if (soon) this.hurry(batch, Math.max(batch.openedAt + this.soonMs, this.notBefore(batch)));
     return this.idle(wait);
   }
 
@@ -113,7 +112,7 @@ export class BatchedReads {
       // Only a batch that holds many objects goes early: one more call costs each little, and the
       // few objects of small waves keep sharing a window's call.
       if (batch && batch.waiting.size >= EARLY_BATCH)
-        this.hurry(key, batch, Math.max(performance.now(), this.notBefore(key, batch)));
+        this.hurry(batch, Math.max(performance.now(), this.notBefore(batch)));
     };
   }
 
@@ -137,6 +136,7 @@ export class BatchedReads {
     if (batch && batch.client !== client) batch = undefined;
     if (!batch) {
       batch = {
+        key,
         kind,
         client,
         scope,
@@ -146,7 +146,7 @@ export class BatchedReads {
         dueAt: Number.POSITIVE_INFINITY,
       };
       this.open.set(key, batch);
-      this.hurry(key, batch, Math.max(batch.openedAt + this.windowMs, this.notBefore(key, batch)));
+      this.hurry(batch, Math.max(batch.openedAt + this.windowMs, this.notBefore(batch)));
     }
     return batch;
   }
@@ -157,7 +157,7 @@ export class BatchedReads {
    * of its window.
    */
   flush(minAgeMs = 100): void {
-    for (const [key, batch] of this.open) this.hurry(key, batch, batch.openedAt + minAgeMs);
+    for (const batch of this.open.values()) this.hurry(batch, batch.openedAt + minAgeMs);
   }
 
   /**
@@ -165,17 +165,18 @@ export class BatchedReads {
    * --api-rate limit), reads of one kind do not go one per window (or one per create, or per
    * look) while the earlier ones wait.
    */
-  private notBefore(key: string, batch: Batch): number {
-    return batch.openedAt + Math.min(5_000, this.lastReadMs.get(key) ?? 0);
+  private notBefore(batch: Batch): number {
+    return batch.openedAt + Math.min(5_000, this.lastReadMs.get(batch.key) ?? 0);
   }
 
   /** Schedules the batch's index call at `dueAt`, unless it is due sooner already. */
-  private hurry(key: string, batch: Batch, dueAt: number): void {
+  private hurry(batch: Batch, dueAt: number): void {
     if (dueAt >= batch.dueAt) return;
     batch.dueAt = dueAt;
     clearTimeout(batch.timer);
     batch.timer = setTimeout(
       () => {
+        const { key } = batch;
         if (this.open.get(key) === batch) this.open.delete(key);
         const started = performance.now();
         void this.read_(batch).finally(() => this.lastReadMs.set(key, performance.now() - started));
