@@ -10,6 +10,7 @@ import {
   parseEndpoint,
   requirePositive,
 } from "./client-options.ts";
+import { aheadOfOthers, ConnectionGate } from "./connection-gate.ts";
 import { encodeForm, encodeQuery, FORM_CONTENT_TYPE } from "./encoding.ts";
 import {
   ApiError,
@@ -61,6 +62,8 @@ export class ApiClient {
   private readonly redactor: Redactor;
   private readonly maxResponseBytes: number;
   private readonly dispatcher: Dispatcher;
+  /** The dispatcher's connections, the calls many wait on first (connection-gate.ts). */
+  private readonly gate: ConnectionGate;
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
   private readonly retry: RetryOptions;
@@ -92,6 +95,7 @@ export class ApiClient {
     this.maxResponseBytes = transport.maxResponseBytes;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(transport);
+    this.gate = new ConnectionGate(transport.connectionsPerHost);
     this.timeoutMs = transport.requestTimeoutMs;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     requirePositive("retry", this.retry);
@@ -115,8 +119,9 @@ export class ApiClient {
       "x-account": this.accountId,
       accept: "application/json",
     };
+    // Every call waits for the token: its refresh goes ahead of them.
     const send = (request: { method: "POST"; path: string; form: Record<string, string> }) =>
-      this.exchange({ ...request, idempotent: true }, false);
+      aheadOfOthers(() => this.exchange({ ...request, idempotent: true }, false));
     const hold = (value: string) => this.redactor.hold(value);
     const warn = (message: string) => this.logger.warn(message);
     this.auth =
@@ -186,11 +191,15 @@ export class ApiClient {
       const t0 = performance.now();
       let response: WireResponse;
       try {
-        response = await sendOnce(
-          this.dispatcher,
-          { origin, path, method, headers, body, signal: options.signal },
-          this.timeoutMs,
-          this.maxResponseBytes,
+        response = await this.gate.run(
+          () =>
+            sendOnce(
+              this.dispatcher,
+              { origin, path, method, headers, body, signal: options.signal },
+              this.timeoutMs,
+              this.maxResponseBytes,
+            ),
+          options.signal,
         );
       } catch (cause) {
         const status = cause instanceof ResponseTooLargeError ? cause.status : 0;

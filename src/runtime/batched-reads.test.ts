@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { callsGoAhead } from "../api/connection-gate.ts";
 import { BatchedReads, NOT_LISTED } from "./batched-reads.ts";
 import type { AnyManagedKind } from "./kind.ts";
 
@@ -10,6 +11,8 @@ function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: E
   const calls: string[] = [];
   /** The `wanted` of each call, sorted (undefined: the whole listing asked). */
   const wanted: (string[] | undefined)[] = [];
+  /** Whether each call went ahead of others waiting for a connection (connection-gate.ts). */
+  const ahead: boolean[] = [];
   const kind = {
     kind: "Widget",
     hrefOf: (o: { href: string }) => o.href,
@@ -17,6 +20,7 @@ function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: E
       scope: () => "",
       list: async (_client: unknown, scope: string, want?: ReadonlySet<string>) => {
         calls.push(scope);
+        ahead.push(callsGoAhead());
         wanted.push(want && [...want].sort());
         if (fail) throw fail;
         const listed = [...(items[scope] ?? [])];
@@ -25,14 +29,14 @@ function kindWith(items: Record<string, { href: string; v: number }[]>, fail?: E
       },
     },
   } as unknown as AnyManagedKind;
-  return { kind, calls, wanted };
+  return { kind, calls, wanted, ahead };
 }
 
 const client = {};
 
 describe("BatchedReads", () => {
   it("reads of one kind, Account and scope asked within the window share one index call", async () => {
-    const { kind, calls } = kindWith({
+    const { kind, calls, ahead } = kindWith({
       a: [
         { href: "/w/1", v: 1 },
         { href: "/w/2", v: 2 },
@@ -48,6 +52,8 @@ describe("BatchedReads", () => {
     ]);
     expect(got).toEqual([{ href: "/w/1", v: 1 }, { href: "/w/2", v: 2 }, { href: "/w/2", v: 2 }, NOT_LISTED]);
     expect(calls.sort()).toEqual(["a", "b"]);
+    // Every object of the batch waits on its call: it goes ahead of calls one reconcile waits on.
+    expect(ahead).toEqual([true, true]);
     // A later read is a new batch: what it answers is read after it was asked.
     await reads.read(kind, "ns/acc", client, "a", "/w/1");
     expect(calls).toHaveLength(3);

@@ -1,3 +1,4 @@
+import { aheadOfOthers } from "../api/connection-gate.ts";
 import type { AnyManagedKind } from "./kind.ts";
 
 /** What a batched read answers for an href the index did not show: ask the object itself. */
@@ -202,7 +203,9 @@ export class BatchedReads {
       this.onCall(kind.kind);
       // Only lookups need the whole listing: the reads need the objects they wait for, and the
       // others are not validated (IndexOptions.wanted), a few of a long collection.
-      items = await kind.index!.list(client, scope, listing.length > 0 ? undefined : new Set(waiting.keys()));
+      // Every object of the batch waits on this call: it takes the next free connection.
+      const wanted = listing.length > 0 ? undefined : new Set(waiting.keys());
+      items = await aheadOfOthers(() => kind.index!.list(client, scope, wanted));
     } catch (error) {
       for (const list of waiting.values()) for (const w of list) w.reject(error);
       for (const w of listing) w.reject(error);

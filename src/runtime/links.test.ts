@@ -1,6 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { callsGoAhead } from "../api/connection-gate.ts";
 import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
@@ -17,11 +18,14 @@ import { managedSpec } from "./spec.ts";
 class Service {
   readonly known = new Set<string>(["/api/clouds/1", "/api/servers/1"]);
   readonly calls: string[] = [];
+  /** Whether each check went ahead of others waiting for a connection (connection-gate.ts). */
+  readonly ahead: boolean[] = [];
   failWith: Error | undefined;
   objects = new Map<string, { href: string; name: string }>();
 
   async exists(href: string): Promise<boolean> {
     this.calls.push(`exists ${href}`);
+    this.ahead.push(callsGoAhead());
     if (this.failWith) throw this.failWith;
     return this.known.has(href);
   }
@@ -34,6 +38,8 @@ describe("LinkCheck", () => {
     const links = [{ field: "cloudHref", href: "/api/clouds/1" }];
     for (let i = 0; i < 1000; i++) await check.require("ns/default", service, links);
     expect(service.calls).toEqual(["exists /api/clouds/1"]);
+    // Every resource linking to it waits on that call: it goes ahead of the others.
+    expect(service.ahead).toEqual([true]);
     // Another account does not share what the first found.
     await check.require("other/default", service, links);
     expect(service.calls).toHaveLength(2);

@@ -1,3 +1,4 @@
+import { aheadOfOthers } from "../api/connection-gate.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import type { Link } from "./kind.ts";
 import { DependencyNotReadyError } from "./result.ts";
@@ -83,7 +84,8 @@ export class LinkCheck {
     }
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = client.exists(href).then((exists) => {
+      // Every resource linking to the href waits on this call: it takes the next free connection.
+      pending = aheadOfOthers(() => client.exists(href)).then((exists) => {
         if (exists) this.remember(key);
         return exists;
       });
