@@ -10,15 +10,19 @@ import { authFor } from "./helpers.ts";
 const h = await startSimulator();
 afterAll(() => h.close());
 
+/** A client of the simulator with `connectionsPerHost` connections and no rate limit. */
+const clientWith = (connectionsPerHost: number) =>
+  createServiceApi({
+    endpoint: h.url,
+    accountId: SEED_CREDENTIALS.accountId,
+    auth: authFor("oauth"),
+    rateLimit: false,
+    transport: { connectionsPerHost },
+  });
+
 describe("connections per host", () => {
   it("keeps at most that many calls in progress at the service", async () => {
-    const api = createServiceApi({
-      endpoint: h.url,
-      accountId: SEED_CREDENTIALS.accountId,
-      auth: authFor("oauth"),
-      rateLimit: false,
-      transport: { connectionsPerHost: 3 },
-    });
+    const api = clientWith(3);
     try {
       await api.clouds.index(); // the token, before the clock
       await h.hook("reset");
@@ -34,13 +38,7 @@ describe("connections per host", () => {
   });
 
   it("gives the next free connection to a call made in aheadOfOthers, over the real wire", async () => {
-    const api = createServiceApi({
-      endpoint: h.url,
-      accountId: SEED_CREDENTIALS.accountId,
-      auth: authFor("oauth"),
-      rateLimit: false,
-      transport: { connectionsPerHost: 1 },
-    });
+    const api = clientWith(1);
     try {
       await api.clouds.index(); // the token, before the line forms
       await h.hook("faults", { latencyMs: 25 });
