@@ -119,6 +119,31 @@ describe("BatchedReads", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("one index call per key at a time: reads due while one is in flight wait for it, then share one call", async () => {
+    const items = { "": [1, 2, 3].map((v) => ({ href: `/w/${v}`, v })) };
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { kind, calls, wanted } = kindWith(items, undefined, gate);
+    const reads = new BatchedReads({ windowMs: 5 });
+    const pause = () => new Promise((r) => setTimeout(r, 20));
+    const first = reads.read(kind, "ns/acc", client, "", "/w/1");
+    await pause();
+    // The first call is held (as behind an --api-rate queue): reads asked meanwhile, windows
+    // apart, do not send a call each.
+    const second = reads.read(kind, "ns/acc", client, "", "/w/2");
+    await pause();
+    const third = reads.read(kind, "ns/acc", client, "", "/w/3");
+    await pause();
+    expect(calls).toHaveLength(1);
+    release();
+    expect(await Promise.all([first, second, third])).toEqual(items[""]);
+    expect(calls).toHaveLength(2);
+    expect(wanted[1]).toEqual(["/w/2", "/w/3"]);
+    expect(reads.size).toBe(0);
+  });
+
   it("reads alone ask the index for the hrefs they wait for; a lookup sharing the batch gets the whole listing", async () => {
     const { kind, wanted } = kindWith({ "": [{ href: "/w/1", v: 1 }] });
     const reads = new BatchedReads({ windowMs: 5 });

@@ -55,6 +55,8 @@ export class BatchedReads {
   private readonly open = new Map<string, Batch>();
   /** How long the last index call of each batch key took (a rate-limited client queues it for seconds). */
   private readonly lastReadMs = new Map<string, number>();
+  /** Per batch key, its index calls in flight (see send). */
+  private readonly reading = new Map<string, number>();
   /** Per batch key, the creates sent whose reads have not joined a batch yet (see expect). */
   private readonly expected = new Map<string, number>();
 
@@ -134,7 +136,11 @@ export class BatchedReads {
     const key = batchKey(kind, account, scope);
     let batch = this.open.get(key);
     // A client changed meanwhile (new credentials): the batch read with the old one goes on its own.
-    if (batch && batch.client !== client) batch = undefined;
+    if (batch && batch.client !== client) {
+      // Waiting for its key's call in flight (send): it goes on its own, no longer in `open`.
+      if (batch.dueAt === Number.POSITIVE_INFINITY) this.hurry(batch, performance.now());
+      batch = undefined;
+    }
     if (!batch) {
       batch = {
         key,
@@ -175,18 +181,36 @@ export class BatchedReads {
     if (dueAt >= batch.dueAt) return;
     batch.dueAt = dueAt;
     clearTimeout(batch.timer);
-    batch.timer = setTimeout(
-      () => {
-        const { key } = batch;
-        if (this.open.get(key) === batch) this.open.delete(key);
-        const started = performance.now();
-        void this.read_(batch).finally(() => this.lastReadMs.set(key, performance.now() - started));
-      },
-      Math.max(0, dueAt - performance.now()),
-    );
+    batch.timer = setTimeout(() => this.send(batch), Math.max(0, dueAt - performance.now()));
   }
 
-  /** Batches not read yet (footprint: none stays open past its window). */
+  /**
+   * Sends the batch's index call. One call per key at a time: a batch due while its key's call
+   * is in flight stays open, taking reads, and goes when that call has answered. Calls waiting
+   * for the --api-rate limit take seconds, and no call has answered yet to tell notBefore so:
+   * without this, a wave of creates sent its reads one window (a few objects) at a time.
+   */
+  private send(batch: Batch): void {
+    const { key } = batch;
+    const current = this.open.get(key) === batch;
+    if (current && this.reading.has(key)) {
+      batch.dueAt = Number.POSITIVE_INFINITY;
+      return;
+    }
+    if (current) this.open.delete(key);
+    this.reading.set(key, (this.reading.get(key) ?? 0) + 1);
+    const started = performance.now();
+    void this.read_(batch).finally(() => {
+      const left = this.reading.get(key)! - 1;
+      if (left > 0) this.reading.set(key, left);
+      else this.reading.delete(key);
+      this.lastReadMs.set(key, performance.now() - started);
+      const next = this.open.get(key);
+      if (next?.dueAt === Number.POSITIVE_INFINITY) this.hurry(next, performance.now());
+    });
+  }
+
+  /** Batches not read yet (footprint: none stays open past its window and its key's call in flight). */
   get size(): number {
     return this.open.size;
   }
