@@ -144,6 +144,20 @@ describe("BatchedReads", () => {
     expect(reads.size).toBe(0);
   });
 
+  it("a call in flight that hangs holds the next batch of its key back no longer than maxWaitForCallMs", async () => {
+    const items = { "": [1, 2].map((v) => ({ href: `/w/${v}`, v })) };
+    const { kind, calls } = kindWith(items, undefined, new Promise<void>(() => {}));
+    const reads = new BatchedReads({ windowMs: 5, maxWaitForCallMs: 60 });
+    void reads.read(kind, "ns/acc", client, "", "/w/1");
+    await new Promise((r) => setTimeout(r, 20));
+    void reads.read(kind, "ns/acc", client, "", "/w/2");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(calls).toHaveLength(2);
+    expect(reads.size).toBe(0);
+  });
+
   it("reads alone ask the index for the hrefs they wait for; a lookup sharing the batch gets the whole listing", async () => {
     const { kind, wanted } = kindWith({ "": [{ href: "/w/1", v: 1 }] });
     const reads = new BatchedReads({ windowMs: 5 });

@@ -20,6 +20,11 @@ export interface BatchedReadsOptions {
   idle?: <T>(wait: Promise<T>) => Promise<T>;
   /** How long a batch opened by a `soon` read waits for others (default 20 ms). */
   soonMs?: number;
+  /**
+   * The longest a batch due waits for its key's index call in flight (default 5 s): one call per
+   * key at a time, but one that hangs does not hold the others back until its timeout.
+   */
+  maxWaitForCallMs?: number;
   /** Called for each index call made (the operator's counter). */
   onCall?: (kind: string) => void;
 }
@@ -50,19 +55,21 @@ interface Batch {
 export class BatchedReads {
   private readonly windowMs: number;
   private readonly soonMs: number;
+  private readonly maxWaitForCallMs: number;
   private readonly idle: <T>(wait: Promise<T>) => Promise<T>;
   private readonly onCall: (kind: string) => void;
   private readonly open = new Map<string, Batch>();
   /** How long the last index call of each batch key took (a rate-limited client queues it for seconds). */
   private readonly lastReadMs = new Map<string, number>();
-  /** Per batch key, its index calls in flight (see send). */
-  private readonly reading = new Map<string, number>();
+  /** Per batch key, its index calls in flight and when the last of them was sent (see send). */
+  private readonly reading = new Map<string, { calls: number; since: number }>();
   /** Per batch key, the creates sent whose reads have not joined a batch yet (see expect). */
   private readonly expected = new Map<string, number>();
 
   constructor(options: BatchedReadsOptions = {}) {
     this.windowMs = options.windowMs ?? 150;
     this.soonMs = options.soonMs ?? 20;
+    this.maxWaitForCallMs = options.maxWaitForCallMs ?? 5_000;
     this.idle = options.idle ?? ((wait) => wait);
     this.onCall = options.onCall ?? (() => {});
   }
@@ -190,19 +197,23 @@ export class BatchedReads {
    * for the --api-rate limit take seconds, and no call has answered yet to tell notBefore so:
    * without this, a wave of creates sent its reads one window (a few objects) at a time.
    */
-  private send(batch: Batch): void {
+  private send(batch: Batch, waited = false): void {
     const { key } = batch;
     const current = this.open.get(key) === batch;
-    if (current && this.reading.has(key)) {
+    const inFlight = this.reading.get(key);
+    if (current && inFlight && !waited) {
       batch.dueAt = Number.POSITIVE_INFINITY;
+      // A call that hangs (until its timeout) holds the next batch back no longer than this.
+      const wait = inFlight.since + this.maxWaitForCallMs - performance.now();
+      batch.timer = setTimeout(() => this.send(batch, true), Math.max(0, wait));
       return;
     }
     if (current) this.open.delete(key);
-    this.reading.set(key, (this.reading.get(key) ?? 0) + 1);
     const started = performance.now();
+    this.reading.set(key, { calls: (inFlight?.calls ?? 0) + 1, since: started });
     void this.read_(batch).finally(() => {
-      const left = this.reading.get(key)! - 1;
-      if (left > 0) this.reading.set(key, left);
+      const reading = this.reading.get(key)!;
+      if (reading.calls > 1) reading.calls--;
       else this.reading.delete(key);
       this.lastReadMs.set(key, performance.now() - started);
       const next = this.open.get(key);
