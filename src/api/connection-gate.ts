@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
- * Calls whose answer many reconciles wait on (a batched index read, a shared link check) take the
- * next free connection before calls that one reconcile waits on. With a backlog, dozens of creates
- * queue for the connections; a read queued behind them would hold every object of its batch back
- * (their Ready, their dependents) for the whole queue.
+ * Calls whose answer many reconciles wait on (a batched index read, a shared link check or name
+ * lookup) take the next free connection before calls that one reconcile waits on. With a backlog,
+ * dozens of creates queue for the connections; a read queued behind them would hold every object
+ * of its batch back (their Ready, their dependents) for the whole queue.
  */
 const ahead = new AsyncLocalStorage<true>();
 

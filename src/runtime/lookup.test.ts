@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { callsGoAhead } from "../api/connection-gate.ts";
 import { NameLookup } from "./lookup.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "./result.ts";
 
@@ -6,9 +7,11 @@ describe("NameLookup", () => {
   it("caches one index call per collection and TTL", async () => {
     let now = 0;
     let calls = 0;
+    const ahead: boolean[] = [];
     const lookup = new NameLookup({ now: () => now, ttlMs: 1000 });
     const list = async () => {
       calls++;
+      ahead.push(callsGoAhead());
       return [
         { name: "EC2 us-east-1", href: "/api/clouds/1" },
         { name: "Private", href: "/api/clouds/2" },
@@ -19,6 +22,8 @@ describe("NameLookup", () => {
     );
     expect(new Set(results)).toEqual(new Set(["/api/clouds/2"]));
     expect(calls).toBe(1);
+    // Every resource naming an item waits on that call: it goes ahead of others (connection-gate.ts).
+    expect(ahead).toEqual([true]);
     now = 2000;
     await lookup.href("ns/acct/clouds", "Private", "cloud.name", list);
     expect(calls).toBe(2);

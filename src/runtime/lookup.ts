@@ -1,3 +1,4 @@
+import { aheadOfOthers } from "../api/connection-gate.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "./result.ts";
 
@@ -32,7 +33,8 @@ export class NameLookup {
   ): Promise<string> {
     let entry = this.cache.get(collectionKey);
     if (!entry || this.now() - entry.at > this.ttlMs) {
-      entry = { at: this.now(), items: list() };
+      // Every resource naming an item of the collection waits on this call: it goes ahead of others.
+      entry = { at: this.now(), items: aheadOfOthers(list) };
       this.cache.set(collectionKey, entry);
       // A failed list must not be cached.
       entry.items.catch(() => this.cache.delete(collectionKey));
