@@ -18,35 +18,6 @@ export function callsGoAhead(): boolean {
   return ahead.getStore() === true;
 }
 
-interface Waiter {
-  start: () => void;
-  /** Set once the caller gave up (aborted): passed over. */
-  gone: boolean;
-}
-
-/** First in first out, taken from the head without moving the rest. */
-class Line {
-  private items: Waiter[] = [];
-  private head = 0;
-
-  push(w: Waiter): void {
-    this.items.push(w);
-  }
-
-  /** The first waiter still there, removed; undefined when none is left. */
-  shift(): Waiter | undefined {
-    while (this.head < this.items.length) {
-      const w = this.items[this.head++]!;
-      if (this.head === this.items.length || this.head > 1024) {
-        this.items = this.items.slice(this.head);
-        this.head = 0;
-      }
-      if (!w.gone) return w;
-    }
-    return undefined;
-  }
-}
-
 /**
  * At most `size` calls on the wire at once (the dispatcher's connections). A free place goes to a
  * call made in `aheadOfOthers` first, else to the call that has waited longest. The wait is not
@@ -54,8 +25,12 @@ class Line {
  */
 export class ConnectionGate {
   private free: number;
-  private readonly first = new Line();
-  private readonly rest = new Line();
+  /**
+   * The calls waiting for a place, each its start: at most one per reconcile at work (the rate
+   * limit is waited out before), so plain arrays serve.
+   */
+  private readonly first: (() => void)[] = [];
+  private readonly rest: (() => void)[] = [];
 
   constructor(size: number) {
     this.free = size;
@@ -74,25 +49,24 @@ export class ConnectionGate {
   private place(signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const waiter: Waiter = {
-        gone: false,
-        start: () => {
-          signal?.removeEventListener("abort", abort);
-          resolve();
-        },
+      const line = callsGoAhead() ? this.first : this.rest;
+      const start = () => {
+        signal?.removeEventListener("abort", abort);
+        resolve();
       };
+      // A caller that gives up leaves the line: it never takes a place.
       const abort = () => {
-        waiter.gone = true;
+        line.splice(line.indexOf(start), 1);
         reject(signal!.reason);
       };
       signal?.addEventListener("abort", abort, { once: true });
-      (callsGoAhead() ? this.first : this.rest).push(waiter);
+      line.push(start);
     });
   }
 
   private release(): void {
     const next = this.first.shift() ?? this.rest.shift();
-    if (next) next.start();
+    if (next) next();
     else this.free++;
   }
 }

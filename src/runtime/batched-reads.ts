@@ -6,6 +6,8 @@ export const NOT_LISTED = Symbol("not listed");
 
 /** The objects a batch must hold to be read once its creates have answered, before its window ends. */
 const EARLY_BATCH = 16;
+/** The most a batch is held back: by its key's last read (notBefore), or by its key's call in flight. */
+const MAX_HOLD_MS = 5_000;
 
 export interface BatchedReadsOptions {
   /**
@@ -69,7 +71,7 @@ export class BatchedReads {
   constructor(options: BatchedReadsOptions = {}) {
     this.windowMs = options.windowMs ?? 150;
     this.soonMs = options.soonMs ?? 20;
-    this.maxWaitForCallMs = options.maxWaitForCallMs ?? 5_000;
+    this.maxWaitForCallMs = options.maxWaitForCallMs ?? MAX_HOLD_MS;
     this.idle = options.idle ?? ((wait) => wait);
     this.onCall = options.onCall ?? (() => {});
   }
@@ -180,7 +182,7 @@ export class BatchedReads {
    * look) while the earlier ones wait.
    */
   private notBefore(batch: Batch): number {
-    return batch.openedAt + Math.min(5_000, this.lastReadMs.get(batch.key) ?? 0);
+    return batch.openedAt + Math.min(MAX_HOLD_MS, this.lastReadMs.get(batch.key) ?? 0);
   }
 
   /** Schedules the batch's index call at `dueAt`, unless it is due sooner already. */
