@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { callsGoAhead } from "../../api/connection-gate.ts";
 import { ClientCache } from "./client-cache.ts";
 
 describe("ClientCache", () => {
@@ -9,6 +10,13 @@ describe("ClientCache", () => {
     const a = {};
     expect(await Promise.all([cache.get(a, "k", load), cache.get(a, "k", load)])).toEqual([1, 1]);
     expect(await cache.get({}, "k", load)).toBe(2);
+  });
+
+  it("a load (which every reader of its key waits on) makes its calls ahead of others", async () => {
+    const cache = new ClientCache<boolean>();
+    const client = {};
+    expect(await cache.get(client, "k", async () => callsGoAhead())).toBe(true);
+    expect(callsGoAhead()).toBe(false);
   });
 
   it("peek answers while fresh, then forgets", async () => {

@@ -1,3 +1,5 @@
+import { aheadOfOthers } from "../../api/index.ts";
+
 interface Entry<T> {
   at: number;
   value: Promise<T>;
@@ -30,11 +32,14 @@ export class ClientCache<T> {
     this.now = options.now ?? Date.now;
   }
 
-  /** The remembered answer for `key`, else `load()`'s, remembered. */
+  /**
+   * The remembered answer for `key`, else `load()`'s, remembered. Every reconcile reading the key
+   * meanwhile waits on that load: its calls take the next free connection (aheadOfOthers).
+   */
   get(client: object, key: string, load: () => Promise<T>): Promise<T> {
     const found = this.peek(client, key);
     if (found) return found;
-    const value = load();
+    const value = aheadOfOthers(load);
     this.put(client, key, value);
     return value;
   }
