@@ -10,6 +10,7 @@ import { RawKube } from "../src/runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../src/runtime/names.ts";
 import { type Manifest, mixedSet, PLURAL, SCRIPTS_CONFIG_MAP } from "../test/proof/mixed.ts";
 import { growth, type HeapSummary, top } from "./lib/heap-summary.ts";
+import { medianRunBy } from "./lib/median-run.ts";
 import { CONCURRENCY, MemoryOperator as Operator, type OperatorRuns } from "./lib/memory-operator.ts";
 import { imageRuntime } from "./lib/node-options.ts";
 import { type Infra, pool, ready, startInfra, stopInfra } from "./lib/operator-rig.ts";
@@ -255,10 +256,7 @@ async function medianPeak(size: number, idleRssMb: number, runs: Runs): Promise<
     console.log({ size, run: i + 1, operatorPeakRssMb: all.at(-1)!.operatorPeakRssMb });
   }
   const peakOf = (f: Record<string, unknown>) => Number(f.operatorPeakRssMb);
-  const sorted = [...all].sort((a, b) => peakOf(a) - peakOf(b));
-  // With an even count, the higher of the middle two.
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  return { ...median, operatorPeakRssRunsMb: all.map(peakOf) };
+  return { ...medianRunBy(all, peakOf), operatorPeakRssRunsMb: all.map(peakOf) };
 }
 
 /** The CLI to run: BENCH_MEMORY_ENTRY, or the bundle built into `dir` (what the image runs). */

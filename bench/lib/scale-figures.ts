@@ -6,6 +6,7 @@ import { managedKinds } from "../../src/kinds/index.ts";
 import type { ManagedObject } from "../../src/runtime/kind.ts";
 import type { Manifest } from "../../test/proof/mixed.ts";
 import type { WriteLog } from "../../test/proof/write-log.ts";
+import { medianRunBy } from "./median-run.ts";
 
 const KIND_BY_NAME = new Map(managedKinds.map((k) => [k.kind, k]));
 
@@ -195,9 +196,7 @@ export function hrefOf(all: ManagedObject[]): (m: Manifest) => string | undefine
 /** The figures of the run with the median ratio to the lower bound, and the ratio of each run. */
 export function medianRun(size: number, runs: Record<string, unknown>[]): Record<string, unknown> {
   const ratio = (r: Record<string, unknown>) => Number(r[`n${size}.ratioToNeededCallsBound`]);
-  const sorted = [...runs].sort((a, b) => ratio(a) - ratio(b));
-  // With an even count (the budget cut a run) the worse of the middle two.
-  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const median = medianRunBy(runs, ratio);
   if (runs.length === 1) return median;
   return {
     ...runs.at(-1), // what only the last run measured (the resync, the RSS at the largest size)
