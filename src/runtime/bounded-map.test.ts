@@ -17,4 +17,15 @@ describe("BoundedMap", () => {
     map.delete("a");
     expect(map.get("a")).toBeUndefined();
   });
+
+  it("peek reads without counting as a use; size and clear", () => {
+    const map = new BoundedMap<number>(2);
+    map.set("a", 1);
+    map.set("b", 2);
+    expect(map.peek("a")).toBe(1);
+    map.set("c", 3);
+    expect([map.peek("a"), map.size]).toEqual([undefined, 2]);
+    map.clear();
+    expect(map.size).toBe(0);
+  });
 });

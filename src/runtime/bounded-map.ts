@@ -1,10 +1,10 @@
-/** A Map that keeps its `size` most recently used keys. */
+/** A Map that keeps its `limit` most recently used keys. */
 export class BoundedMap<V> {
   private readonly map = new Map<string, V>();
-  private readonly size: number;
+  private readonly limit: number;
 
-  constructor(size: number) {
-    this.size = size;
+  constructor(limit: number) {
+    this.limit = limit;
   }
 
   get(key: string): V | undefined {
@@ -16,13 +16,26 @@ export class BoundedMap<V> {
     return value;
   }
 
+  /** The value for `key`, without counting it as used. */
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
   set(key: string, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
   }
 
   delete(key: string): void {
     this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  get size(): number {
+    return this.map.size;
   }
 }

@@ -1,7 +1,7 @@
-import { aheadOfOthers } from "../api/connection-gate.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import type { Link } from "./kind.ts";
 import { DependencyNotReadyError } from "./result.ts";
+import { SharedAnswers } from "./shared-answers.ts";
 
 /** What the check needs from an account's service client (the service client's `exists`). */
 export interface LinkClient {
@@ -25,17 +25,16 @@ export interface LinkCheckOptions {
  * be created later): the resource waits (DependencyNotReady) and is checked again on its retry.
  */
 export class LinkCheck {
-  private readonly now: () => number;
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
-  /** "account\0href" -> when it was found to exist; Map order is least recently used first. */
-  private readonly found = new Map<string, number>();
-  private readonly inFlight = new Map<string, Promise<boolean>>();
+  /** "account\0href" -> whether it exists, while being checked; kept only once found. */
+  private readonly found: SharedAnswers<boolean>;
 
   constructor(options: LinkCheckOptions = {}) {
-    this.now = options.now ?? Date.now;
-    this.ttlMs = options.ttlMs ?? 10 * 60_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.found = new SharedAnswers({
+      ttlMs: options.ttlMs ?? 10 * 60_000,
+      maxEntries: options.maxEntries ?? 10_000,
+      keep: (exists) => exists,
+      now: options.now,
+    });
   }
 
   /**
@@ -53,7 +52,9 @@ export class LinkCheck {
     if (!isLinkClient(client)) {
       throw new TypeError("the account's service client has no exists(href): links cannot be checked");
     }
-    const results = await Promise.all(links.map((l) => this.exists(account, client, l.href)));
+    const results = await Promise.all(
+      links.map((l) => this.found.get(`${account}\u0000${l.href}`, () => client.exists(l.href))),
+    );
     const missing = links.filter((_, i) => !results[i]);
     if (missing.length === 0) return;
     throw new DependencyNotReadyError(
@@ -64,45 +65,12 @@ export class LinkCheck {
 
   /** Its maps (see footprint.ts): by account and href, bounded by maxEntries and ttlMs. */
   footprint(): Footprint {
-    return { "links.found": counted(this.found.size), "links.inFlight": counted(this.inFlight.size) };
+    return { "links.found": counted(this.found.size) };
   }
 
   /** Number of hrefs remembered (for tests and diagnostics). */
   get size(): number {
     return this.found.size;
-  }
-
-  private exists(account: string, client: LinkClient, href: string): Promise<boolean> {
-    const key = `${account}\u0000${href}`;
-    const at = this.found.get(key);
-    if (at !== undefined) {
-      this.found.delete(key);
-      if (this.now() - at < this.ttlMs) {
-        this.found.set(key, at);
-        return Promise.resolve(true);
-      }
-    }
-    let pending = this.inFlight.get(key);
-    if (!pending) {
-      // Every resource linking to the href waits on this call: it takes the next free connection.
-      pending = aheadOfOthers(() => client.exists(href)).then((exists) => {
-        if (exists) this.remember(key);
-        return exists;
-      });
-      const settled = () => this.inFlight.delete(key);
-      pending.then(settled, settled);
-      this.inFlight.set(key, pending);
-    }
-    return pending;
-  }
-
-  private remember(key: string): void {
-    this.found.delete(key);
-    this.found.set(key, this.now());
-    for (const oldest of this.found.keys()) {
-      if (this.found.size <= this.maxEntries) break;
-      this.found.delete(oldest);
-    }
   }
 }
 

@@ -1,6 +1,8 @@
-import { aheadOfOthers } from "../api/connection-gate.ts";
 import { counted, type Footprint } from "./footprint.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "./result.ts";
+import { SharedAnswers } from "./shared-answers.ts";
+
+type Named = { name: string; href: string };
 
 /**
  * Name -> href lookups through a collection index (a cloud by name, a volume type by
@@ -8,16 +10,10 @@ import { DependencyNotReadyError, InvalidSpecError } from "./result.ts";
  * same cloud cost one index call per TTL, not a thousand.
  */
 export class NameLookup {
-  private readonly cache = new Map<
-    string,
-    { at: number; items: Promise<{ name: string; href: string }[]> }
-  >();
-  private readonly now: () => number;
-  private readonly ttlMs: number;
+  private readonly cache: SharedAnswers<Named[]>;
 
   constructor(options: { now?: () => number; ttlMs?: number } = {}) {
-    this.now = options.now ?? Date.now;
-    this.ttlMs = options.ttlMs ?? 5 * 60_000;
+    this.cache = new SharedAnswers({ ttlMs: options.ttlMs ?? 5 * 60_000, now: options.now });
   }
 
   /**
@@ -29,18 +25,10 @@ export class NameLookup {
     collectionKey: string,
     name: string,
     field: string,
-    list: () => Promise<{ name: string; href: string }[]>,
+    list: () => Promise<Named[]>,
   ): Promise<string> {
-    let entry = this.cache.get(collectionKey);
-    if (!entry || this.now() - entry.at > this.ttlMs) {
-      // Every resource naming an item of the collection waits on this call: it goes ahead of others.
-      entry = { at: this.now(), items: aheadOfOthers(list) };
-      this.cache.set(collectionKey, entry);
-      // A failed list must not be cached.
-      entry.items.catch(() => this.cache.delete(collectionKey));
-    }
-    let matches = (await entry.items).filter((i) => i.name === name);
-    if (matches.length === 0 && this.now() - entry.at > 1000) {
+    let matches = (await this.cache.get(collectionKey, list)).filter((i) => i.name === name);
+    if (matches.length === 0 && (this.cache.age(collectionKey) ?? 0) > 1000) {
       // Not found in a list older than a second: look again once before reporting it.
       this.cache.delete(collectionKey);
       return this.href(collectionKey, name, field, list);

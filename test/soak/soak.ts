@@ -97,7 +97,6 @@ const CAPPED: Record<string, number> = {
   "informers.conditionPool": 1024 * 5,
   "events.aggregates": 4096,
   "links.found": 10_000,
-  "links.inFlight": 10_000,
   "names.cache": 10_000,
 };
 const MB = 1024 * 1024;
