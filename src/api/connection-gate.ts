@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { Permits } from "./permits.ts";
 
 /**
  * Calls whose answer many reconciles wait on (a batched index read, a shared link check or name
@@ -24,49 +25,20 @@ export function callsGoAhead(): boolean {
  * part of a call's timeout, which counts from when it is sent: a backlog makes no call time out.
  */
 export class ConnectionGate {
-  private free: number;
-  /**
-   * The calls waiting for a place, each its start: at most one per reconcile at work (the rate
-   * limit is waited out before), so plain arrays serve.
-   */
-  private readonly first: (() => void)[] = [];
-  private readonly rest: (() => void)[] = [];
+  /** The calls waiting for a place: at most one per reconcile at work (the rate limit is waited out before). */
+  private readonly places: Permits;
 
   constructor(size: number) {
-    this.free = size;
+    this.places = new Permits(size);
   }
 
   async run<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (this.free > 0) this.free--;
-    else await this.place(signal);
+    // A caller that gives up while waiting leaves the line: it never takes a place.
+    if (!this.places.tryAcquire()) await this.places.acquire(callsGoAhead(), signal);
     try {
       return await send();
     } finally {
-      this.release();
+      this.places.release();
     }
-  }
-
-  private place(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const line = callsGoAhead() ? this.first : this.rest;
-      const start = () => {
-        signal?.removeEventListener("abort", abort);
-        resolve();
-      };
-      // A caller that gives up leaves the line: it never takes a place.
-      const abort = () => {
-        line.splice(line.indexOf(start), 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", abort, { once: true });
-      line.push(start);
-    });
-  }
-
-  private release(): void {
-    const next = this.first.shift() ?? this.rest.shift();
-    if (next) next();
-    else this.free++;
   }
 }

@@ -68,7 +68,7 @@ export class LinkCheck {
     return { "links.found": counted(this.found.size) };
   }
 
-  /** Number of hrefs remembered (for tests and diagnostics). */
+  /** Hrefs being checked or remembered as found (for tests and diagnostics). */
   get size(): number {
     return this.found.size;
   }

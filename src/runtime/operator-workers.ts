@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { Permits } from "../api/permits.ts";
 import type { Clock } from "./clock.ts";
 import { isReported } from "./kube-raw.ts";
 import type { OperatorMetrics } from "./metrics.ts";
@@ -185,53 +186,21 @@ export class Workers {
   }
 }
 
-/** The reconciles that may be at work at once (Workers.lend lends one out while it waits). */
-class Slots {
-  private free: number;
-  /** Reconciles back from a lent wait: served before new keys. */
-  private readonly resuming: (() => void)[] = [];
-  private readonly starting: (() => void)[] = [];
+/**
+ * The reconciles that may be at work at once (Workers.lend lends one out while it waits): those
+ * back from a lent wait take a slot freed before new keys do (the first line).
+ */
+class Slots extends Permits {
   /** Workers waiting for a key: when none is, lending a slot starts one more. */
   idle = 0;
 
-  private readonly size: number;
-
-  constructor(size: number) {
-    this.size = size;
-    this.free = size;
-  }
-
-  get allFree(): boolean {
-    return this.free === this.size;
-  }
-
   /** Workers waiting for a slot to start a key. */
   get starters(): number {
-    return this.starting.length;
-  }
-
-  tryAcquire(): boolean {
-    if (this.free === 0) return false;
-    this.free--;
-    return true;
-  }
-
-  acquire(resuming: boolean): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => (resuming ? this.resuming : this.starting).push(resolve));
-  }
-
-  release(): void {
-    const next = this.resuming.shift() ?? this.starting.shift();
-    if (next) next();
-    else this.free++;
+    return this.waitingBehind;
   }
 
   /** The queue is shut down: every waiter goes on (workers then find no key and end). */
   shutdown(): void {
-    for (const waiter of [...this.resuming.splice(0), ...this.starting.splice(0)]) waiter();
+    this.releaseWaiters();
   }
 }
