@@ -82,6 +82,10 @@ export const managedStatusSchema = z
       })
       .optional()
       .describe("The last drift a resync found in the service and corrected (event DriftCorrected)."),
+    replaces: z
+      .string()
+      .optional()
+      .describe("Href of the object a replacement supersedes: deleted once the new object exists."),
     ...commonStatusFields,
   })
   .describe("Observed state.");

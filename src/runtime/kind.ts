@@ -269,6 +269,11 @@ export interface ManagedStatus {
   auditEntryHref?: string;
   /** The last drift a resync found and corrected: when, and each field with the service's value. */
   lastDrift?: LastDrift;
+  /**
+   * Href of the object a createBeforeDelete replacement supersedes, deleted once the new one
+   * exists. In status, which only the operator writes: a user cannot name an object to delete.
+   */
+  replaces?: string;
   [extra: string]: unknown;
 }
 

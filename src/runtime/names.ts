@@ -12,8 +12,6 @@ export const Annotation = {
   paused: "cloud.svc.io/paused",
   /** A per-object drift-check period (a Go duration, at least 30s): resync-interval.ts. */
   resyncInterval: "cloud.svc.io/resync-interval",
-  /** Href of the object a createBeforeDelete replacement supersedes: deleted once the new one exists. */
-  replaces: "cloud.svc.io/replaces",
 } as const;
 
 export const FIELD_MANAGER = "svc-operator";

@@ -1,3 +1,4 @@
+import { isCanonicalHref } from "./canonical-href.ts";
 import { type Footprint, keyed } from "./footprint.ts";
 import type { ManagedObject } from "./kind.ts";
 import type { ObjectStore } from "./kube.ts";
@@ -49,7 +50,7 @@ export function accountIdScope(store: () => ObjectStore): ScopeOf {
 /**
  * Which custom resource manages each service href, across every namespace and kind, kept from
  * informer events (no scan per reconcile). A resource claims the hrefs its `cloud.svc.io/href`
- * annotation, `status.href` and `cloud.svc.io/replaces` annotation name. Among the `Manage`
+ * annotation, `status.href` and `status.replaces` name, in canonical form. Among the `Manage`
  * claimants of one href in one service account, the owner is, in this order: the one that
  * recorded it in status, the one this process already let manage it, the oldest, the first by
  * key. So an owner never loses an href to a newcomer, and two newcomers are decided the same way
@@ -123,18 +124,22 @@ export class OwnerIndex {
     return winner.key === asker.key ? undefined : ownerOf(winner.key);
   }
 
-  /** Throws AlreadyManaged when another resource manages an href `object` names. */
+  /**
+   * Throws AlreadyManaged when another resource manages an href `object` names to write. Not the
+   * object a replacement supersedes: that one is only deleted, and left when another manages it.
+   */
   require(kind: string, object: ManagedObject): void {
     for (const href of claimedHrefs(object)) {
+      if (href === object.status?.replaces && href !== object.status.href) continue;
       const owner = this.decide(kind, object, href);
-      if (owner) throw alreadyManaged(kind, href, owner);
+      if (owner) throw alreadyManaged(kind, object.metadata.namespace, href, owner);
     }
   }
 
   /** Why `object`, being deleted, must leave `href` in the service: another resource manages it. */
   retainReason(kind: string, object: ManagedObject, href: string): string | undefined {
     const owner = this.decide(kind, object, href);
-    return owner ? `it is managed by ${ownerLabel(kind, owner)}` : undefined;
+    return owner ? `it is managed by ${ownerLabel(kind, object.metadata.namespace, owner)}` : undefined;
   }
 
   /**
@@ -155,7 +160,8 @@ export class OwnerIndex {
     for (const m of matches) {
       const owner = this.managedElsewhere(kind, object, hrefOf(m));
       if (owner === undefined) out.push(m);
-      else if (!object.metadata.deletionTimestamp) throw alreadyManaged(kind, hrefOf(m), owner);
+      else if (!object.metadata.deletionTimestamp)
+        throw alreadyManaged(kind, object.metadata.namespace, hrefOf(m), owner);
     }
     return out;
   }
@@ -216,28 +222,44 @@ export class OwnerIndex {
   }
 }
 
-/** AlreadyManaged: `object` names an href `owner` manages. Says what to change. */
-export function alreadyManaged(kind: string, href: string, owner: Owner): TerminalError {
-  return terminal(
+/**
+ * AlreadyManaged: a resource in `namespace` names an href `owner` manages. Says what to change.
+ * An owner in another namespace is not named: one tenant never learns another's resource names.
+ * The operator's log has it (the error's `logged` fields), for the cluster's admins.
+ */
+export function alreadyManaged(kind: string, namespace: string, href: string, owner: Owner): TerminalError {
+  const label = ownerLabel(kind, namespace, owner);
+  const error = terminal(
     Reason.AlreadyManaged,
-    `${href} is already managed by ${ownerLabel(kind, owner)}; this resource will not adopt, update or ` +
-      `delete it. Point ${Annotation.href} at another object or remove it, or set spec.managementPolicy: ` +
-      `ObserveOnly to only observe it; it is adopted once ${owner.namespace}/${owner.name} lets it go`,
+    `${href} is already managed by ${label}; this resource will not adopt, update or delete it. Point ` +
+      `${Annotation.href} at another object or remove it, or set spec.managementPolicy: ObserveOnly to ` +
+      `only observe it; it is adopted once ${owner.namespace === namespace ? `${owner.namespace}/${owner.name}` : "that resource"} lets it go`,
   );
+  error.logged = { claimed: href, owner: `${owner.kind} ${owner.namespace}/${owner.name}` };
+  return error;
 }
 
-/** `namespace/name`, with the kind when it is not the asker's. */
-export function ownerLabel(kind: string, owner: Owner): string {
+/**
+ * The owner as a resource in `namespace` may read it: `namespace/name` (with the kind when it is
+ * not `kind`) in its own namespace, else only that it is in another.
+ */
+export function ownerLabel(kind: string, namespace: string, owner: Owner): string {
+  if (owner.namespace !== namespace) return "a resource in another namespace";
   const name = `${owner.namespace}/${owner.name}`;
   return owner.kind === kind ? name : `${name} (${owner.kind})`;
 }
 
-/** The hrefs an object names: the annotation, the recorded status, a replacement's predecessor. */
+/**
+ * The hrefs an object names: the annotation, the recorded status, a replacement's predecessor
+ * (status.replaces, which only the operator writes). Only canonical ones: an href in another
+ * spelling names no object (it is refused before anything is written), and the index compares
+ * hrefs as strings.
+ */
 export function claimedHrefs(object: ManagedObject): string[] {
   const annotations = object.metadata.annotations ?? {};
   const out: string[] = [];
-  for (const href of [annotations[Annotation.href], object.status?.href, annotations[Annotation.replaces]]) {
-    if (typeof href === "string" && href !== "" && !out.includes(href)) out.push(href);
+  for (const href of [annotations[Annotation.href], object.status?.href, object.status?.replaces]) {
+    if (isCanonicalHref(href) && !out.includes(href)) out.push(href);
   }
   return out;
 }

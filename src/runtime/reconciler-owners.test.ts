@@ -126,7 +126,9 @@ describe("ManagedReconciler: one owner per href", () => {
     const r = await reconciler.reconcile("teamb", "web");
     expect(r.outcome).toBe("terminal");
     expect(stalled("teamb")).toMatchObject({ status: "True", reason: "AlreadyManaged" });
-    expect(stalled("teamb")?.message).toMatch(/^\/api\/things\/1 is already managed by demo\/web;/);
+    expect(stalled("teamb")?.message).toMatch(
+      /^\/api\/things\/1 is already managed by a resource in another namespace;/,
+    );
     expect(service.calls).toEqual([]);
     expect(service.objects.get(href)?.description).toBe("Web tier");
     expect(obj("teamb")?.metadata.finalizers).toBeUndefined();
@@ -157,7 +159,9 @@ describe("ManagedReconciler: one owner per href", () => {
     expect(obj("teamb")).toBeUndefined();
     expect(service.calls).toEqual([]);
     expect(service.objects.has(href)).toBe(true);
-    expect(events).toEqual([`Normal Orphaned: left ${href} in the service: it is managed by demo/web`]);
+    expect(events).toEqual([
+      `Normal Orphaned: left ${href} in the service: it is managed by a resource in another namespace`,
+    ]);
   });
 
   it("when the owner goes (deletionPolicy Orphan) the claimant is woken and adopts on its next reconcile", async () => {
@@ -193,7 +197,9 @@ describe("ManagedReconciler: one owner per href", () => {
     apply("teamb", { description: "team b" });
     await reconciler.reconcile("teamb", "web");
     expect(stalled("teamb")).toMatchObject({ status: "True", reason: "AlreadyManaged" });
-    expect(stalled("teamb")?.message).toContain(`${href} is already managed by demo/web`);
+    expect(stalled("teamb")?.message).toContain(
+      `${href} is already managed by a resource in another namespace`,
+    );
     expect(service.calls.filter((c) => !c.startsWith("show"))).toEqual([]);
     expect(obj("teamb")?.metadata.annotations?.[Annotation.href]).toBeUndefined();
     expect(service.objects.get(href)?.description).toBe("Web tier");

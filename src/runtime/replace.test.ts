@@ -107,7 +107,7 @@ describe("replace: createBeforeDelete", () => {
     service.calls.length = 0;
     const started = await reconciler.reconcile(NS, "t");
     expect(started).toMatchObject({ outcome: "progressing", requeueAfterMs: 1 });
-    expect(obj().metadata.annotations?.[Annotation.replaces]).toBe(first);
+    expect(obj().status?.replaces).toBe(first);
     expect(obj().metadata.annotations?.[Annotation.href]).toBeUndefined();
     expect(service.objects.has(first)).toBe(true);
 
@@ -120,7 +120,7 @@ describe("replace: createBeforeDelete", () => {
     expect(creates).toBeGreaterThanOrEqual(0);
     expect(destroys).toBeGreaterThan(creates);
     expect([...service.objects.values()]).toEqual([{ href: second, name: "t", zone: "b" }]);
-    expect(obj().metadata.annotations?.[Annotation.replaces]).toBeUndefined();
+    expect(obj().status?.replaces).toBeUndefined();
     expect(events.filter((e) => e.startsWith("Replaced"))).toHaveLength(2);
   });
 
@@ -131,7 +131,7 @@ describe("replace: createBeforeDelete", () => {
     service.failDestroy = true;
     expect((await reconciler.reconcile(NS, "t")).retry).toBe(true);
     expect(service.objects.size).toBe(2);
-    expect(obj().metadata.annotations?.[Annotation.replaces]).toBe(first);
+    expect(obj().status?.replaces).toBe(first);
     service.failDestroy = false;
     expect((await reconciler.reconcile(NS, "t")).outcome).toBe("ready");
     expect(service.objects.size).toBe(1);
@@ -152,13 +152,13 @@ describe("replace: createBeforeDelete", () => {
       reason: "Available",
       message: `replaced ${first} with ${second}; waiting to delete ${first}: the service refuses to delete ${first} yet: in use`,
     });
-    expect(obj().metadata.annotations?.[Annotation.replaces]).toBe(first);
+    expect(obj().status?.replaces).toBe(first);
     expect(service.objects.size).toBe(2);
 
     service.inUse = false;
     expect(await reconciler.reconcile(NS, "t")).toMatchObject({ outcome: "ready" });
     expect([...service.objects.keys()]).toEqual([second]);
-    expect(obj().metadata.annotations?.[Annotation.replaces]).toBeUndefined();
+    expect(obj().status?.replaces).toBeUndefined();
     expect(obj().status?.conditions?.find((c) => c.type === "Ready")?.message).toBe("");
   });
 

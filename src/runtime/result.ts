@@ -23,6 +23,8 @@ export const Reason = {
   AmbiguousCreate: "AmbiguousCreate",
   /** Another custom resource manages the href this one names: it never writes or deletes it. */
   AlreadyManaged: "AlreadyManaged",
+  /** An href (annotation, spec field) is not in canonical form, or names an object whose self link is another. */
+  InvalidHref: "InvalidHref",
   ImmutableField: "ImmutableField",
   /** The spec's references lead back to the object itself: none of them can become Ready. */
   ReferenceCycle: "ReferenceCycle",
@@ -71,6 +73,7 @@ export const TerminalReasons = [
   Reason.ReferenceCycle,
   Reason.AmbiguousCreate,
   Reason.AlreadyManaged,
+  Reason.InvalidHref,
   Reason.EndpointNotAllowed,
   Reason.ApiError,
 ] as const;
@@ -148,6 +151,11 @@ export abstract class ReconcileError extends Error {
   override name = "ReconcileError";
   readonly code: string = "RECONCILE_ERROR";
   readonly reason: Reason;
+  /**
+   * What the operator's log line says beside the message, never the status or an Event: facts
+   * for the cluster's admins that the resource's own namespace may not see (another's owner).
+   */
+  logged?: Record<string, string>;
   constructor(reason: Reason, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.reason = reason;
@@ -224,6 +232,17 @@ export class WaitError extends ReconcileError {
 
 export function terminal(reason: TerminalReason, message: string, cause?: unknown): TerminalError {
   return new TerminalError(reason, message, { cause });
+}
+
+/**
+ * InvalidHref: `where` (a spec field, an annotation) names an href in another spelling than the
+ * service's own, or an object whose self link is another. Nothing is written for it.
+ */
+export function invalidHref(where: string, problem: string): TerminalError {
+  return terminal(
+    Reason.InvalidHref,
+    `${where}: ${problem}; write the href exactly as the service shows it (its self link): no other spelling is taken`,
+  );
 }
 
 export function isTerminal(error: unknown): error is TerminalError {

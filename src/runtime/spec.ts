@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { HREF_PATTERN, hrefProblem, MAX_HREF_LENGTH } from "./canonical-href.ts";
 
 /**
  * Building blocks every managed kind's spec uses: the Account reference, the
@@ -47,13 +48,24 @@ export function ref(kind: string, description?: string) {
     .describe(description ?? `A ${kind} custom resource in the same namespace; waits until it is Ready.`);
 }
 
-/** An opaque service href such as /api/clouds/1 (spec 2.1.6: never parsed). */
+/**
+ * A service href such as /api/clouds/1, in its one canonical spelling (canonical-href.ts): the
+ * CRD's pattern refuses what a pattern can say, the rest is InvalidHref (parseSpec).
+ */
 export function href(what: string) {
   return z
     .string()
-    .regex(/^\/api\/\S+$/, "must be a service href starting with /api/")
-    .describe(`Href of ${what} in the service, e.g. as shown by the API (/api/...).`);
+    .max(MAX_HREF_LENGTH)
+    .meta({ pattern: HREF_PATTERN })
+    .superRefine((text, ctx) => {
+      const problem = hrefProblem(text);
+      if (problem) ctx.addIssue({ code: "custom", message: `${text} ${problem}`, params: INVALID_HREF });
+    })
+    .describe(`Href of ${what} in the service, exactly as the API shows it (/api/...).`);
 }
+
+/** Marks a zod issue as an href not in canonical form: parseSpec makes it InvalidHref, not InvalidSpec. */
+export const INVALID_HREF = { reason: "InvalidHref" } as const;
 
 /** The spec object of a managed kind: the kind's fields plus accountRef and both policies. */
 export function managedSpec<T extends z.ZodRawShape>(shape: T, rules: CelRule[] = [], description?: string) {

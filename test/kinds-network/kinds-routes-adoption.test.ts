@@ -69,7 +69,7 @@ describe("Route", { timeout: 90_000 }, () => {
     expect(forDestination[0]!.next_hop_url).toBe("https://b.example.com");
     expect(third).toMatch(new RegExp(`/routes/${forDestination[0]!.id}$`));
     const o = await get(stack, ns, "Route", "r");
-    expect(o?.metadata.annotations?.[Annotation.replaces]).toBeUndefined();
+    expect(o?.status?.replaces).toBeUndefined();
     await until("Replaced event", async () => (await eventReasons(stack, ns, "r")).includes("Replaced"));
 
     await deleteAndWaitGone(stack, ns, "Route", "r");

@@ -93,7 +93,7 @@ describe("no duplicates for the network kinds", { timeout: 120_000 }, () => {
       return (
         routes().length === 1 &&
         o?.status?.atProvider?.nextHopUrl === "https://b" &&
-        o.metadata.annotations?.[Annotation.replaces] === undefined
+        o.status?.replaces === undefined
       );
     });
     expect(routes().map((r) => r.next_hop_url)).toEqual(["https://b"]);

@@ -175,7 +175,7 @@ describe("a RouteTable whose network changes", { timeout: 120_000 }, () => {
     });
     const t = (await get(stack, ns, "RouteTable", "t"))!;
     expect(t.status?.atProvider?.networkHref).toBe(b);
-    expect(t.metadata.annotations?.["cloud.svc.io/replaces"]).toBeUndefined();
+    expect(t.status?.replaces).toBeUndefined();
     expect(simRecords(stack, "route_tables").some((x) => old.endsWith(`/${x.id}`))).toBe(false);
     expect(simRecords(stack, "routes").some((x) => route.endsWith(`/${x.id}`))).toBe(false);
     // The old table was refused while the route was still in it: the new one was Ready meanwhile.

@@ -97,13 +97,16 @@ async function deleteBeforeCreate(run: Run, state: Existing, locked: FieldDiff[]
 }
 
 /**
- * createBeforeDelete: forget the old object but remember it in an annotation (written before
- * anything else, so a crash cannot leak it); the next reconcile creates the new one through the
+ * createBeforeDelete: forget the old object but remember it in `status.replaces` (written before
+ * anything else, so a crash cannot leak it; in status, which only the operator writes, so that no
+ * user can name an object for it to delete); the next reconcile creates the new one through the
  * normal no-duplicate create path, and `finishReplacement` deletes the old one after that.
  */
 async function startReplacement(run: Run, href: string, fields: string): Promise<Outcome> {
-  await run.patchMetadata({ annotations: { [Annotation.replaces]: href, [Annotation.href]: null } }, true);
+  run.obj = await run.deps.kube.patchStatus(run.ref, { replaces: href });
+  await run.patchMetadata({ annotations: { [Annotation.href]: null } }, true);
   run.forgetExternal();
+  run.status.replaces = href;
   run.event(
     EventReason.Replaced,
     `replacing ${href}: ${fields} cannot be updated in place; creating the new object before deleting it`,
@@ -120,15 +123,16 @@ async function startReplacement(run: Run, href: string, fields: string): Promise
  * Deletes the object a replacement superseded, once its successor exists and is usable. While the
  * service refuses (what uses the old object has not moved to the new one yet: routes in a replaced
  * route table), the successor is Ready, so that what references it can move over, and the old
- * one is tried again later (the annotation keeps it).
+ * one is tried again later (status.replaces keeps it). One another resource manages is left.
  */
 async function finishReplacement(run: Run, state: Existing): Promise<Existing> {
   const { client, href, desired, observed } = state;
-  const old = run.annotations[Annotation.replaces];
+  const old = run.status.replaces;
   if (old === undefined) return state;
   if (old !== href) {
     if (run.kind.notReady?.(observed)) return state;
-    const current = await run.kind.observe(client, old, desired);
+    const retained = run.deps.owners.retainReason(run.kind.kind, run.obj, old);
+    const current = retained ? undefined : await run.kind.observe(client, old, desired);
     if (current !== undefined) {
       try {
         await run.deleteInService(client, old, current, { action: "replaced", note: `replaced by ${href}` });
@@ -138,9 +142,14 @@ async function finishReplacement(run: Run, state: Existing): Promise<Existing> {
         return { ...state, lingering: { message, retryAfterMs: error.retryAfterMs } };
       }
     }
-    run.event(EventReason.Replaced, `replaced ${old} with ${href}; deleted ${old}`);
+    run.event(
+      EventReason.Replaced,
+      retained
+        ? `replaced ${old} with ${href}; left ${old}: ${retained}`
+        : `replaced ${old} with ${href}; deleted ${old}`,
+    );
   }
-  await run.patchMetadata({ annotations: { [Annotation.replaces]: null } }, false);
+  run.status.replaces = undefined;
   return state;
 }
 

@@ -36,10 +36,15 @@ export async function deleted(run: Run, spec: Record<string, unknown>, accountNa
   return release(run);
 }
 
-/** A replacement was under way: its superseded object goes too. */
+/** A replacement was under way: its superseded object goes too, unless another resource manages it. */
 async function deleteSuperseded(run: Run, accountName: string, href: string | undefined): Promise<void> {
-  const replaced = run.annotations[Annotation.replaces];
+  const replaced = run.status.replaces;
   if (replaced === undefined || replaced === href) return;
+  const retained = run.deps.owners.retainReason(run.kind.kind, run.obj, replaced);
+  if (retained) {
+    run.event(EventReason.Orphaned, `left ${replaced}, which a replacement superseded: ${retained}`);
+    return;
+  }
   const client = run.client(accountName, "delete");
   const current = await run.kind.observe(client, replaced, undefined);
   if (current !== undefined) {

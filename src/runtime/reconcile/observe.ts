@@ -1,6 +1,7 @@
 import { createdFields } from "../audit-text.ts";
+import { selfLinkMismatch } from "../canonical-href.ts";
 import { Annotation, FINALIZER } from "../names.ts";
-import { EventReason } from "../result.ts";
+import { EventReason, invalidHref } from "../result.ts";
 import { recordHref } from "./create.ts";
 import { ambiguous, looksUp, observedGone, observeOnlyWithoutHref } from "./decide.ts";
 import type { Run } from "./run.ts";
@@ -39,6 +40,7 @@ async function observeByHref(run: Run, state: Desired, href: string): Promise<Fo
     await run.patchMetadata({ annotations: { [Annotation.href]: null } }, false);
     return { href: undefined, observed: undefined, recreate: true };
   }
+  refuseOtherSelf(run, href, observed);
   run.status.href = href;
   // A status with the href and no annotation (a write that failed, or an operator of an
   // earlier version stopped between the two): the annotation, and the pending one cleared.
@@ -99,4 +101,17 @@ export async function lookupPending(
       pending,
     );
   return candidates[0];
+}
+
+/**
+ * The service's self link is the identity: an object shown at `href` whose self link is another
+ * (an id the service reads loosely, `01` for `1`) is not the one `href` names, and this resource
+ * may neither write nor delete it.
+ */
+export function refuseOtherSelf(run: Run, href: string, observed: unknown): void {
+  const mismatch = selfLinkMismatch(href, run.kind.hrefOf(observed));
+  if (!mismatch) return;
+  const where =
+    run.annotations[Annotation.href] === href ? `metadata.annotations[${Annotation.href}]` : "status.href";
+  throw invalidHref(where, mismatch);
 }

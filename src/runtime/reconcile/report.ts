@@ -2,7 +2,7 @@ import { ConflictError, GoneError, mergePatch, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "../outcome.ts";
 import type { ReconcileOutcome } from "../reconciler.ts";
-import { DEPENDENCY_RETRY_MS, Reason, WaitError } from "../result.ts";
+import { DEPENDENCY_RETRY_MS, Reason, type ReconcileError, WaitError } from "../result.ts";
 import { recordUnrecordedHref } from "./create.ts";
 import { logRetriedFailure } from "./failure-log.ts";
 import type { Run } from "./run.ts";
@@ -110,7 +110,7 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
     logRetriedFailure(run, error);
   } else {
     run.log.info(
-      { reason: "reason" in outcome ? outcome.reason : undefined },
+      { reason: "reason" in outcome ? outcome.reason : undefined, ...(error as ReconcileError).logged },
       outcome.type === "terminal" ? "stalled" : "waiting",
     );
   }

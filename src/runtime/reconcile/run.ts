@@ -4,6 +4,7 @@ import { type AccountUse, cannotDelete } from "../account-use.ts";
 import type { AuditBatch } from "../audit.ts";
 import type { AuditAction, AuditChange, FieldChange } from "../audit-text.ts";
 import { NOT_LISTED } from "../batched-reads.ts";
+import { selfLinkMismatch } from "../canonical-href.ts";
 import type {
   AnyManagedKind,
   LookupContext,
@@ -17,7 +18,7 @@ import { lazyChild } from "../logging.ts";
 import { NameLookup } from "../lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
 import type { ReconcileOutcome, ReconcilerDeps } from "../reconciler.ts";
-import { DependencyNotReadyError, EventReason, EventTypes } from "../result.ts";
+import { DependencyNotReadyError, EventReason, EventTypes, invalidHref } from "../result.ts";
 import { resyncInterval } from "../resync-interval.ts";
 import { converge } from "./converge.ts";
 import { createIfMissing } from "./create.ts";
@@ -291,6 +292,9 @@ export class Run {
     observed: unknown,
     audit: { action: "deleted" | "replaced"; fields?: FieldChange[]; note?: string; desired?: unknown },
   ): Promise<void> {
+    // Never delete what the service shows as another object than `href` names.
+    const mismatch = selfLinkMismatch(href, this.kind.hrefOf(observed));
+    if (mismatch) throw invalidHref(href, mismatch);
     const batch = this.auditBatch();
     if (batch) await this.deps.audit?.beforeDelete(batch, href);
     await this.kind.delete(client, href, observed);

@@ -1,8 +1,10 @@
 import type * as z from "zod";
+import { hrefProblem } from "../canonical-href.ts";
 import type { Reference } from "../kind.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { referenceKeys } from "../references.ts";
-import { InvalidSpecError } from "../result.ts";
+import { InvalidSpecError, invalidHref } from "../result.ts";
+import { INVALID_HREF } from "../spec.ts";
 import { referenceCycle } from "./decide.ts";
 import { deleted } from "./delete.ts";
 import type { Run } from "./run.ts";
@@ -16,7 +18,13 @@ export function parseSpec<S>(schema: z.ZodType<S>, spec: unknown): S {
   const first = issues[0]!;
   const field = first.path.map(String).join(".") || "(root)";
   const rest = issues.slice(1).map((i) => `spec.${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
-  throw new InvalidSpecError(field, [first.message, ...rest].join("; "));
+  const message = [first.message, ...rest].join("; ");
+  if (isHrefIssue(first)) throw invalidHref(`spec.${field}`, message);
+  throw new InvalidSpecError(field, message);
+}
+
+function isHrefIssue(issue: z.core.$ZodIssue): boolean {
+  return issue.code === "custom" && issue.params?.reason === INVALID_HREF.reason;
 }
 
 /** Phase 1: whether to reconcile at all (a paused object is left alone, a released one is gone). */
@@ -50,6 +58,8 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
     }
     throw error;
   }
+  // Before anything is written, a deletion too: an href in another spelling names no object of ours.
+  refuseNonCanonicalHref(run);
   const references = run.kind.references(spec);
   const accountName = (spec.accountRef as { name: string }).name;
   const keys = referenceKeys(run.meta.namespace, accountName, references);
@@ -78,4 +88,12 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
 function refuseCycle(run: Run, references: readonly Reference[]): void {
   const cycle = run.deps.refs.cycleThrough(run.key);
   if (cycle) throw referenceCycle(run.meta.namespace, references, cycle);
+}
+
+/** The href annotation in a spelling other than the service's own: InvalidHref, nothing written. */
+function refuseNonCanonicalHref(run: Run): void {
+  const annotated = run.annotations[Annotation.href];
+  if (annotated === undefined || annotated === "") return;
+  const problem = hrefProblem(annotated);
+  if (problem) throw invalidHref(`metadata.annotations[${Annotation.href}]`, `${annotated} ${problem}`);
 }
