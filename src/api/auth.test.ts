@@ -118,7 +118,7 @@ describe("SessionAuthenticator", () => {
         headers: { "set-cookie": ["global=g; HttpOnly", `_session_id=s${calls.length}; Secure; HttpOnly`] },
         body: "",
       };
-      auth!.observe(response);
+      auth!.observe(response, "us-3.example.com");
       return response;
     };
     return { calls, send, bind: (a: SessionAuthenticator) => (auth = a) };
@@ -133,10 +133,33 @@ describe("SessionAuthenticator", () => {
     await Promise.all(hs.map((h) => auth.authorize(h)));
     expect(s.calls).toEqual([{ email: "e", password: "p", account_href: "/api/accounts/1" }]);
     expect(hs.map((h) => h.cookie)).toEqual(Array(3).fill("global=g; _session_id=s1"));
-    auth.observe({ status: 200, headers: { "set-cookie": ["_session_id=s9"] }, body: "" });
+    auth.observe(
+      { status: 200, headers: { "set-cookie": ["_session_id=s9"] }, body: "" },
+      "us-3.example.com",
+    );
     const h: Record<string, string> = {};
     auth.authorize(h);
     expect(h.cookie).toBe("global=g; _session_id=s9");
+  });
+
+  it("holds the session cookie's value for scrubbing, not the other cookies'", () => {
+    const held: string[] = [];
+    const auth = new SessionAuthenticator(
+      { type: "session", email: "e", password: "p" },
+      "1",
+      async () => {
+        throw new Error("unused");
+      },
+      () => 0,
+      (value) => held.push(value),
+    );
+    const cookies = Array.from({ length: 40 }, (_, i) => `tracker${i}=tracker-value-${i}`);
+    auth.observe(
+      { status: 204, headers: { "set-cookie": [...cookies, "_session_id=s-123456789"] }, body: "" },
+      "h",
+    );
+    auth.observe({ status: 200, headers: { "set-cookie": ["other=other-value-1"] }, body: "" }, "h");
+    expect(held).toEqual(["s-123456789", "s-123456789"]);
   });
 
   it("renews on 401 and on the expired-session 403 only, never on a role 403", () => {

@@ -15,7 +15,7 @@ export type AuthOptions =
     }
   | { type: "session"; email: string; password: string };
 
-/** Where an authenticator reports a credential it obtained (access token, cookie), to be scrubbed from output. */
+/** Where an authenticator reports a credential it obtained (access token, session cookie), to be scrubbed from output. */
 export type HoldSecret = (value: string) => void;
 
 /** The values an Account's credentials consist of (scrubbed from every error the client throws). */
@@ -38,7 +38,8 @@ export type UnauthenticatedSend = (request: {
  */
 export interface Authenticator {
   authorize(headers: Record<string, string>): number | Promise<number>;
-  observe(response: WireResponse): void;
+  /** Takes what an answer from `host` sets (cookies). */
+  observe(response: WireResponse, host: string): void;
   shouldRenew(status: number, body: string): boolean;
   renew(generation: number): Promise<void>;
 }
@@ -149,10 +150,13 @@ export class OAuthAuthenticator implements Authenticator {
 
 const SESSION_EXPIRED = /Session cookie is expired or invalid/i;
 
+/** The session cookie (spec 5.1): the one the jar never drops to make room for others. */
+export const SESSION_COOKIE = "_session_id";
+
 /**
- * Session login (email, password, account href). Every response's cookies are kept; a 401,
- * or a 403 saying the session cookie expired, triggers one new login. A 403 for a missing
- * role says something else and is returned to the caller as is.
+ * Session login (email, password, account href). Every response's cookies are kept, within the
+ * jar's bounds (cookies.ts); a 401, or a 403 saying the session cookie expired, triggers one new
+ * login. A 403 for a missing role says something else and is returned to the caller as is.
  */
 export class SessionAuthenticator implements Authenticator {
   private readonly jar: CookieJar;
@@ -176,7 +180,7 @@ export class SessionAuthenticator implements Authenticator {
     this.password = options.password;
     this.accountHref = `/api/accounts/${accountId}`;
     this.send = send;
-    this.jar = new CookieJar(now);
+    this.jar = new CookieJar(SESSION_COOKIE, now);
     this.hold = hold;
   }
 
@@ -189,11 +193,14 @@ export class SessionAuthenticator implements Authenticator {
     return this.login().then(() => this.authorize(headers));
   }
 
-  observe(response: WireResponse): void {
+  observe(response: WireResponse, host: string): void {
     const setCookie = response.headers["set-cookie"];
     if (setCookie === undefined) return;
-    this.jar.update(setCookie);
-    for (const value of this.jar.values()) this.hold(value);
+    this.jar.update(setCookie, host);
+    // Every cookie is redacted wherever a header carries it (redact-fields.ts); the session's
+    // value is also scrubbed wherever else an echo may put it.
+    const session = this.jar.get(SESSION_COOKIE);
+    if (session !== undefined) this.hold(session);
   }
 
   shouldRenew(status: number, body: string): boolean {

@@ -219,7 +219,7 @@ export class ApiClient {
         await this.backoff(error, options.signal, started, attempts, undefined);
         continue;
       }
-      this.auth.observe(response);
+      this.auth.observe(response, new URL(origin).hostname);
       const { status } = response;
       this.report(method, route, status, t0, attempts, wait);
       if (status >= 200 && status < 300) return response;

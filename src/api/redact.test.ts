@@ -79,7 +79,39 @@ describe("Redactor.text", () => {
     expect(r.text("access-token-39")).toBe(REDACTED);
   });
 
-  it("does nothing without credentials", () => {
+  it("a value held again becomes the newest: 32 others after it do not push it out", () => {
+    const r = new Redactor([]);
+    r.hold("session-cookie-0");
+    for (let i = 1; i < 32; i++) r.hold(`access-token-${i}`);
+    r.hold("session-cookie-0");
+    r.hold("access-token-32");
+    expect(r.text("session-cookie-0")).toBe(REDACTED);
+    expect(r.text("access-token-1")).toBe("access-token-1");
+  });
+
+  it("removes every cookie of an echoed Cookie header, however many, with nothing held", () => {
+    const r = new Redactor([]);
+    const others = Array.from({ length: 40 }, (_, i) => `tracker${i}=value-${i}-0123456789`);
+    const header = [...others, "_session_id=session-cookie-value-1"].join("; ");
+    for (const text of [
+      `Bad request: cookie=${header} body=`,
+      `Cookie: a=1; _session_id=session-cookie-value-1; b=2`,
+      JSON.stringify({ headers: { cookie: header } }),
+    ]) {
+      const out = r.text(text);
+      expect(out).toContain(REDACTED);
+      expect(out).not.toContain("session-cookie-value-1");
+      expect(out).not.toContain("value-39-0123456789");
+    }
+  });
+
+  it("removes the Account's credentials by value and the fields by what they are, together", () => {
+    const r = new Redactor(["rt+/raw=refresh"]);
+    const text = "grant_type=refresh_token&refresh_token=rt%2B%2Fraw%3Drefresh also rt+/raw=refresh";
+    expect(r.text(text)).toBe(`grant_type=refresh_token&refresh_token=${REDACTED} also ${REDACTED}`);
+  });
+
+  it("leaves text without a credential as it is", () => {
     expect(new Redactor([]).text("anything")).toBe("anything");
   });
 });
@@ -109,6 +141,13 @@ describe("Redactor.error", () => {
     expect(cause.message).toBe(`wrapped ${REDACTED}`);
     expect((cause.cause as Error).message).toBe(`Invalid URL ${REDACTED}`);
     expect((cause.cause as { input: string }).input).toBe(`http://x/?${REDACTED}`);
+  });
+
+  it("scrubs an error without any credential held: the fields are found by what they are", () => {
+    const error = errorFromResponse("GET", "/api/x", 400, "Bad request: cookie=_session_id=abc123; x=1");
+    new Redactor([]).error(error);
+    expect(error.message).not.toContain("abc123");
+    expect(error.serviceMessage).toBe(`Bad request: cookie=${REDACTED}`);
   });
 
   it("passes a non-error through", () => {

@@ -1,25 +1,34 @@
 import { encodeForm } from "./encoding.ts";
+import { REDACTED, redactFields } from "./redact-fields.ts";
 
 /**
  * Removes the credentials a client holds from what it lets out. A proxy, a WAF or an endpoint
  * that echoes the request puts the refresh token, the email and password, the access token or
- * the session cookie in an error body, and that body becomes an error message, which reaches
- * conditions, Events and logs. The client knows its credentials, so it scrubs every error it
- * throws, once, before anyone else sees it.
+ * the cookies in an error body, and that body becomes an error message, which reaches
+ * conditions, Events and logs. The client scrubs every error it throws, once, before anyone else
+ * sees it, in two ways:
  *
- * Each value is matched as sent and as an echo may render it: URL-encoded (both `%20` and `+`
- * for a space, either hex case) and JSON-escaped (with `\/` and with non-ASCII as `\uXXXX`).
+ * - by what a credential is (redact-fields.ts): the value of every `Cookie`, `Set-Cookie` and
+ *   `Authorization` header and of every token and password field, however many cookies there are;
+ * - by value, wherever it appears: the Account's credentials, and the newest access tokens and
+ *   session cookie values the client obtained. Each value is matched as sent and as an echo may
+ *   render it: URL-encoded (both `%20` and `+` for a space, either hex case) and JSON-escaped
+ *   (with `\/` and with non-ASCII as `\uXXXX`).
  */
 
-export const REDACTED = "[redacted]";
+export { REDACTED };
 
 /**
- * Values the client obtains on its own (access tokens, cookie values) shorter than this are not
- * treated as credentials: a `lang=en` cookie must not turn every "en" of a message into
+ * Values the client obtains on its own (access tokens, session cookie values) shorter than this
+ * are not scrubbed by value: a short one must not turn every "en" of a message into
  * `[redacted]`. The Account's own credentials are scrubbed whatever their length.
  */
 export const MIN_HELD_LENGTH = 8;
-/** Obtained values kept (the newest): tokens are renewed every hour or so, for days. */
+/**
+ * Obtained values kept (the newest; one held again becomes the newest): tokens are renewed every
+ * hour or so, for days. Only the credentials are held, never other cookies, so a service cannot
+ * push the current ones out; and the headers that carry them are redacted whatever they hold.
+ */
 const MAX_HELD = 32;
 /** How deep a cause chain and nested members are followed. */
 const MAX_DEPTH = 5;
@@ -60,7 +69,11 @@ export class Redactor {
 
   /** A value the client obtained and sends from now on (an access token, a session cookie). */
   hold(value: string): void {
-    if (value.length < MIN_HELD_LENGTH || this.held.has(value)) return;
+    if (value.length < MIN_HELD_LENGTH) return;
+    if (this.held.delete(value)) {
+      this.held.add(value);
+      return;
+    }
     this.held.add(value);
     if (this.held.size > MAX_HELD) this.held.delete(this.held.values().next().value as string);
     this.stale = true;
@@ -68,7 +81,8 @@ export class Redactor {
 
   text(text: string): string {
     const pattern = this.compiled();
-    return pattern === undefined ? text : text.replace(pattern, REDACTED);
+    // Values first: a raw credential may hold what ends a field's value (`&`, a space).
+    return redactFields(pattern === undefined ? text : text.replace(pattern, REDACTED));
   }
 
   /**
@@ -77,7 +91,7 @@ export class Redactor {
    * In place, so that its class, code and kind stay what callers branch on.
    */
   error<T>(error: T): T {
-    if (this.compiled() !== undefined) this.scrubError(error, 0);
+    this.scrubError(error, 0);
     return error;
   }
 

@@ -51,7 +51,8 @@ function echo(
   const form = Object.fromEntries(new URLSearchParams(body));
   const text =
     `Bad request: ${req.method} ${req.url} authorization=${req.headers.authorization ?? ""} ` +
-    `cookie=${req.headers.cookie ?? ""} body=${body} json=${JSON.stringify(form)}`;
+    `cookie=${req.headers.cookie ?? ""} body=${body} json=${JSON.stringify(form)} ` +
+    `headers=${JSON.stringify(req.headers)}`;
   echoes.push(text);
   res.writeHead(status, { "content-type": "text/plain" });
   res.end(text);
@@ -61,10 +62,21 @@ function echo(
  * An echoing endpoint: at `grant` or `login` the credentials call itself is echoed; at `call` the
  * token grant and the login succeed (handing out ECHO_CREDENTIALS' access token and cookie) and
  * every other call but the Account's credentials check is echoed (`callStatus`, 400 by default).
+ * Every answer sets `cookiesPerAnswer` new cookies besides (none by default).
  */
-export async function startEchoServer(at: EchoAt, callStatus = 400): Promise<EchoServer> {
+export async function startEchoServer(
+  at: EchoAt,
+  callStatus = 400,
+  cookiesPerAnswer = 0,
+): Promise<EchoServer> {
   const echoes: string[] = [];
+  let cookiesSet = 0;
   const server = await startLocalServer((req, res, body) => {
+    const others = Array.from({ length: cookiesPerAnswer }, () => {
+      const n = cookiesSet++;
+      return `tracker${n}=tracker-value-${n}-0123456789; Path=/`;
+    });
+    if (others.length > 0) res.setHeader("set-cookie", others);
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path === "/api/oauth2/") {
       if (at === "grant") return echo(req, res, body, 400, echoes);
@@ -72,7 +84,8 @@ export async function startEchoServer(at: EchoAt, callStatus = 400): Promise<Ech
     }
     if (path === "/api/session") {
       if (at === "login") return echo(req, res, body, 400, echoes);
-      res.writeHead(204, { "set-cookie": `_session_id=${ECHO_CREDENTIALS.sessionCookie}; HttpOnly` });
+      const session = `_session_id=${ECHO_CREDENTIALS.sessionCookie}; HttpOnly`;
+      res.writeHead(204, { "set-cookie": [session, ...others] });
       res.end();
       return;
     }

@@ -14,9 +14,14 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
+/**
+ * `maxHeaderSize`: the largest request head accepted (Node's default is 16 KiB), for a test that
+ * must see how large a client's headers grow rather than have the server refuse them.
+ */
 export async function startLocalServer(
   handler: Handler,
   tls?: { cert: string; key: string },
+  options: { maxHeaderSize?: number } = {},
 ): Promise<LocalServer> {
   const requests: LocalServer["requests"] = [];
   const listener = async (req: IncomingMessage, res: ServerResponse) => {
@@ -30,7 +35,9 @@ export async function startLocalServer(
       res.end(String(error));
     }
   };
-  const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+  const server = tls
+    ? createHttpsServer({ ...tls, ...options }, listener)
+    : createHttpServer(options, listener);
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;

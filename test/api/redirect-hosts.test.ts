@@ -2,6 +2,7 @@ import type { LookupFunction } from "node:net";
 import { generate } from "selfsigned";
 import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClientOptions } from "../../src/api/client.ts";
 import { createServiceApi, EndpointAllowlist, type ServiceApi } from "../../src/api/index.ts";
 import { rejection } from "./helpers.ts";
 import { grantToken, type LocalServer, startLocalServer } from "./local-server.ts";
@@ -29,6 +30,15 @@ let dispatcher: Agent;
 let redirectTo = "";
 let api: ServiceApi | undefined;
 
+/** What the account's host (us-4.svc.co.uk) sets at login: its own, its domain's, and others'. */
+const TARGET_COOKIES = [
+  "_session_id=regional-session-1; Domain=us-4.svc.co.uk; Path=/; Secure; HttpOnly",
+  "svc_global_session=global-1; Domain=.svc.co.uk; Path=/; HttpOnly",
+  "sibling=1; Domain=us-3.svc.co.uk",
+  "foreign=1; Domain=evil.co.uk",
+  "suffix=1; Domain=co.uk",
+];
+
 beforeAll(async () => {
   const now = Date.now();
   const pems = await generate([{ name: "commonName", value: "svc-redirect-test" }], {
@@ -51,6 +61,11 @@ beforeAll(async () => {
   }, tls);
   target = await startLocalServer((req, res) => {
     if (req.url === "/api/oauth2/") return grantToken(res);
+    if (req.url === "/api/session") {
+      res.writeHead(204, { "set-cookie": TARGET_COOKIES });
+      res.end();
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json" });
     res.end("[]");
   }, tls);
@@ -76,11 +91,15 @@ afterAll(async () => {
   await target.close();
 });
 
-function client(endpointHost: string, allowedEndpoints?: EndpointAllowlist): ServiceApi {
+function client(
+  endpointHost: string,
+  allowedEndpoints?: EndpointAllowlist,
+  auth: ApiClientOptions["auth"] = { type: "oauth", refreshToken: "redirect-refresh-token" },
+): ServiceApi {
   api = createServiceApi({
     endpoint: `https://${endpointHost}:${regional.port}`,
     accountId: 1,
-    auth: { type: "oauth", refreshToken: "redirect-refresh-token" },
+    auth,
     dispatcher,
     rateLimit: false,
     allowedEndpoints,
@@ -102,6 +121,23 @@ describe("regional redirects between TLS hosts", () => {
       "GET /api/deployments",
     ]);
     expect(target.requests[1]!.headers.authorization).toBe("Bearer local-access-token-0001");
+  });
+
+  it("keeps the session cookies the account's host sets for itself and its domain, no others", async () => {
+    redirectTo = `https://us-4.svc.co.uk:${target.port}`;
+    const c = client("us-3.svc.co.uk", undefined, {
+      type: "session",
+      email: "ops@svc.co.uk",
+      password: "pw",
+    });
+    expect(await c.deployments.index()).toEqual([]);
+    expect(target.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([
+      "POST /api/session",
+      "GET /api/deployments",
+    ]);
+    expect(target.requests[1]!.headers.cookie).toBe(
+      "_session_id=regional-session-1; svc_global_session=global-1",
+    );
   });
 
   it.each([

@@ -78,6 +78,19 @@ describe("an endpoint that echoes the request", () => {
     },
   );
 
+  it("a service that sets 40 other cookies per answer: no session cookie in an error echoing the Cookie header", async () => {
+    server = await startEchoServer("call", 400, 40);
+    api = createServiceApi({ endpoint: server.url, accountId: 1, auth: session, rateLimit: false });
+    const error = await rejection(api.deployments.create({ name: "web", description: "x" }));
+    expect(error).toMatchObject({ kind: "invalid", status: 400 });
+    // The echo carried the session cookie behind 40 others, raw and JSON-escaped.
+    const echoed = server.echoes.at(-1)!;
+    expect(echoed).toContain(`cookie=_session_id=${C.sessionCookie}; tracker0=`);
+    expect(echoed.match(/; tracker\d+=/g)?.length).toBeGreaterThanOrEqual(40);
+    expect(leaks(exposed(error), SECRETS)).toEqual([]);
+    expect(exposed(error)).not.toContain("tracker-value-");
+  });
+
   it("an echo answered 200 to an index is not JSON: described, scrubbed", async () => {
     server = await startEchoServer("call", 200);
     api = createServiceApi({ endpoint: server.url, accountId: 1, auth: session, rateLimit: false });
