@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createSafeServer } from "../http/safe-server.ts";
+import { createSafeServer, type ServerLimits } from "../http/safe-server.ts";
 import { type Admitter, crdAdmission, defaultPresenter, type Presenter } from "./admission-adapter.ts";
 import { Controllers } from "./controllers.ts";
 import { type DenyConfig, DenyList, type DenyRule } from "./deny.ts";
@@ -44,6 +44,13 @@ export interface DevClusterOptions {
   bookmarkIntervalMs?: number;
   /** Watches without timeoutSeconds end after this many seconds times 1-2 (real default 1800). */
   minRequestTimeoutSeconds?: number;
+  /** A watch whose client leaves more than this unsent is closed. Default 4 MiB. */
+  watchUnsentLimitBytes?: number;
+  /**
+   * The HTTP server's timeouts and connection cap. Default SERVER_LIMITS: 10 s for the headers
+   * and for the TLS handshake, 1,000 connections.
+   */
+  serverLimits?: Partial<ServerLimits>;
   clock?: Clock;
   admitter?: Admitter;
   presenter?: Presenter;
@@ -143,6 +150,9 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   const hub = new WatchHub({
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    unsentLimitBytes: options.watchUnsentLimitBytes,
+    onSlowClient: (path, unsentBytes) =>
+      log("warn", "watch closed: its client is not reading", { path: path.slice(0, 200), unsentBytes }),
   });
   let address = "";
   const deny = new DenyList();
@@ -158,6 +168,7 @@ export async function createDevCluster(options: DevClusterOptions = {}): Promise
   });
   const server: Server = createSafeServer(handler, {
     ...(tls ? { tls } : {}),
+    ...(options.serverLimits ? { limits: options.serverLimits } : {}),
     onError: (error, req) =>
       log("error", "request failed", {
         method: req.method,

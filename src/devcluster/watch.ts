@@ -4,6 +4,7 @@ import type { Obj } from "./meta.ts";
 import type { Operations } from "./operations.ts";
 import type { StoredEvent } from "./store.ts";
 import { apiVersionOf, type ResourceType } from "./types.ts";
+import { WATCH_UNSENT_LIMIT_BYTES, WatchWriter } from "./watch-writer.ts";
 
 export interface WatchRequest {
   type: ResourceType;
@@ -21,7 +22,7 @@ export interface WatchRequest {
 
 interface OpenWatch {
   req: IncomingMessage;
-  res: ServerResponse;
+  writer: WatchWriter;
   close(): void;
 }
 
@@ -31,13 +32,25 @@ export class WatchHub {
   private readonly bookmarkIntervalMs: number;
   private readonly minRequestTimeoutMs: number;
   private readonly random: () => number;
+  private readonly unsentLimitBytes: number;
+  private readonly onSlowClient: (path: string, unsentBytes: number) => void;
 
   constructor(
-    options: { bookmarkIntervalMs?: number; minRequestTimeoutSeconds?: number; random?: () => number } = {},
+    options: {
+      bookmarkIntervalMs?: number;
+      minRequestTimeoutSeconds?: number;
+      random?: () => number;
+      /** Default WATCH_UNSENT_LIMIT_BYTES. */
+      unsentLimitBytes?: number;
+      /** Called once per watch closed because its client did not read. */
+      onSlowClient?: (path: string, unsentBytes: number) => void;
+    } = {},
   ) {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.minRequestTimeoutMs = (options.minRequestTimeoutSeconds ?? 1800) * 1000;
     this.random = options.random ?? Math.random;
+    this.unsentLimitBytes = options.unsentLimitBytes ?? WATCH_UNSENT_LIMIT_BYTES;
+    this.onSlowClient = options.onSlowClient ?? (() => {});
   }
 
   /**
@@ -77,7 +90,7 @@ export class WatchHub {
     const all = [...this.open];
     for (const watch of all) {
       if (mode === "reset") watch.req.socket.destroy();
-      else watch.res.end();
+      else watch.writer.end();
       watch.close();
     }
     return all.length;
@@ -109,9 +122,16 @@ export class WatchHub {
     res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" });
     res.flushHeaders();
     let lastRv = ops.store.resourceVersion;
-    const send = (eventType: string, object: Obj) => {
-      res.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    const writer = new WatchWriter(res, this.unsentLimitBytes);
+    const write = (text: string) => {
+      if (closed || writer.write(text)) return;
+      // Reset, not ended: an ended stream would still hold its unsent events for the client.
+      entry.close();
+      req.socket.destroy();
+      this.onSlowClient(req.url?.split("?")[0] ?? "", writer.unsent);
     };
+    const send = (eventType: string, object: Obj) =>
+      write(`${JSON.stringify({ type: eventType, object })}\n`);
     // As the real server: the first Table event has the column definitions, later ones do not.
     let headersSent = false;
     const present = (object: Obj): object => {
@@ -138,7 +158,7 @@ export class WatchHub {
       else if (before) kind = "DELETED";
       if (!kind) return;
       if (watch.table) send(kind, present(ops.serve(type, version, event.object)) as Obj);
-      else res.write(this.line(event, kind, type, version, ops));
+      else write(this.line(event, kind, type, version, ops));
     };
 
     // Subscribe first and buffer, so nothing written while the backlog is sent is lost.
@@ -153,14 +173,14 @@ export class WatchHub {
       // The resource is no longer served (its CRD was deleted): end the stream, as the real server does.
       () => {
         entry.close();
-        res.end();
+        writer.end();
       },
     );
     const timers: NodeJS.Timeout[] = [];
     let closed = false;
     const entry: OpenWatch = {
       req,
-      res,
+      writer,
       close: () => {
         if (closed) return;
         closed = true;
@@ -202,13 +222,14 @@ export class WatchHub {
           code: 410,
         });
         entry.close();
-        res.end();
+        writer.end();
         return;
       }
       lastRv = fromRv;
       for (const event of backlog) deliver(event);
     }
     for (const event of buffered) if (event.rv > lastRv) deliver(event);
+    writer.goLive();
     live = true;
 
     if (watch.allowWatchBookmarks) {
@@ -229,7 +250,7 @@ export class WatchHub {
     timers.push(
       setTimeout(() => {
         entry.close();
-        res.end();
+        writer.end();
       }, timeoutMs).unref(),
     );
   }

@@ -55,8 +55,9 @@ describe("createSafeServer", () => {
     expect(await (await fetch(`${base}/`)).text()).toBe("ok");
   });
 
-  it("sets the timeouts and the header size limit explicitly", () => {
+  it("sets the timeouts, the header size limit and the connection cap explicitly", () => {
     expect(server.headersTimeout).toBe(SERVER_LIMITS.headersTimeoutMs);
+    expect(server.maxConnections).toBe(SERVER_LIMITS.maxConnections);
     expect(server.requestTimeout).toBe(SERVER_LIMITS.requestTimeoutMs);
     // Set from the options but missing from @types/node's Server.
     expect((server as unknown as { maxHeaderSize: number }).maxHeaderSize).toBe(SERVER_LIMITS.maxHeaderSize);

@@ -11,10 +11,14 @@ import { createServer as createHttpsServer } from "node:https";
 /**
  * Limits every server of the package sets explicitly. Node's defaults let one client hold a
  * socket for five minutes by sending its request slowly (requestTimeout 300 s), and its timeout
- * checks run only every 30 s.
+ * checks run only every 30 s; an HTTPS socket that never starts TLS is held 120 s, and the
+ * number of sockets is not limited at all.
  */
 export const SERVER_LIMITS = {
-  /** Time allowed for the request line and the headers (408 and close past it). */
+  /**
+   * Time allowed for the request line and the headers (408 and close past it); on HTTPS also for
+   * the TLS handshake (close past it), since the headers timeout only starts once TLS is up.
+   */
   headersTimeoutMs: 10_000,
   /** Time allowed for the whole request, body included (408 and close past it). */
   requestTimeoutMs: 60_000,
@@ -22,7 +26,14 @@ export const SERVER_LIMITS = {
   maxHeaderSize: 16 * 1024,
   /** How often Node checks the two timeouts. */
   connectionsCheckingIntervalMs: 1_000,
+  /**
+   * Open connections; one past it is closed as soon as it is accepted, so a flood of idle sockets
+   * holds at most this many file descriptors (well under the usual limit of the process).
+   */
+  maxConnections: 1_000,
 } as const;
+
+export type ServerLimits = { [K in keyof typeof SERVER_LIMITS]: number };
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -34,7 +45,7 @@ export interface SafeServerOptions {
   /** Serve HTTPS with this certificate and key (PEM). */
   tls?: { cert: string; key: string };
   keepAliveTimeoutMs?: number;
-  limits?: Partial<typeof SERVER_LIMITS>;
+  limits?: Partial<ServerLimits>;
 }
 
 function plain500(res: ServerResponse): void {
@@ -88,9 +99,14 @@ export function createSafeServer(handler: Handler, options: SafeServerOptions): 
   };
   if (options.keepAliveTimeoutMs !== undefined) serverOptions.keepAliveTimeout = options.keepAliveTimeoutMs;
   const listener = safeListener(handler, options);
-  return options.tls
-    ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+  const server = options.tls
+    ? createHttpsServer(
+        { ...serverOptions, ...options.tls, handshakeTimeout: limits.headersTimeoutMs },
+        listener,
+      )
     : createHttpServer(serverOptions, listener);
+  server.maxConnections = limits.maxConnections;
+  return server;
 }
 
 /**

@@ -49,33 +49,49 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
+/**
+ * Parts a multipart body may have. The service's multipart calls (a stored script attachment's
+ * create and update) take two: `[content]` and `[filename]`.
+ */
+export const MAX_MULTIPART_PARTS = 100;
+
+/**
+ * Parses a multipart body as it streams in, held to MAX_BODY_BYTES in all (not per part) and to
+ * MAX_MULTIPART_PARTS parts. Past either, nothing more is read: the refusal is answered with
+ * `Connection: close` (the body is incomplete), so the rest of the body never costs memory.
+ */
 function parseMultipart(req: IncomingMessage): Promise<Params> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) {
+      reject(tooLarge(MAX_BODY_BYTES));
+      return;
+    }
     const pairs: Array<[string, unknown]> = [];
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
-        headers: req.headers,
-        limits: { fileSize: MAX_BODY_BYTES, parts: PARAM_LIMITS.entries, fields: PARAM_LIMITS.entries },
-      });
+      parser = busboy({ headers: req.headers, limits: { parts: MAX_MULTIPART_PARTS } });
     } catch (error) {
       reject(parameterError(`multipart body is malformed: ${(error as Error).message}`));
       return;
     }
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_BODY_BYTES) refuse(tooLarge(MAX_BODY_BYTES));
+    };
     const refuse = (error: SimError) => {
       reject(error);
+      req.off("data", count);
       req.unpipe(parser);
-      req.resume();
+      req.pause();
     };
-    const overLimit = () =>
-      refuse(parameterError(`the multipart body has more than ${PARAM_LIMITS.entries} parts (the limit)`));
-    parser.on("partsLimit", overLimit);
-    parser.on("fieldsLimit", overLimit);
+    parser.on("partsLimit", () =>
+      refuse(parameterError(`the multipart body has more than ${MAX_MULTIPART_PARTS} parts (the limit)`)),
+    );
     parser.on("field", (name, value) => pairs.push([name, value]));
     parser.on("file", (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("limit", () => refuse(tooLarge(MAX_BODY_BYTES)));
       stream.on("end", () => {
         const content = Buffer.concat(chunks);
         const file: UploadedFile = {
@@ -101,6 +117,8 @@ function parseMultipart(req: IncomingMessage): Promise<Params> {
     req.on("close", () => {
       if (!req.complete) reject(cutOff());
     });
+    // Counted before the parser sees a chunk: the one past the limit never reaches it.
+    req.on("data", count);
     req.pipe(parser);
   });
 }

@@ -176,6 +176,53 @@ function exchange(target: Target, name: string, send: Send): Promise<Outcome> {
   });
 }
 
+export interface Upload extends Outcome {
+  /** Bytes of the body handed to the socket before the server answered or closed. */
+  sent: number;
+  /** Bytes of the whole body. */
+  total: number;
+}
+
+/**
+ * Sends a chunked multipart body of `parts` file parts of `partBytes` each (nothing declares its
+ * size, so only counting it as it streams can refuse it), one part per chunk, until the whole body
+ * is sent or the server answers or closes.
+ */
+export async function multipartUpload(
+  target: Target,
+  call: Target["bodies"][number],
+  parts: number,
+  partBytes: number,
+): Promise<Upload> {
+  const disposition = 'Content-Disposition: form-data; name="f[]"; filename="f"';
+  const part = Buffer.concat([
+    Buffer.from(`--xx\r\n${disposition}\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.alloc(partBytes, "a"),
+    Buffer.from("\r\n"),
+  ]);
+  const chunk = (data: Buffer) =>
+    Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]);
+  const last = Buffer.from("--xx--\r\n");
+  const total = parts * part.length + last.length;
+  let sent = 0;
+  const outcome = await exchange(target, `${parts} parts of ${partBytes} bytes`, async (socket, answered) => {
+    const type = "multipart/form-data; boundary=xx";
+    await write(
+      socket,
+      head(call.method, call.path, { ...call.headers, "Content-Type": type, "Transfer-Encoding": "chunked" }),
+    );
+    const going = () => !answered() && !socket.destroyed;
+    for (let i = 0; i < parts && going(); i++) {
+      await write(socket, chunk(part));
+      sent += part.length;
+    }
+    if (!going()) return;
+    await write(socket, Buffer.concat([chunk(last), Buffer.from("0\r\n\r\n")]));
+    sent += last.length;
+  });
+  return { ...outcome, sent, total };
+}
+
 /**
  * A client that sends its headers one byte every 200 ms and never finishes: the server must close
  * it (408, or just the socket) once its headers timeout passes. Answers how it ended.

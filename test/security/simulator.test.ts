@@ -1,9 +1,17 @@
-// Issue 22 items 1 and 6: the simulator process answers the hostile corpus on both of its ports
+// Issue 22 items 1 and 6 (and the multipart limits of "Hostile tenants and hostile services, second
+// round", item 5): the simulator process answers the hostile corpus on both of its ports
 // with a 4xx or a closed connection, keeps serving, stays within its memory bound, and no request
 // reaches the 500 path (no error line in its log).
 import { afterAll, describe, expect, it } from "vitest";
 import { simHookHeaders } from "../support/sim-hook.ts";
-import { type Outcome, sendCorpus, slowHeaders, type Target, unacceptable } from "./corpus.ts";
+import {
+  multipartUpload,
+  type Outcome,
+  sendCorpus,
+  slowHeaders,
+  type Target,
+  unacceptable,
+} from "./corpus.ts";
 import { errorLines, RSS_GROWTH_LIMIT_MB, rssMb, spawnCli } from "./processes.ts";
 
 const proc = spawnCli(["simulator", "--port", "0", "--region-port", "0", "--log-level", "warn"]);
@@ -29,6 +37,8 @@ async function deployment1(url: string, token: string): Promise<{ status: number
 
 const statusOf = (outcomes: Outcome[], name: string) => outcomes.find((o) => o.name === name)?.status;
 
+const at = (u: string) => ({ host: new URL(u).hostname, port: Number(new URL(u).port) });
+
 describe("the simulator process under the hostile corpus", () => {
   it("answers 4xx or closes, keeps serving, and its memory stays bounded", { timeout: 300_000 }, async () => {
     const [, url] = await proc.waitFor(/service API 1\.5 at (http:\/\/\S+)/);
@@ -37,7 +47,6 @@ describe("the simulator process under the hostile corpus", () => {
     expect(await deployment1(url!, token)).toEqual({ status: 200, name: "Production" });
     const before = rssMb(proc.pid);
 
-    const at = (u: string) => ({ host: new URL(u).hostname, port: Number(new URL(u).port) });
     const primary: Target = {
       name: "primary",
       ...at(url!),
@@ -84,5 +93,37 @@ describe("the simulator process under the hostile corpus", () => {
     expect((await fetch(`${regionUrl}/api/deployments`, { redirect: "manual" })).status).toBe(302);
     expect(rssMb(proc.pid) - before).toBeLessThan(RSS_GROWTH_LIMIT_MB);
     expect(errorLines(proc.out())).toEqual([]);
+  });
+});
+
+describe("the simulator's multipart limits, unauthenticated on POST /api/session", () => {
+  const session = { method: "POST", path: "/api/session", headers: V };
+
+  it("refuses 64 parts of 1 MiB (over the 20 MiB in all) before reading them all, and keeps serving", async () => {
+    const [, url] = await proc.waitFor(/service API 1\.5 at (http:\/\/\S+)/);
+    const upload = await multipartUpload(
+      { name: "primary", ...at(url!), bodies: [] },
+      session,
+      64,
+      1024 * 1024,
+    );
+    // The server stopped reading at the limit: the client could not hand over the whole body.
+    expect(upload.sent).toBeLessThan(upload.total);
+    // Refused unread: the 413 is written, but a client still sending may see only the reset.
+    if (upload.status !== undefined) {
+      expect(upload.head).toMatch(
+        /^HTTP\/1\.1 413 [\s\S]*request body is larger than 20971520 bytes \(the limit\)/,
+      );
+    }
+    expect(proc.alive()).toBe(true);
+    expect(await deployment1(url!, await bearer(url!))).toEqual({ status: 200, name: "Production" });
+  });
+
+  it("refuses more than 100 parts, naming the limit", async () => {
+    const [, url] = await proc.waitFor(/service API 1\.5 at (http:\/\/\S+)/);
+    const upload = await multipartUpload({ name: "primary", ...at(url!), bodies: [] }, session, 150, 1);
+    expect(upload.status).toBe(400);
+    expect(upload.head).toContain("ParameterError: the multipart body has more than 100 parts (the limit)");
+    expect(await deployment1(url!, await bearer(url!))).toEqual({ status: 200, name: "Production" });
   });
 });
