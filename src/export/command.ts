@@ -31,6 +31,7 @@ const schema = z
     filter: z.array(z.string()).optional(),
     manage: z.boolean().optional(),
     layout: z.enum(["kind", "object"], { error: "must be kind or object" }).default("kind"),
+    force: z.boolean().optional(),
   })
   .strict()
   .superRefine((o, ctx) => {
@@ -45,6 +46,7 @@ const schema = z
       );
     if (o.kubeconfig && o.endpoint)
       fail("kubeconfig", "reads an Account: use it with --account, not --endpoint");
+    if (o.force && o.out === "-") fail("force", "is for --out DIR: a stream on stdout overwrites nothing");
   });
 
 type Options = z.output<typeof schema>;
@@ -103,22 +105,36 @@ export const exportCommand = defineCommand({
       description: "one file per kind or per object: kind or object",
       default: "kind",
     },
+    force: {
+      type: "boolean",
+      description:
+        "overwrite files in --out that export did not write (never a symbolic link: those are refused)",
+    },
   },
   schema,
   async run(o, io) {
     // The exporter (with the planner's admission checks and their CEL) loads when export runs:
     // every command's definition is loaded by every command, `run` included.
-    const [{ exportAccount }, { parseFilter, parseKinds }, { stream, writeDirectory }] = await Promise.all([
+    const [
+      { exportAccount },
+      { parseFilter, parseKinds },
+      { ALWAYS_WRITTEN, files, stream },
+      { checkDirectory, writeDirectory },
+    ] = await Promise.all([
       import("./run.ts"),
       import("./select.ts"),
       import("./write.ts"),
+      import("./directory.ts"),
     ]);
     const kinds = parseKinds(managedKinds, o.kinds);
     const filters = (o.filter ?? []).map((f) => parseFilter(kinds, f));
     const counter: CallCounter = { calls: 0 };
     let client: ServiceApi | undefined;
     let endpoint: string | undefined = o.endpoint;
+    const force = { force: o.force === true };
     try {
+      // What is already known to be refused is refused before the account is read.
+      if (o.out !== "-") await checkDirectory(o.out, ALWAYS_WRITTEN, force);
       const account = await access(o, io.env);
       endpoint = account.endpoint;
       client = readOnlyServiceApi(
@@ -145,7 +161,7 @@ export const exportCommand = defineCommand({
         layout: o.layout,
       };
       if (o.out === "-") io.out(stream(output).trimEnd());
-      else await writeDirectory(o.out, output);
+      else await writeDirectory(o.out, files(output), force);
       for (const s of result.skipped) io.err(`warning: skipped ${s.kind}: ${s.message}`);
       for (const s of result.objectsSkipped) io.err(`warning: skipped ${s}`);
       for (const w of result.warnings) io.err(`warning: ${w}`);

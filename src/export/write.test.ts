@@ -1,9 +1,6 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { files, HEADER, type Output, stream, writeDirectory } from "./write.ts";
+import { files, HEADER, type Output, stream } from "./write.ts";
 
 const output = (layout: "kind" | "object"): Output => ({
   namespace: "team-a",
@@ -57,15 +54,5 @@ describe("export's files", () => {
       "# The Account below names Secret login (keys email, password): create it yourself.",
     );
     expect(text.split("---\n")).toHaveLength(4);
-  });
-
-  it("replaces what an earlier export wrote, and leaves other files alone", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-write-"));
-    await writeDirectory(dir, output("object"));
-    await writeFile(join(dir, "networks", "mine.yaml"), "kind: Mine\n");
-    await writeDirectory(dir, output("kind"));
-    await expect(readFile(join(dir, "networks", "a.yaml"), "utf8")).rejects.toThrow(/ENOENT/);
-    expect(await readFile(join(dir, "networks", "mine.yaml"), "utf8")).toBe("kind: Mine\n");
-    expect(await readFile(join(dir, "networks.yaml"), "utf8")).toContain("name: b");
   });
 });

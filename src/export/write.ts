@@ -1,5 +1,3 @@
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
 import type { AccountSpec } from "../kinds/account/schema.ts";
 import { API_VERSION } from "../runtime/names.ts";
@@ -61,6 +59,9 @@ export function secretTemplate(o: Output): string {
 
 const SECRET_FILE = "account-secret.template.yaml";
 
+/** The files a directory export writes whatever the account holds: checked before it is read. */
+export const ALWAYS_WRITTEN = ["account.yaml", "kustomization.yaml", SECRET_FILE];
+
 /** The files of a directory export, by path relative to the directory. */
 export function files(o: Output): Map<string, string> {
   const out = new Map<string, string>();
@@ -98,33 +99,4 @@ export function stream(o: Output): string {
     `# The Account below names Secret ${o.secret.name} (keys ${o.secret.keys.join(", ")}): create it yourself.`,
   ].join("\n");
   return `${head}\n${[accountDocument(o), ...o.documents.map((d) => d.body)].map(yaml).join("---\n")}`;
-}
-
-/** Every file under `dir`, relative paths. */
-async function walk(dir: string, base = dir): Promise<string[]> {
-  const found: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) found.push(...(await walk(path, base)));
-    else found.push(relative(base, path));
-  }
-  return found;
-}
-
-/**
- * Writes the files, and removes the ones an earlier export wrote that this one does not (objects
- * gone from the account, another layout); files it did not write (no HEADER) are never touched.
- */
-export async function writeDirectory(dir: string, o: Output): Promise<string[]> {
-  const wanted = files(o);
-  for (const path of await walk(dir)) {
-    if (wanted.has(path) || !path.endsWith(".yaml")) continue;
-    const text = await readFile(join(dir, path), "utf8");
-    if (text.startsWith(HEADER)) await rm(join(dir, path));
-  }
-  for (const [path, text] of wanted) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return [...wanted.keys()];
 }

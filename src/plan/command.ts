@@ -6,7 +6,7 @@ import { accessFlags, accessFromEnv, accessSchema, describeFailure } from "../cl
 import { managedKinds } from "../kinds/index.ts";
 import { API_VERSION } from "../runtime/names.ts";
 
-/** Exit codes, as `terraform plan -detailed-exitcode`: 0 no changes, 2 changes, 1 an error or a manifest that cannot be applied. */
+/** Exit codes, as `terraform plan -detailed-exitcode`: 0 no changes, 2 changes, 1 an error, a manifest that cannot be read or one that cannot be applied. */
 export const EXIT_CHANGES = 2;
 
 const schema = z
@@ -66,7 +66,7 @@ export const planCommand = defineCommand({
       { CHANGES },
       { Planner },
       { LiveObjects },
-      { readManifests },
+      { ManifestError, readManifests },
       { render },
       { planSources },
     ] = await Promise.all([
@@ -79,7 +79,14 @@ export const planCommand = defineCommand({
       import("./sources.ts"),
     ]);
     const stdin = io.stdin ?? (() => Promise.reject(new UsageError("-f -: no standard input here")));
-    const manifests = await readManifests(o.filename, stdin);
+    let manifests: Awaited<ReturnType<typeof readManifests>>;
+    try {
+      manifests = await readManifests(o.filename, stdin);
+    } catch (error) {
+      if (!(error instanceof ManifestError)) throw error;
+      io.err(`svc-operator plan: ${error.message}`);
+      return 1;
+    }
     const namespaceOf = (m: { object: Record<string, unknown> }) =>
       ((m.object.metadata ?? {}) as { namespace?: string }).namespace ?? o.namespace;
     const ours = manifests.filter((m) => m.object.apiVersion === API_VERSION);

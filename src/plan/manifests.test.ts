@@ -2,8 +2,7 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../cli/command.ts";
-import { parseManifests, readManifests } from "./manifests.ts";
+import { MAX_ALIAS_COUNT, ManifestError, parseManifests, readManifests } from "./manifests.ts";
 
 const net = (name: string) =>
   `apiVersion: cloud.svc.io/v1alpha1\nkind: Network\nmetadata: {name: ${name}}\nspec: {}\n`;
@@ -26,10 +25,40 @@ describe("parseManifests", () => {
   });
 
   it("refuses what is not YAML objects, naming the document", () => {
-    expect(() => parseManifests("a: [", "x.yaml")).toThrow(UsageError);
+    expect(() => parseManifests("a: [", "x.yaml")).toThrow(ManifestError);
     expect(() => parseManifests(`${net("a")}---\n- 1\n`, "x.yaml")).toThrow(
       "-f x.yaml: document 2 is not an object",
     );
+    expect(() => parseManifests("kind: List\nitems: [{kind: A}, 1]\n", "x.yaml")).toThrow(
+      "-f x.yaml: document 1: items[1] is not an object",
+    );
+  });
+
+  it("a YAML error is one line: where, and the rule, never the lines of the file (they may hold a secret)", () => {
+    const secret = "kind: Secret\nstringData:\n  password: hunter2\n  password: hunter3\n";
+    expect(() => parseManifests(secret, "s.yaml")).toThrow(
+      /^-f s\.yaml: document 1: Map keys must be unique at line 4, column 3$/,
+    );
+    expect(() => parseManifests("a: 1\n  b: [\n", "x.yaml")).toThrow(
+      /^-f x\.yaml: document 1: [^\n]+ at line 1, column 4$/,
+    );
+  });
+
+  it("refuses an alias bomb (a billion laughs) in one line, before expanding it", () => {
+    const lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(", ")}]`,
+      );
+    expect(() => parseManifests(`kind: A\n---\n${lines.join("\n")}\n`, "bomb.yaml")).toThrow(
+      `-f bomb.yaml: document 2: its aliases expand past ${MAX_ALIAS_COUNT} nodes (a YAML alias bomb?): not read`,
+    );
+    expect(parseManifests("a: &x {b: 1}\nc: *x\n", "ok.yaml")[0]!.object).toEqual({
+      a: { b: 1 },
+      c: { b: 1 },
+    });
   });
 });
 
@@ -74,7 +103,21 @@ describe("readManifests", () => {
   it("stdin with -f -, and a path that does not exist named", async () => {
     expect(await readManifests("-", async () => net("s"))).toHaveLength(1);
     await expect(readManifests("/nonexistent/x.yaml", noStdin)).rejects.toThrow(
-      "-f /nonexistent/x.yaml: no such file or directory",
+      new ManifestError("-f /nonexistent/x.yaml: no such file or directory"),
+    );
+  });
+
+  it("what cannot be read is a ManifestError naming it: a directory where a file goes, a device, resources not a list", async () => {
+    const dir = await tree({ "a.yaml": net("a"), "b.yaml/c.yaml": net("c") });
+    await expect(readManifests(dir, noStdin)).rejects.toThrow(
+      new ManifestError(`-f ${join(dir, "b.yaml")}: is a directory`),
+    );
+    await expect(readManifests("/dev/null", noStdin)).rejects.toThrow(
+      new ManifestError("-f /dev/null: is neither a file nor a directory"),
+    );
+    const k = await tree({ "kustomization.yaml": "resources: a.yaml\n", "a.yaml": net("a") });
+    await expect(readManifests(k, noStdin)).rejects.toThrow(
+      new ManifestError(`-f ${k}: kustomization.yaml: resources must be a list`),
     );
   });
 });

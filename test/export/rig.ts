@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,6 +74,26 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: s
     ...(stdin === undefined ? {} : { stdin: async () => stdin }),
   });
   return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+const CLI = join(import.meta.dirname, "..", "..", "src", "cli.ts");
+
+/**
+ * The CLI run as a real process (`node src/cli.ts ...`), to its exit: what a user sees, the
+ * top-level error handling included. `env` is the whole environment (nothing inherited).
+ */
+export async function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString("utf8");
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    err += d.toString("utf8");
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  return { code: code ?? -1, out, err };
 }
 
 /** The stack's kubeconfig, written to a file (what --kubeconfig takes). */

@@ -1,7 +1,10 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";
-import { cli } from "../export/rig.ts";
+import { cli, cliProcess } from "../export/rig.ts";
 
 const ENV = { SVC_REFRESH_TOKEN: "dev-refresh-token" };
 
@@ -63,11 +66,54 @@ describe("svc-operator plan: exit codes and output", () => {
     [["-f", "-", "-o", "html"], "--output: must be table, json or yaml"],
     [["-f", "-", "--no-cluster"], "--no-cluster: needs --endpoint and --account-id"],
     [["-f", "-", "--endpoint", "https://x.example.com"], "--account-id: is required with --endpoint"],
-    [["-f", "/nonexistent"], "-f /nonexistent: no such file or directory"],
     [["-f", "-", "--refresh-token", "x"], "Unknown option '--refresh-token'"],
   ])("bad flags %j: exit 2 naming the flag", async (args, message) => {
     const r = await cli(["plan", ...args], ENV, "");
     expect(r.code).toBe(2);
     expect(r.err).toContain(message);
+  });
+});
+
+describe("svc-operator plan -f on what cannot be read (as a process)", () => {
+  // Nothing is planned: reading the manifests fails before any call, so the endpoint is never reached.
+  const plan = (file: string) =>
+    cliProcess(
+      ["plan", "-f", file, "--no-cluster", "--endpoint", "https://127.0.0.1:9", "--account-id", "1"],
+      ENV,
+    );
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "svc-plan-unreadable-"));
+    const bomb = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+    for (let i = 1; i < 10; i++)
+      bomb.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(", ")}]`,
+      );
+    await writeFile(join(dir, "bomb.yaml"), `${bomb.join("\n")}\n`);
+    await writeFile(
+      join(dir, "broken.yaml"),
+      "kind: Secret\nstringData:\n  password: hunter2\n    oops: [\n",
+    );
+  });
+
+  it.each([
+    [
+      "an alias bomb",
+      "bomb.yaml",
+      "document 1: its aliases expand past 100 nodes (a YAML alias bomb?): not read",
+    ],
+    ["a YAML syntax error", "broken.yaml", "document 1: "],
+    ["a file that does not exist", "missing.yaml", "no such file or directory"],
+  ])("%s: exit 1, one line on stderr naming the file, no stack trace", async (_, file, message) => {
+    const r = await plan(join(dir, file));
+    expect(r.code).toBe(1);
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(/^[^\n]+\n$/);
+    expect(r.err.startsWith(`svc-operator plan: -f ${join(dir, file)}: ${message}`), r.err).toBe(true);
+    expect(r.err).not.toContain("    at ");
+    expect(r.err).not.toContain("hunter2");
   });
 });
