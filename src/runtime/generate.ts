@@ -32,6 +32,11 @@ function renderDocs(sources: CrdSource[]): string {
     "",
     "API group `cloud.svc.io/v1alpha1`, category `svccloud` (`kubectl get svccloud`).",
     "",
+    "Hrefs (every `*Href` field and the `cloud.svc.io/href` annotation) are taken only as the service " +
+      "writes them: no trailing slash, query, fragment, percent-encoding or `.json` suffix (`InvalidHref`; " +
+      "[troubleshooting](troubleshooting.md)). A resource that names an href another resource manages is " +
+      "`Stalled`, `AlreadyManaged`; its message names that resource only when it is in the same namespace.",
+    "",
   ];
   for (const source of sources) {
     const crd = buildCrd(source);
