@@ -269,7 +269,7 @@ describe("WorkQueue fairness across flows (namespaces)", () => {
     expect(takeAll(q).slice(0, 3)).toEqual(["Net/b/main", "Leaf/a/0", "Leaf/b/x"]);
   });
 
-  it("a key added while its namespace's backlog waits goes behind that backlog only", () => {
+  it("a namespace that comes while another has a backlog is served every other key, not after it", () => {
     const q = fairQueue();
     for (let i = 0; i < 100; i++) q.add(`Leaf/a/${i}`);
     for (let i = 0; i < 10; i++) expect(q.tryGet()).toBe(`Leaf/a/${i}`);
