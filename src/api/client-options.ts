@@ -72,6 +72,13 @@ export interface CallOptions {
    * (as for every call that is not idempotent).
    */
   create?: boolean;
+  /**
+   * A cheap call a service that is there answers at once (the credentials check): each attempt
+   * waits at most `transport.firstByteTimeoutMs` for the answer to start, so an endpoint that
+   * accepts connections and never answers fails it in seconds. Not for creates or long indexes,
+   * whose answers may legitimately take longer.
+   */
+  quick?: boolean;
   signal?: AbortSignal;
 }
 

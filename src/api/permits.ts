@@ -19,6 +19,11 @@ export class Permits {
     return this.free === this.size;
   }
 
+  /** A permit is free now (tryAcquire would take it). */
+  get anyFree(): boolean {
+    return this.free > 0;
+  }
+
   /** Waiters in the second line. */
   get waitingBehind(): number {
     return this.rest.length;

@@ -15,6 +15,12 @@ export interface TransportOptions {
   connectTimeoutMs: number;
   /** Per attempt: time to the response headers, and the longest gap between body chunks. */
   requestTimeoutMs: number;
+  /**
+   * Per attempt of a quick call (CallOptions.quick: the credentials check, token grants, session
+   * logins): time to the response headers. Those calls are answered at once by a service that is
+   * there; the other calls (a create can take long to answer) keep `requestTimeoutMs` only.
+   */
+  firstByteTimeoutMs: number;
   /** How long an idle keep-alive connection is kept open. */
   keepAliveTimeoutMs: number;
   /** Connections per host (one pool per host). */
@@ -24,8 +30,9 @@ export interface TransportOptions {
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = {
-  connectTimeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
   requestTimeoutMs: 60_000,
+  firstByteTimeoutMs: 5_000,
   keepAliveTimeoutMs: 30_000,
   connectionsPerHost: 16,
   maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
@@ -58,7 +65,13 @@ export interface WireResponse {
 /** An attempt that took longer than `requestTimeoutMs` in total (headers and body). */
 export class AttemptTimeoutError extends Error {
   override name = "AttemptTimeoutError";
-  readonly code = "SVC_ATTEMPT_TIMEOUT";
+  readonly code: string = "SVC_ATTEMPT_TIMEOUT";
+}
+
+/** A quick call's attempt whose answer did not start within `firstByteTimeoutMs`. */
+export class FirstByteTimeoutError extends AttemptTimeoutError {
+  override name = "FirstByteTimeoutError";
+  override readonly code = "SVC_FIRST_BYTE_TIMEOUT";
 }
 
 /** An answer whose body is longer than `maxResponseBytes`: the attempt was aborted unread. */
@@ -87,20 +100,25 @@ export class ResponseTooLargeError extends Error {
  * bounded by a timer that aborts it: undici's own headers/body timers are coarse (about
  * 500 ms) and stay as a backstop. The abort goes through an EventEmitter, which undici
  * accepts as a signal and which costs about 1 us per call where AbortSignal.timeout costs
- * about 18 us (measured on Node 24), a sizeable share of a loopback call.
+ * about 18 us (measured on Node 24), a sizeable share of a loopback call. `firstByteMs`, for a
+ * quick call only, bounds the wait for the answer's headers too (a second timer).
  */
 export async function sendOnce(
   dispatcher: Dispatcher,
   request: WireRequest,
   timeoutMs: number,
   maxResponseBytes: number,
+  firstByteMs?: number,
 ): Promise<WireResponse> {
   const abort = new EventEmitter();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  let timedOut: "attempt" | "first byte" | undefined;
+  const expire = (which: "attempt" | "first byte") => () => {
+    timedOut = which;
     abort.emit("abort");
-  }, timeoutMs);
+  };
+  const timer = setTimeout(expire("attempt"), timeoutMs);
+  const quick = firstByteMs !== undefined && firstByteMs < timeoutMs;
+  const firstByte = quick ? setTimeout(expire("first byte"), firstByteMs) : undefined;
   const caller = request.signal;
   const forward = () => abort.emit("abort");
   caller?.addEventListener("abort", forward, { once: true });
@@ -112,19 +130,23 @@ export async function sendOnce(
       method: request.method as Dispatcher.HttpMethod,
       headers: request.headers,
       body: request.body ?? null,
-      headersTimeout: timeoutMs,
+      headersTimeout: quick ? firstByteMs : timeoutMs,
       bodyTimeout: timeoutMs,
       signal: abort,
     });
+    clearTimeout(firstByte);
     const body = await readBody(response, maxResponseBytes);
     return { status: response.statusCode, headers: response.headers, body };
   } catch (error) {
-    if (timedOut && !caller?.aborted) {
+    if (timedOut === "first byte" && !caller?.aborted)
+      throw new FirstByteTimeoutError(`no answer within ${firstByteMs} ms`, { cause: error });
+    if (timedOut === "attempt" && !caller?.aborted) {
       throw new AttemptTimeoutError(`no complete answer within ${timeoutMs} ms`, { cause: error });
     }
     throw error;
   } finally {
     clearTimeout(timer);
+    clearTimeout(firstByte);
     caller?.removeEventListener("abort", forward);
   }
 }

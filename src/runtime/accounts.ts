@@ -75,6 +75,13 @@ export class AccountController implements AccountClients {
     explain?: problem.ExplainServiceError;
     /** How long a replaced client stays open (default RETIRED_CLIENT_GRACE_MS). */
     retiredGraceMs?: number;
+    /**
+     * Runs the wait for a credentials check's answer with the reconcile's slot lent to other keys
+     * (Workers.lend): the check holds only a connection of the Account's own client, and an
+     * endpoint that accepts connections and never answers holds it until the check's timeout,
+     * which must not keep other namespaces' reconciles waiting. Default: waits holding the slot.
+     */
+    lend?: <T>(wait: Promise<T>) => Promise<T>;
   };
 
   constructor(kind: SomeAccountKind, deps: AccountController["deps"]) {
@@ -100,6 +107,14 @@ export class AccountController implements AccountClients {
       ...(entry?.reason !== undefined ? { reason: entry.reason } : {}),
       ...(failingSince !== undefined ? { failingForMs: this.deps.clock.now() - failingSince } : {}),
     };
+  }
+
+  /**
+   * Whether the Account's last credentials check failed (a queue key): its next reconcile is a
+   * retry, which waits behind other work rather than in the Accounts' lane ahead of everything.
+   */
+  failing(key: string): boolean {
+    return this.entries.get(key)?.error !== undefined;
   }
 
   /**
@@ -258,7 +273,8 @@ export class AccountController implements AccountClients {
         entry = { fingerprint, client, verified: false, worked: false };
         this.entries.set(key, entry);
       }
-      const checked = ahead ? await ahead.check : await this.kind.verify(entry.client);
+      const wait = ahead ? ahead.check : this.kind.verify(entry.client);
+      const checked = this.deps.lend ? await this.deps.lend(wait) : await wait;
       if ("failed" in checked) throw checked.failed;
       const wasVerified = entry.verified;
       entry.verified = true;

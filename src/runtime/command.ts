@@ -87,6 +87,8 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           transport: {
             connectionsPerHost: options.config.apiConnections,
             maxResponseBytes: options.config.apiMaxResponseBytes,
+            connectTimeoutMs: options.config.apiConnectTimeout,
+            firstByteTimeoutMs: options.config.apiFirstByteTimeout,
           },
           retry: options.api?.retry,
           allowedEndpoints: options.config.allowedEndpoints,
@@ -100,6 +102,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           log: options.log,
           resyncMs: options.config.resync,
           onVerified: shared.wake,
+          lend: shared.lend,
           problems: shared.problems,
           explain: serviceHint,
         },

@@ -32,6 +32,8 @@ describe("loadConfig", () => {
       concurrency: 8,
       apiConnections: 16,
       apiMaxResponseBytes: 64 * 2 ** 20,
+      apiConnectTimeout: 5_000,
+      apiFirstByteTimeout: 5_000,
       resync: 600_000,
       apiRate: 20,
       metricsAddress: { host: "127.0.0.1", port: 8080 },
@@ -43,6 +45,14 @@ describe("loadConfig", () => {
     expect(c.labelSelector).toBeUndefined();
     // Open for development: no allowlist, any endpoint.
     expect(c.allowedEndpoints).toBeUndefined();
+  });
+
+  it("takes the service timeouts from the flag or the environment", () => {
+    const c = loadConfig(
+      { "api-first-byte-timeout": "2s" },
+      { SVC_OPERATOR_API_CONNECT_TIMEOUT: "1500ms", SVC_OPERATOR_API_FIRST_BYTE_TIMEOUT: "9s" },
+    );
+    expect(c).toMatchObject({ apiConnectTimeout: 1_500, apiFirstByteTimeout: 2_000 });
   });
 
   it("takes the endpoint allowlist from the flag or the environment", () => {
@@ -104,6 +114,18 @@ describe("loadConfig", () => {
       "--api-max-response-bytes (SVC_OPERATOR_API_MAX_RESPONSE_BYTES): must be a size from 1Mi to 256Mi",
     ],
     [{ "api-rate": "-1" }, "--api-rate (SVC_OPERATOR_API_RATE): must be more than 0"],
+    [
+      { "api-connect-timeout": "soon" },
+      "--api-connect-timeout (SVC_OPERATOR_API_CONNECT_TIMEOUT): must be a duration",
+    ],
+    [
+      { "api-first-byte-timeout": "10ms" },
+      "--api-first-byte-timeout (SVC_OPERATOR_API_FIRST_BYTE_TIMEOUT): must be at least 100 ms",
+    ],
+    [
+      { "api-first-byte-timeout": "2m" },
+      "--api-first-byte-timeout (SVC_OPERATOR_API_FIRST_BYTE_TIMEOUT): must be at most 60s",
+    ],
     [{ "metrics-address": "8080" }, "--metrics-address (SVC_OPERATOR_METRICS_ADDRESS): must be host:port"],
     [{ "log-level": "loud" }, "--log-level (SVC_OPERATOR_LOG_LEVEL): must be one of"],
     [{ namespaces: "Team_A" }, "--namespaces (SVC_OPERATOR_NAMESPACES): each namespace must be a DNS label"],

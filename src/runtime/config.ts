@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { EndpointAllowlist } from "../api/allowlist.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES } from "../api/transport.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TRANSPORT } from "../api/transport.ts";
 
 /**
  * Operator configuration from flags and environment. A flag wins over its
@@ -103,6 +103,13 @@ export const configSchema = z
     apiConnections: positiveInt(256).default(16),
     // The body and its string must fit V8's largest string (512 MiB) with room to parse it.
     apiMaxResponseBytes: size(2 ** 20, 256 * 2 ** 20, "1Mi to 256Mi").default(DEFAULT_MAX_RESPONSE_BYTES),
+    // At most the whole-attempt timeout (60 s): past it the attempt ends anyway.
+    apiConnectTimeout: duration(100)
+      .pipe(z.number().max(60_000, "must be at most 60s"))
+      .default(DEFAULT_TRANSPORT.connectTimeoutMs),
+    apiFirstByteTimeout: duration(100)
+      .pipe(z.number().max(60_000, "must be at most 60s"))
+      .default(DEFAULT_TRANSPORT.firstByteTimeoutMs),
     resync: duration(1000).default(10 * 60_000),
     apiRate: z.coerce
       .number({ error: "must be a number" })
@@ -180,6 +187,19 @@ export const CONFIG_FLAGS = {
     env: "SVC_OPERATOR_API_MAX_RESPONSE_BYTES",
     description: "largest service answer read; a longer one fails the call (1Mi to 256Mi)",
     default: "64Mi",
+  },
+  "api-connect-timeout": {
+    key: "apiConnectTimeout",
+    env: "SVC_OPERATOR_API_CONNECT_TIMEOUT",
+    description: "how long a connection to an Account's endpoint may take to open (100ms to 60s)",
+    default: "5s",
+  },
+  "api-first-byte-timeout": {
+    key: "apiFirstByteTimeout",
+    env: "SVC_OPERATOR_API_FIRST_BYTE_TIMEOUT",
+    description:
+      "how long an Account's credentials check and sign-in calls wait for an answer to start, per attempt (100ms to 60s); other calls wait up to 60s",
+    default: "5s",
   },
   resync: {
     key: "resync",

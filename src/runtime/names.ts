@@ -28,3 +28,10 @@ export function parseKey(key: string): { kind: string; namespace: string; name: 
   const [kind = "", namespace = "", name = ""] = key.split("/");
   return { kind, namespace, name };
 }
+
+/** The namespace of a queue key, without splitting the whole key (the work queue's flow, per add). */
+export function namespaceOfKey(key: string): string {
+  const start = key.indexOf("/") + 1;
+  const end = key.indexOf("/", start);
+  return end < 0 ? key.slice(start) : key.slice(start, end);
+}

@@ -51,3 +51,34 @@ describe("Workers.lend", () => {
     expect(idle).toBeGreaterThan(0);
   });
 });
+
+describe("Workers: the order keys start in", () => {
+  it("is the queue's, also when a worker finishing hands its slot to one waiting", async () => {
+    const started: string[] = [];
+    const keys = ["a", "b", "c", "d", "e"].map((k) => `Widget/ns/${k}`);
+    const workers: Workers = new Workers({
+      clock: systemClock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      resyncMs: 3_600_000,
+      resync: () => {},
+      priority: () => 0,
+      enqueueAll: () => {
+        for (const key of keys) workers.queue!.add(key);
+      },
+      reconcile: async (key) => {
+        started.push(key);
+        // A lent wait: one more worker, so that two wait for the one slot from then on.
+        if (key === keys[0]) await workers.lend(Promise.resolve());
+        return {};
+      },
+    });
+    workers.start();
+    const deadline = Date.now() + 5_000;
+    while (started.length < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await workers.stop(1_000);
+    expect(started).toEqual(keys);
+  });
+});

@@ -16,6 +16,8 @@ export interface WorkersOptions {
   resyncMs: number;
   /** Lane of a key in the queue (see WorkQueue): higher first. */
   priority: (key: string) => number;
+  /** Flow of a key in its lane (see WorkQueue): the flows of a lane take turns. Default: one flow. */
+  flow?: (key: string) => string;
   /** Queues every cached object; called once the queue exists. */
   enqueueAll: () => void;
   reconcile: (key: string) => Promise<ReconcileOutcome>;
@@ -54,6 +56,7 @@ export class Workers {
     const queue = new WorkQueue({
       clock: this.o.clock,
       priority: this.o.priority,
+      flow: this.o.flow,
       hooks: {
         depth: (d) => this.o.metrics.queueDepth.set(d),
         retry: (key) => this.o.metrics.retries.inc({ kind: parseKey(key).kind }),
@@ -93,10 +96,11 @@ export class Workers {
   }
 
   /**
-   * Runs a wait that holds no service connection and no apiserver request (a read waiting for its
-   * batch, see BatchedReads) with the reconcile's slot lent to another key meanwhile: `concurrency`
-   * counts reconciles at work, not those parked on a batch. Back from the wait, the reconcile takes
-   * the next free slot before any new key does.
+   * Runs a wait with the reconcile's slot lent to another key meanwhile: `concurrency` counts
+   * reconciles at work, not those parked on a wait that holds nothing other keys need — a read
+   * waiting for its batch (BatchedReads), an Account's credentials check (its own client's
+   * connection, which may hang until its timeout). Back from the wait, the reconcile takes the next
+   * free slot before any new key does.
    */
   async lend<T>(wait: Promise<T>): Promise<T> {
     const queue = this.current;
@@ -115,25 +119,31 @@ export class Workers {
   }
 
   private async work(queue: WorkQueue, slots: Slots): Promise<void> {
+    // Wait for a key before a slot: set after a slot came with no key waiting.
+    let keyFirst = true;
     for (;;) {
-      // The key first, then a slot: a worker waiting for work holds none, so a reconcile back
-      // from a lent wait never waits for keys that have not come yet.
-      slots.idle++;
-      let key = await queue.get();
-      slots.idle--;
-      if (key === undefined) return;
-      if (!slots.tryAcquire()) {
-        // No slot free: the key goes back to its place and this worker waits for a slot without
-        // it, so a key queued urgent meanwhile (a dependent woken by its reference's Ready) still
-        // starts first, not behind every key the workers waiting for slots would otherwise hold.
-        queue.putBack(key);
-        await slots.acquire(false);
-        key = queue.tryGet();
-        if (key === undefined) {
-          slots.release();
-          continue;
+      let key: string | undefined;
+      if (!keyFirst && !slots.anyFree) {
+        // Every slot busy (this worker may just have handed its own to one waiting): in line for
+        // a slot before taking a key, so keys start in the order slots come free, the queue's.
+        key = await this.keyWithSlot(queue, slots);
+      } else {
+        // The key first, then a slot: a worker waiting for work holds none, so a reconcile back
+        // from a lent wait never waits for keys that have not come yet.
+        slots.idle++;
+        key = await queue.get();
+        slots.idle--;
+        if (key === undefined) return;
+        if (!slots.tryAcquire()) {
+          // Taken meanwhile: the key goes back to its place and this worker waits for a slot
+          // without it, so a key queued urgent meanwhile (a dependent woken by its reference's
+          // Ready) still starts first, not behind every key the workers waiting would hold.
+          queue.putBack(key);
+          key = await this.keyWithSlot(queue, slots);
         }
       }
+      keyFirst = key === undefined;
+      if (key === undefined) continue;
       let result: ReconcileOutcome;
       try {
         result = await this.o.reconcile(key);
@@ -157,6 +167,14 @@ export class Workers {
       slots.release();
       this.idleCheck(queue, slots);
     }
+  }
+
+  /** Waits for a slot, then takes the first key waiting; none waiting: the slot goes back. */
+  private async keyWithSlot(queue: WorkQueue, slots: Slots): Promise<string | undefined> {
+    await slots.acquire(false);
+    const key = queue.tryGet();
+    if (key === undefined) slots.release();
+    return key;
   }
 
   private idleCheck(queue: WorkQueue, slots: Slots): void {

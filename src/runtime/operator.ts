@@ -21,7 +21,7 @@ import { LinkCheck } from "./links.ts";
 import { NameLookup } from "./lookup.ts";
 import { MemoryMetrics } from "./memory-metrics.ts";
 import { type KindObjects, OperatorMetrics } from "./metrics.ts";
-import { objectKey, parseKey } from "./names.ts";
+import { namespaceOfKey, objectKey, parseKey } from "./names.ts";
 import { IndexObserver, Observations, type ResyncReport } from "./observer.ts";
 import { InformerEvents } from "./operator-events.ts";
 import { OperatorLifecycle } from "./operator-lifecycle.ts";
@@ -51,6 +51,8 @@ export interface OperatorOptions {
     wake: (key: string) => void;
     /** Where persisting failures are logged, once per cause. */
     problems: ProblemLog;
+    /** Runs a wait with the reconcile's slot lent to other keys (Workers.lend): a credentials check's answer. */
+    lend: <T>(wait: Promise<T>) => Promise<T>;
   }) => AccountController;
   registry: Registry;
   log: Logger;
@@ -165,6 +167,7 @@ export class Operator {
         for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key), pends))
           this.handlers.enqueueOrPark(dependent);
       },
+      lend: (wait) => this.workers.lend(wait),
     });
     this.handlers = new InformerEvents({
       kinds: options.kinds,
@@ -238,15 +241,19 @@ export class Operator {
       concurrency: options.config.concurrency,
       resyncMs: options.config.resync,
       // Accounts first: every resource waits for its Account's credentials check, so after a
-      // start with thousands of keys queued the check must not come after them all. Then the
+      // start with thousands of keys queued the check must not come after them all. An Account
+      // whose last check failed is retried with the leaves, not ahead of everyone's work: an
+      // endpoint that does not answer must not put its Account first at every retry. Then the
       // kinds with the longest chains after them: woken dependents and polls of pending objects
       // go ahead of a backlog of leaves instead of behind it.
       priority: (key) => {
         const { kind } = parseKey(key);
-        return kind === "Account"
-          ? Number.MAX_SAFE_INTEGER
-          : this.refs.kindLevel(kind, this.pends, this.ordersItself);
+        if (kind !== "Account") return this.refs.kindLevel(kind, this.pends, this.ordersItself);
+        return this.accounts.failing(key) ? 0 : Number.MAX_SAFE_INTEGER;
       },
+      // Within a lane the namespaces take turns: one tenant's hundreds of keys (its Accounts at a
+      // hanging endpoint) delay another's next key by one key each, not by all of them.
+      flow: namespaceOfKey,
       enqueueAll: () => {
         for (const kind of this.allKinds()) {
           for (const obj of this.informers.list(kind))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "./fake-clock.ts";
+import { namespaceOfKey } from "./names.ts";
 import { WorkQueue } from "./queue.ts";
 
 describe("WorkQueue", () => {
@@ -223,6 +224,86 @@ describe("WorkQueue.putBack and urgency across processing", () => {
     q.add(key, true); // its reference turned Ready while it was parking
     q.done(key);
     expect(q.tryGet()).toBe("parked");
+  });
+});
+
+describe("WorkQueue fairness across flows (namespaces)", () => {
+  const rank: Record<string, number> = { Account: Number.MAX_SAFE_INTEGER, Net: 2, Leaf: 1 };
+  const fairQueue = () =>
+    new WorkQueue({ priority: (k) => rank[k.split("/")[0]!] ?? 0, flow: namespaceOfKey });
+  const takeAll = (q: WorkQueue) => {
+    const order: string[] = [];
+    for (let key = q.tryGet(); key !== undefined; key = q.tryGet()) {
+      order.push(key);
+      q.done(key);
+    }
+    return order;
+  };
+
+  it("with 40 Accounts of one namespace queued, another namespace's keys are served in turn", () => {
+    const q = fairQueue();
+    for (let i = 0; i < 40; i++) q.add(`Account/a/acct-${i}`);
+    q.add("Account/b/default");
+    for (let i = 0; i < 3; i++) q.add(`Leaf/b/alert-${i}`);
+    for (let i = 0; i < 3; i++) q.add(`Leaf/a/alert-${i}`);
+    const order = takeAll(q);
+    // b's Account right after a's first; then the rest of a's Accounts (a lane of their own).
+    expect(order.slice(0, 3)).toEqual(["Account/a/acct-0", "Account/b/default", "Account/a/acct-1"]);
+    expect(order.indexOf("Account/b/default")).toBe(1);
+    // Lanes stay: every Account first, then the leaves, b's and a's in turn.
+    expect(order.slice(41)).toEqual([
+      "Leaf/b/alert-0",
+      "Leaf/a/alert-0",
+      "Leaf/b/alert-1",
+      "Leaf/a/alert-1",
+      "Leaf/b/alert-2",
+      "Leaf/a/alert-2",
+    ]);
+  });
+
+  it("a higher lane goes first whatever the flows: fairness is within a lane", () => {
+    const q = fairQueue();
+    for (let i = 0; i < 5; i++) q.add(`Leaf/a/${i}`);
+    q.add("Net/b/main");
+    q.add("Leaf/b/x");
+    expect(takeAll(q).slice(0, 3)).toEqual(["Net/b/main", "Leaf/a/0", "Leaf/b/x"]);
+  });
+
+  it("a namespace that comes while another has a backlog is served every other key, not after it", () => {
+    const q = fairQueue();
+    for (let i = 0; i < 100; i++) q.add(`Leaf/a/${i}`);
+    for (let i = 0; i < 10; i++) expect(q.tryGet()).toBe(`Leaf/a/${i}`);
+    // A new namespace comes while a has 90 keys left: its keys go every other one, not after 90.
+    q.add("Leaf/b/0");
+    q.add("Leaf/b/1");
+    expect([q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet(), q.tryGet()]).toEqual([
+      "Leaf/a/10",
+      "Leaf/b/0",
+      "Leaf/a/11",
+      "Leaf/b/1",
+      "Leaf/a/12",
+    ]);
+  });
+
+  it("a key put back (no slot free) goes next in its lane, before the flow whose turn it is", () => {
+    const q = fairQueue();
+    q.add("Leaf/a/0");
+    q.add("Leaf/a/1");
+    q.add("Leaf/b/0");
+    const taken = q.tryGet()!;
+    expect(taken).toBe("Leaf/a/0");
+    q.putBack(taken);
+    expect(takeAll(q)).toEqual(["Leaf/a/0", "Leaf/b/0", "Leaf/a/1"]);
+  });
+
+  it("a key woken urgent leaves its entry in its flow behind: handed out once, its flow's turn not lost", () => {
+    const q = fairQueue();
+    q.add("Leaf/a/0");
+    q.add("Leaf/a/1");
+    q.add("Leaf/b/0");
+    q.add("Leaf/a/1", true);
+    expect(takeAll(q)).toEqual(["Leaf/a/1", "Leaf/a/0", "Leaf/b/0"]);
+    expect(q.length).toBe(0);
   });
 });
 

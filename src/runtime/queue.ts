@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from "./clock.ts";
+import { FairLane } from "./fair-lane.ts";
 import { type Footprint, keyed } from "./footprint.ts";
 
 export interface BackoffOptions {
@@ -23,25 +24,28 @@ export interface WorkQueueHooks {
   retry?(key: string): void;
 }
 
-/** Keys of one priority, first in first out. */
+/** Keys of one priority, fair across flows (fair-lane.ts). */
 interface Lane {
   priority: number;
-  items: string[];
-  head: number;
+  keys: FairLane;
 }
 
 /**
  * A work queue with client-go's guarantees: a key waits at most once (dedup), a key
  * is never handed to two workers at once (a key added while processing is queued
  * again after `done`), per-key exponential backoff for failures, reset by `forget`.
- * `priority` sorts waiting keys into lanes (few distinct values), served highest first and
- * first in first out within a lane: with a backlog, what others wait for goes ahead.
+ * `priority` sorts waiting keys into lanes (few distinct values), served highest first: with a
+ * backlog, what others wait for goes ahead. Within a lane the flows (`flow`: the operator's is
+ * the namespace) take turns, each first in first out: one flow's backlog delays another's keys of
+ * the same lane by one key per turn, not by the whole backlog (API Priority and Fairness's priority
+ * levels and flows, with one key for a request).
  */
 export class WorkQueue {
   /** Lanes by descending priority. */
   private readonly lanes: Lane[] = [];
   private waitingCount = 0;
   private readonly priority: (key: string) => number;
+  private readonly flow: (key: string) => string;
   private readonly waiting = new Set<string>();
   /** Waiting keys queued urgent (see add). */
   private readonly urgent = new Set<string>();
@@ -64,9 +68,12 @@ export class WorkQueue {
       backoff?: BackoffOptions;
       hooks?: WorkQueueHooks;
       priority?: (key: string) => number;
+      /** The flow a key belongs to (default: one flow for all, first in first out). */
+      flow?: (key: string) => string;
     } = {},
   ) {
     this.priority = options.priority ?? (() => 0);
+    this.flow = options.flow ?? (() => "");
     this.clock = options.clock ?? systemClock;
     this.backoff = options.backoff ?? defaultBackoff;
     this.hooks = options.hooks ?? {};
@@ -80,7 +87,7 @@ export class WorkQueue {
     let i = 0;
     while (i < this.lanes.length && this.lanes[i]!.priority > priority) i++;
     if (this.lanes[i]?.priority === priority) return this.lanes[i]!;
-    const lane = { priority, items: [], head: 0 };
+    const lane = { priority, keys: new FairLane() };
     this.lanes.splice(i, 0, lane);
     return lane;
   }
@@ -104,16 +111,7 @@ export class WorkQueue {
   }
 
   private takeEntry(): string {
-    const lane = this.lanes.find((l) => l.head < l.items.length)!;
-    const key = lane.items[lane.head++]!;
-    if (lane.head === lane.items.length) {
-      lane.items.length = 0;
-      lane.head = 0;
-    } else if (lane.head > 1024 && lane.head * 2 > lane.items.length) {
-      lane.items.splice(0, lane.head);
-      lane.head = 0;
-    }
-    return key;
+    return this.lanes.find((l) => l.keys.size > 0)!.keys.shift()!;
   }
 
   /**
@@ -133,12 +131,12 @@ export class WorkQueue {
       if (!urgent || this.urgent.has(key)) return;
       // Its entry in the lower lane stays, passed over once the key is taken (take).
       this.urgent.add(key);
-      this.lane(this.laneOf(key, true)).items.push(key);
+      this.lane(this.laneOf(key, true)).keys.push(this.flow(key), key);
       return;
     }
     this.waiting.add(key);
     if (urgent) this.urgent.add(key);
-    this.lane(this.laneOf(key, urgent)).items.push(key);
+    this.lane(this.laneOf(key, urgent)).keys.push(this.flow(key), key);
     this.waitingCount++;
     // A worker waiting for a key gets the first one waiting, which need not be this one: keys put
     // back (putBack) may wait while workers do.
@@ -250,9 +248,7 @@ export class WorkQueue {
     if (this.shuttingDown) return;
     this.waiting.add(key);
     if (urgent) this.urgent.add(key);
-    const lane = this.lane(this.laneOf(key, urgent));
-    if (lane.head > 0) lane.items[--lane.head] = key;
-    else lane.items.unshift(key);
+    this.lane(this.laneOf(key, urgent)).keys.unshift(key);
     this.waitingCount++;
     this.hooks.depth?.(this.length);
   }

@@ -68,6 +68,13 @@ describe("serviceHint", () => {
       "the service answers 503: retried with backoff",
     ],
     [
+      "an endpoint that accepts connections and never answers",
+      network("SVC_FIRST_BYTE_TIMEOUT", "no answer within 5000 ms"),
+      "no answer",
+      true,
+      "https://svc.example:9 accepts connections but sent no answer within --api-first-byte-timeout: check spec.endpoint",
+    ],
+    [
       "a connection reset",
       network("ECONNRESET", "socket hang up"),
       "network ECONNRESET",

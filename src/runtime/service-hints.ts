@@ -60,6 +60,12 @@ export function serviceHint(error: unknown, endpoint: string | undefined): Servi
           false,
           `${host} does not resolve: check spec.endpoint (and the cluster's DNS)`,
         );
+      if (code === "SVC_FIRST_BYTE_TIMEOUT")
+        return hint(
+          "no answer",
+          true,
+          `${at} accepts connections but sent no answer within --api-first-byte-timeout: check spec.endpoint is the service's host and the network to it (a proxy or firewall that holds connections)`,
+        );
       if (TLS.test(code))
         return hint(
           "tls",

@@ -167,6 +167,43 @@ describe("timeouts", () => {
     await t.close();
   });
 
+  it("a quick call waits firstByteTimeoutMs for its answer to start; the others wait requestTimeoutMs", async () => {
+    const t = testApi(h, {
+      transport: { firstByteTimeoutMs: 50, requestTimeoutMs: 5_000 },
+      retry: { maxAttempts: 2 },
+    });
+    await authenticated(t);
+    await h.hook("faults", { latencyMs: 400 });
+    const quick = await rejection(t.api.deployments.index({ quick: true }));
+    const slow = await t.api.deployments.index().then(
+      (list) => list.length,
+      (error: unknown) => error,
+    );
+    await h.hook("faults", {});
+    expect(quick).toMatchObject({ kind: "retryable", code: "SVC_NETWORK_ERROR", attempts: 2 });
+    expect((quick.cause as { code?: string }).code).toBe("SVC_FIRST_BYTE_TIMEOUT");
+    expect(quick.message).toContain("no answer within 50 ms");
+    expect(slow).toBe(2);
+    await t.close();
+  });
+
+  it.each(["oauth", "session"] as const)(
+    "signing in (%s) is a quick call: an answer that does not start fails it at the first-byte timeout",
+    async (mode) => {
+      const t = testApi(h, {
+        mode,
+        transport: { firstByteTimeoutMs: 50, requestTimeoutMs: 5_000 },
+        retry: { maxAttempts: 1 },
+      });
+      await h.hook("faults", { latencyMs: 400 });
+      const error = await rejection(t.api.deployments.index());
+      await h.hook("faults", {});
+      expect((error.cause as { code?: string }).code).toBe("SVC_FIRST_BYTE_TIMEOUT");
+      expect(t.events.map((e) => e.method)).toEqual(["POST"]);
+      await t.close();
+    },
+  );
+
   it("a create that times out is outcomeUnknown", async () => {
     const t = testApi(h, { transport: { requestTimeoutMs: 50 } });
     await authenticated(t);
