@@ -135,11 +135,16 @@ async function runCase(c: MisconfigCase): Promise<void> {
     });
     expect(op.starts).toBe(1);
     expect(op.child?.exitCode).toBeNull();
+    // The line comes after the status write that made the probes Ready: waited for, not raced.
     if (fragment)
-      expect(
-        op.lines.slice(to).some((l) => l.includes('"problem":"resolved"')),
-        all(),
-      ).toBe(true);
+      await until(
+        `${c.name}: the problem logged as resolved`,
+        async () => op.lines.slice(to).some((l) => l.includes('"problem":"resolved"')),
+        10_000,
+        100,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${all()}`);
+      });
     // One service object per probe, never a second, and nothing deleted.
     const service = env.service();
     expect(service.deployments.sort()).toEqual([...probes].sort());
