@@ -5,13 +5,30 @@ import type { KeySource } from "./key-sources.ts";
 import type { NameLookup } from "./lookup.ts";
 
 /**
- * What a managed kind module provides (Crossplane's ExternalClient, ACK's
- * per-kind files). Every operation is idempotent; the generic reconciler owns
- * finalizers, conditions, events, retries, metrics and logging.
+ * What a managed kind module provides (Crossplane's ExternalClient, ACK's per-kind files), as a
+ * few small interfaces, each named for what it is. Every operation is idempotent; the generic
+ * reconciler owns finalizers, conditions, events, retries, metrics and logging.
  *
  * S: parsed spec, D: desired API state, O: observed API representation, C: API client.
  */
-export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown> {
+export type ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown> = KindDescriptor<S> &
+  ServiceCalls<D, O, C> &
+  DesiredState<S, D, C> &
+  Comparison<D, O> &
+  Relations<S, O> & {
+    /** Reading a kind's objects many at once (drift, batched reads, lookups). */
+    index?: KindIndex<S, D, O, C>;
+    /**
+     * `svc-operator export` and `plan` (optional): what their generic reading of a kind cannot
+     * know. Without it, every object of the account is listed through `index` (one scope "" for an
+     * account-wide collection, each cloud for a per-cloud one), and a spec is read back from
+     * `atProvider`: its members named as spec fields.
+     */
+    export?: KindExport<O, C>;
+  };
+
+/** What the CRD is: its names, schema, columns and description. */
+export interface KindDescriptor<S = unknown> {
   kind: string;
   plural: string;
   singular: string;
@@ -23,14 +40,10 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
   schema: z.ZodType<S>;
   /** Extra printer columns shown between Synced and Href. */
   printerColumns?: PrinterColumn[];
+}
 
-  /** The custom resources this spec references (dependency order, DependencyNotReady, DeletionBlocked). */
-  references(spec: S): Reference[];
-  /** Rules the schema cannot express; throw InvalidSpecError naming the field. Pure. */
-  validate?(spec: S, meta: ObjectMeta): void;
-  /** Desired API state from the spec and the resolved references. May look names up (cached). */
-  desired(spec: S, ctx: DesiredContext<C>): D | Promise<D>;
-
+/** How the service object is read and written. */
+export interface ServiceCalls<D = unknown, O = unknown, C = unknown> {
   /** Reads the object by href; undefined when it does not exist. */
   observe(client: C, href: string, desired: D): Promise<O | undefined>;
   /**
@@ -45,13 +58,22 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
   update(client: C, href: string, desired: D, observed: O, diff: FieldDiff[]): Promise<void>;
   /** Deletes the object (doing what deletion needs first, such as unlocking). */
   delete(client: C, href: string, observed: O): Promise<void>;
+  /**
+   * Checks the service just before a write (a create: `fields` undefined; an update: the spec
+   * fields it changes) for values the service would take but that cannot work (an alert on a
+   * metric its subject does not report): throw DependencyNotReadyError naming the field. Called
+   * only when a write is about to be sent, so a reconcile or resync that writes nothing costs no
+   * call, and an ObserveOnly resource is never checked.
+   */
+  beforeWrite?(client: C, desired: D, fields?: readonly string[]): Promise<void>;
+}
 
-  /** Pure: what differs between desired and observed, by spec field name. */
-  diff(desired: D, observed: O): FieldDiff[];
-  /** Spec fields that cannot be updated in place. */
-  immutable?: readonly string[];
-  /** When set, a change of an immutable field replaces the object ("createBeforeDelete" or "deleteBeforeCreate"). */
-  replace?: "createBeforeDelete" | "deleteBeforeCreate";
+/** What the spec asks of the service: its desired state, and the rules the schema cannot say. */
+export interface DesiredState<S = unknown, D = unknown, C = unknown> {
+  /** Rules the schema cannot express; throw InvalidSpecError naming the field. Pure. */
+  validate?(spec: S, meta: ObjectMeta): void;
+  /** Desired API state from the spec and the resolved references. May look names up (cached). */
+  desired(spec: S, ctx: DesiredContext<C>): D | Promise<D>;
   /**
    * Pure: desired values the service never shows (write-only create parameters). The runtime
    * records them in status.applied after a create or update and diffs later specs against that
@@ -63,6 +85,35 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    * creating a second one (e.g. a role grant that already exists); status.adopted records it.
    */
   adoptExisting?: boolean;
+  /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
+  retain?(spec: S, status: ManagedStatus): string | undefined;
+}
+
+/** What differs between the spec and the service, and what the service shows. All pure. */
+export interface Comparison<D = unknown, O = unknown> {
+  /** What differs between desired and observed, by spec field name. */
+  diff(desired: D, observed: O): FieldDiff[];
+  /** Spec fields that cannot be updated in place. */
+  immutable?: readonly string[];
+  /** When set, a change of an immutable field replaces the object ("createBeforeDelete" or "deleteBeforeCreate"). */
+  replace?: "createBeforeDelete" | "deleteBeforeCreate";
+  /** The representation as shown in status.atProvider. */
+  atProvider(observed: O): Record<string, unknown>;
+  /** Undefined when the external object is usable, else a message saying what it waits for. */
+  notReady?(observed: O): string | undefined;
+  /**
+   * Parts of the spec the service accepted but ignores, so that they never take effect (a
+   * deployment's inputs of names it does not have), each a message naming the field and saying
+   * what to do. The runtime keeps the resource Ready (nothing it retries would change the service's
+   * answer) with reason FieldsIgnored and the messages, and emits a Warning event when they change.
+   */
+  warnings?(desired: D, observed: O): string[];
+}
+
+/** How the object relates to other objects: custom resources, service objects, Secrets. All pure. */
+export interface Relations<S = unknown, O = unknown> {
+  /** The custom resources this spec references (dependency order, DependencyNotReady, DeletionBlocked). */
+  references(spec: S): Reference[];
   /**
    * Pure: a key grouping objects of this kind in a namespace that order themselves among
    * each other without naming each other (a user's observer grant and their other roles).
@@ -85,33 +136,12 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    */
   links?(spec: S): Link[];
   /**
-   * Checks the service just before a write (a create: `fields` undefined; an update: the spec
-   * fields it changes) for values the service would take but that cannot work (an alert on a
-   * metric its subject does not report): throw DependencyNotReadyError naming the field. Called
-   * only when a write is about to be sent, so a reconcile or resync that writes nothing costs no
-   * call, and an ObserveOnly resource is never checked.
-   */
-  beforeWrite?(client: C, desired: D, fields?: readonly string[]): Promise<void>;
-  /**
    * Pure: the ConfigMap and Secret keys the spec reads (same namespace), each with the spec field
    * naming it (key-sources.ts). The runtime reads them before `desired` (DesiredContext.sources),
    * waits naming the field while one is missing, re-queues the resource when one changes, masks the
    * field in the audit trail, and never reads them for an ObserveOnly resource.
    */
   keySources?(spec: S): KeySource[];
-  /** Pure: why the external object must be left in place on deletion (e.g. an adopted grant), else undefined. */
-  retain?(spec: S, status: ManagedStatus): string | undefined;
-  /** Pure: the representation as shown in status.atProvider. */
-  atProvider(observed: O): Record<string, unknown>;
-  /** Pure: undefined when the external object is usable, else a message saying what it waits for. */
-  notReady?(observed: O): string | undefined;
-  /**
-   * Pure: parts of the spec the service accepted but ignores, so that they never take effect (a
-   * deployment's inputs of names it does not have), each a message naming the field and saying
-   * what to do. The runtime keeps the resource Ready (nothing it retries would change the service's
-   * answer) with reason FieldsIgnored and the messages, and emits a Warning event when they change.
-   */
-  warnings?(desired: D, observed: O): string[];
   /**
    * Pure: service objects the observed object holds that custom resources of their own manage (a
    * route table's routes), each an href and a label naming it for a user (`route 10.0.0.0/16 ->
@@ -120,33 +150,27 @@ export interface ManagedKind<S = unknown, D = unknown, O = unknown, C = unknown>
    * never deletes them: the operator owns what it manages, not everything an object holds.
    */
   contents?(observed: O): Content[];
+}
+
+/**
+ * Drift detection through the collection index: objects are grouped by `scope` (e.g.
+ * the cloud href for per-cloud collections; "" for account-wide ones) and each group
+ * is read with one `list` call per resync. `scope` returns undefined when it cannot
+ * tell (the object is then reconciled on its own).
+ */
+export interface KindIndex<S = unknown, D = unknown, O = unknown, C = unknown> {
+  scope(spec: S, status: ManagedStatus): string | undefined;
   /**
-   * Drift detection through the collection index: objects are grouped by `scope` (e.g.
-   * the cloud href for per-cloud collections; "" for account-wide ones) and each group
-   * is read with one `list` call per resync. `scope` returns undefined when it cannot
-   * tell (the object is then reconciled on its own).
+   * The scope of the object a desired state makes, when `scope` cannot tell yet (a subnet's
+   * cloud before status records it): lets a just-created object be read through the index too.
    */
-  index?: {
-    scope(spec: S, status: ManagedStatus): string | undefined;
-    /**
-     * The scope of the object a desired state makes, when `scope` cannot tell yet (a subnet's
-     * cloud before status records it): lets a just-created object be read through the index too.
-     */
-    scopeOfDesired?(desired: D): string | undefined;
-    /**
-     * With `wanted`, the objects of those hrefs are all that is needed (a batched read): a list
-     * may then leave the others out (IndexOptions.wanted: they are not validated) but must show
-     * every wanted one the index holds. Without it, every object of the scope.
-     */
-    list(client: C, scope: string, wanted?: ReadonlySet<string>): Promise<O[]>;
-  };
+  scopeOfDesired?(desired: D): string | undefined;
   /**
-   * `svc-operator export` and `plan` (optional): what their generic reading of a kind cannot
-   * know. Without it, every object of the account is listed through `index` (one scope "" for an
-   * account-wide collection, each cloud for a per-cloud one), and a spec is read back from
-   * `atProvider`: its members named as spec fields.
+   * With `wanted`, the objects of those hrefs are all that is needed (a batched read): a list
+   * may then leave the others out (IndexOptions.wanted: they are not validated) but must show
+   * every wanted one the index holds. Without it, every object of the scope.
    */
-  export?: KindExport<O, C>;
+  list(client: C, scope: string, wanted?: ReadonlySet<string>): Promise<O[]>;
 }
 
 export interface KindExport<O, C> {
