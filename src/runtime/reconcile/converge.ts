@@ -5,9 +5,9 @@ import { deepEqual, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import type { Outcome } from "../outcome.ts";
 import { DeletionBlockedError, EventReason, Reason, WaitError } from "../result.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import { readyToCreate } from "./create.ts";
 import { decideChange, writeOnlyChanges } from "./decide.ts";
-import type { Run } from "./run.ts";
 import type { End, Existing } from "./state.ts";
 
 /** Phase 6: whether the object matches the spec: update what differs, replace or refuse what cannot. */
@@ -51,7 +51,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   const fields = diff.map((d) => d.field);
   await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);
-  run.deps.observations?.wrote(run.key);
+  run.around.observations?.wrote(run.key);
   run.status.applied = run.writeOnlyValues(desired);
   // The update right after this run's create (a gateway attached, a subnet's route table) is part
   // of making the object: no Event of its own.
@@ -103,7 +103,7 @@ async function deleteBeforeCreate(run: Run, state: Existing, locked: FieldDiff[]
  * normal no-duplicate create path, and `finishReplacement` deletes the old one after that.
  */
 async function startReplacement(run: Run, href: string, fields: string): Promise<Outcome> {
-  run.obj = await run.deps.kube.patchStatus(run.ref, { replaces: href });
+  await run.patchStatus({ replaces: href });
   await run.patchMetadata({ annotations: { [Annotation.href]: null } }, true);
   run.forgetExternal();
   run.status.replaces = href;
@@ -131,7 +131,7 @@ async function finishReplacement(run: Run, state: Existing): Promise<Existing> {
   if (old === undefined) return state;
   if (old !== href) {
     if (run.kind.notReady?.(observed)) return state;
-    const retained = run.deps.owners.retainReason(run.kind.kind, run.obj, old);
+    const retained = run.around.owners.retainReason(run.kind.kind, run.obj, old);
     const current = retained ? undefined : await run.kind.observe(client, old, desired);
     if (current !== undefined) {
       try {
@@ -169,7 +169,7 @@ function writeOnlyDiff(run: Run, desired: unknown): FieldDiff[] {
 function lastDrift(run: Run, diff: readonly FieldDiff[], desired: unknown): LastDrift {
   const writeOnly = Object.keys(run.kind.writeOnly?.(desired) ?? {});
   return {
-    time: new Date(run.deps.clock.now()).toISOString(),
+    time: new Date(run.now()).toISOString(),
     fields: diff.map((d) => ({ field: d.field, service: shownValue([d.field], d.observed, writeOnly) })),
   };
 }

@@ -2,7 +2,7 @@ import { createdFields } from "../audit-text.ts";
 import { mergePatch } from "../kube.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { EventReason, Reason, WaitError } from "../result.ts";
-import type { Run } from "./run.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import type { Desired, Existing, Observed } from "./state.ts";
 
 /** Phase 5: whether to create (nothing was found), without ever making a second object. */
@@ -14,7 +14,7 @@ export async function createIfMissing(run: Run, state: Observed): Promise<Existi
   const finalizers = (run.meta.finalizers ?? []).includes(FINALIZER) ? undefined : state.withFinalizer;
   await run.patchMetadata(
     {
-      annotations: { [Annotation.createPending]: new Date(run.deps.clock.now()).toISOString() },
+      annotations: { [Annotation.createPending]: new Date(run.now()).toISOString() },
       finalizers,
     },
     true,
@@ -38,9 +38,9 @@ async function sendCreate(run: Run, { client, desired }: Observed): Promise<stri
   try {
     return await run.kind.create(client, desired);
   } catch (error) {
-    if (run.deps.isOutcomeUnknown?.(error)) {
+    if (run.policy.isOutcomeUnknown(error)) {
       run.log.warn({ err: error }, "create outcome unknown; the next attempt looks the object up first");
-    } else if (run.deps.isTerminalApiError?.(error)) {
+    } else if (run.policy.isTerminalApiError(error)) {
       // Refused for good (a 422 such as a duplicate name): nothing was created. Left pending, the
       // next reconcile would look the object up and take the one that holds the name for its own.
       await run.patchMetadata({ annotations: { [Annotation.createPending]: null } }, false);
@@ -83,7 +83,7 @@ export async function readyToCreate(
 ): Promise<void> {
   const links = run.kind.links?.(spec) ?? [];
   const account = `${run.meta.namespace}/${accountName}`;
-  await run.deps.links?.require(account, client, links, run.deps.dependencyRetryMs);
+  await run.around.links?.require(account, client, links, run.policy.dependencyRetryMs);
   await run.kind.beforeWrite?.(client, desired);
 }
 
@@ -94,7 +94,7 @@ export async function recordHref(run: Run, href: string): Promise<void> {
   // What only the reconcile knows about the new object is recorded with its href, so a crash cannot lose it.
   const known = { applied: run.status.applied, adopted: run.status.adopted };
   const patch = mergePatch(run.obj.status ?? {}, { ...(run.obj.status ?? {}), href, ...known });
-  if (patch) run.obj = await run.deps.kube.patchStatus(run.ref, patch as Record<string, unknown>);
+  if (patch) await run.patchStatus(patch as Record<string, unknown>);
   await run.patchMetadata(
     { annotations: { [Annotation.href]: href, [Annotation.createPending]: null } },
     false,

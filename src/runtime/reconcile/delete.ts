@@ -1,17 +1,17 @@
 import { blockedMessage, blockersOf } from "../blockers.ts";
 import { Annotation } from "../names.ts";
 import { DeletionBlockedError, EventReason } from "../result.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import { lookupPending } from "./observe.ts";
 import { resolveLoosely } from "./resolve.ts";
-import type { Run } from "./run.ts";
 
 /** Deletion: whether dependents still hold the object, and whether its external object goes or stays. */
 export async function deleted(run: Run, spec: Record<string, unknown>, accountName: string): Promise<"gone"> {
-  const blockers = blockersOf(run.key, run.deps.refs, run.deps.store);
+  const blockers = blockersOf(run.key, run.around.refs, run.around.store);
   if (blockers.length > 0) {
     throw new DeletionBlockedError(
       blockedMessage(blockers, `references to ${run.kind.kind} ${run.meta.name}`),
-      run.deps.dependencyRetryMs,
+      run.policy.dependencyRetryMs,
     );
   }
   const href = run.currentHref();
@@ -24,7 +24,7 @@ export async function deleted(run: Run, spec: Record<string, unknown>, accountNa
     return release(run);
   }
   const retained = href
-    ? (run.deps.owners.retainReason(run.kind.kind, run.obj, href) ?? run.kind.retain?.(spec, run.status))
+    ? (run.around.owners.retainReason(run.kind.kind, run.obj, href) ?? run.kind.retain?.(spec, run.status))
     : undefined;
   if (retained) {
     run.event(EventReason.Orphaned, `left ${href} in the service: ${retained}`);
@@ -40,7 +40,7 @@ export async function deleted(run: Run, spec: Record<string, unknown>, accountNa
 async function deleteSuperseded(run: Run, accountName: string, href: string | undefined): Promise<void> {
   const replaced = run.status.replaces;
   if (replaced === undefined || replaced === href) return;
-  const retained = run.deps.owners.retainReason(run.kind.kind, run.obj, replaced);
+  const retained = run.around.owners.retainReason(run.kind.kind, run.obj, replaced);
   if (retained) {
     run.event(EventReason.Orphaned, `left ${replaced}, which a replacement superseded: ${retained}`);
     return;

@@ -2,26 +2,26 @@ import { describe, expect, it } from "vitest";
 import { FakeClock } from "../fake-clock.ts";
 import { memoryLog } from "../memory-log.ts";
 import { ProblemLog } from "../problems.ts";
+import type { PhaseRun } from "./context.ts";
 import { logRetriedFailure } from "./failure-log.ts";
-import type { Run } from "./run.ts";
 
 const throttled = new Error("GET /api/deployments -> 429 TooManyRequests");
 const invalid = new Error("POST /api/deployments -> 422 bad name");
 
-function runOf(name: string, log: ReturnType<typeof memoryLog>["log"], problems: ProblemLog): Run {
+function runOf(name: string, log: ReturnType<typeof memoryLog>["log"], problems: ProblemLog): PhaseRun {
   return {
     key: `Deployment/a/${name}`,
     kind: { kind: "Deployment" },
     obj: { metadata: { namespace: "a", name }, spec: { accountRef: { name: "default" } } },
     log,
-    deps: {
-      problems,
+    around: { problems },
+    policy: {
       explainServiceError: (error: unknown) =>
         error === throttled
           ? { cause: "throttled", transient: true, message: "the service is throttling" }
           : undefined,
     },
-  } as unknown as Run;
+  } as unknown as PhaseRun;
 }
 
 describe("logRetriedFailure", () => {

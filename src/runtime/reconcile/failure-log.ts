@@ -1,5 +1,5 @@
 import { isReported } from "../kube-raw.ts";
-import type { Run } from "./run.ts";
+import type { PhaseRun as Run } from "./context.ts";
 
 /**
  * Logs a failed reconcile that will be retried. What the apiserver client reported is not logged
@@ -12,8 +12,8 @@ export function logRetriedFailure(run: Run, error: unknown): void {
     run.log.debug("reconcile failed on an apiserver call; will retry");
     return;
   }
-  const problems = run.deps.problems;
-  const hint = problems ? run.deps.explainServiceError?.(error, undefined) : undefined;
+  const problems = run.around.problems;
+  const hint = problems ? run.policy.explainServiceError?.(error, undefined) : undefined;
   if (!problems || !hint?.transient) {
     run.log.warn({ err: error }, "reconcile failed; will retry");
     return;

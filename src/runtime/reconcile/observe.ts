@@ -2,9 +2,9 @@ import { createdFields } from "../audit-text.ts";
 import { selfLinkMismatch } from "../canonical-href.ts";
 import { Annotation, FINALIZER } from "../names.ts";
 import { EventReason, invalidHref } from "../result.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import { recordHref } from "./create.ts";
 import { ambiguous, looksUp, observedGone, observeOnlyWithoutHref } from "./decide.ts";
-import type { Run } from "./run.ts";
 import type { Desired, Observed } from "./state.ts";
 
 type Found = Pick<Observed, "href" | "observed" | "recreate">;
@@ -32,7 +32,7 @@ async function observeByHref(run: Run, state: Desired, href: string): Promise<Fo
   if (annotated && annotated !== run.status.href && annotated !== run.ownHref()) {
     run.event(EventReason.Adopted, `adopted ${href}`);
   }
-  const observed = run.deps.observations?.take(run.key, href) ?? (await run.observe(state, href));
+  const observed = run.around.observations?.take(run.key, href) ?? (await run.observe(state, href));
   if (observed === undefined) {
     if (state.observeOnly) throw observedGone(href);
     run.log.info({ href }, "external object is gone; re-creating it");
@@ -93,7 +93,7 @@ export async function lookupPending(
   if (pending || run.kind.adoptExisting) {
     const identity = run.kind.adoptExisting === true;
     const hrefOf = (c: unknown) => run.kind.hrefOf(c);
-    candidates = run.deps.owners.adoptable(run.kind.kind, run.obj, candidates, hrefOf, identity);
+    candidates = run.around.owners.adoptable(run.kind.kind, run.obj, candidates, hrefOf, identity);
   }
   if (candidates.length > 1)
     throw ambiguous(

@@ -1,11 +1,11 @@
 import { ConflictError, GoneError, mergePatch, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "../outcome.ts";
-import type { ReconcileOutcome } from "../reconciler.ts";
 import { DEPENDENCY_RETRY_MS, Reason, type ReconcileError, WaitError } from "../result.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import { recordUnrecordedHref } from "./create.ts";
+import type { ReconcileOutcome } from "./deps.ts";
 import { logRetriedFailure } from "./failure-log.ts";
-import type { Run } from "./run.ts";
 import { AccountPendingError, AwaitingReferencesError, type Existing } from "./state.ts";
 
 /**
@@ -54,7 +54,7 @@ const LISTED_CONTENTS = 10;
 /** The kind's contents (ManagedKind.contents) that no custom resource names, as one message (or none). */
 function unmanagedContents(run: Run, observed: unknown): string[] {
   const contents = run.kind.contents?.(observed) ?? [];
-  const foreign = contents.filter((c) => !run.deps.owners.heldElsewhere(run.kind.kind, run.obj, c.href));
+  const foreign = contents.filter((c) => !run.around.owners.heldElsewhere(run.kind.kind, run.obj, c.href));
   if (foreign.length === 0) return [];
   const shown = foreign.slice(0, LISTED_CONTENTS).map((c) => `${c.label} (${c.href})`);
   const more = foreign.length > LISTED_CONTENTS ? ` and ${foreign.length - LISTED_CONTENTS} more` : "";
@@ -73,7 +73,7 @@ function unmanagedContents(run: Run, observed: unknown): string[] {
  * together are looked at together, through one batched index read (BatchedReads, read soon).
  */
 function notReadyPollMs(run: Run): number {
-  const now = run.deps.clock.now();
+  const now = run.now();
   const since = run.memory.notReadySince.get(run.key) ?? now;
   run.memory.notReadySince.set(run.key, since);
   const pendingMs = now - since;
@@ -96,16 +96,16 @@ export async function recordFailure(run: Run, error: unknown): Promise<Reconcile
   }
   if (error instanceof AwaitingReferencesError) {
     run.log.debug("waiting for its references to become Ready (woken by them)");
-    return { requeueAfterMs: run.deps.dependencyRetryMs ?? DEPENDENCY_RETRY_MS, outcome: "waiting" };
+    return { requeueAfterMs: run.policy.dependencyRetryMs ?? DEPENDENCY_RETRY_MS, outcome: "waiting" };
   }
   if (error instanceof AccountPendingError) {
     // Not a state worth recording: after an operator restart every resource would flip to
     // Ready=False for the moment the Account takes to verify. The Account wakes it.
     run.log.debug("waiting for the Account's first credentials check");
-    return { requeueAfterMs: run.deps.dependencyRetryMs, outcome: "waiting" };
+    return { requeueAfterMs: run.policy.dependencyRetryMs, outcome: "waiting" };
   }
   if (error instanceof GoneError) return {};
-  const outcome = outcomeOf(error, run.deps.isTerminalApiError ?? (() => false));
+  const outcome = outcomeOf(error, run.policy.isTerminalApiError);
   if (outcome.type === "error") {
     logRetriedFailure(run, error);
   } else {
@@ -128,8 +128,8 @@ export async function record(run: Run, outcome: Outcome, retry: boolean): Promis
   let notRecorded: unknown;
   const href = run.unrecordedHref;
   if (href !== undefined) {
-    await run.deps.kube
-      .patchUnread(run.ref, {
+    await run
+      .patchUnread({
         metadata: {
           annotations: { [Annotation.href]: href, [Annotation.createPending]: null },
         },
@@ -153,14 +153,14 @@ function eventsForOutcome(run: Run, outcome: Outcome): void {
 }
 
 async function writeStatus(run: Run, outcome: Outcome): Promise<void> {
-  const now = new Date(run.deps.clock.now());
+  const now = new Date(run.now());
   run.status.observedGeneration = run.meta.generation;
   run.status.conditions = conditionsFor(outcome, run.status.conditions ?? [], run.meta.generation, now);
   const patch = mergePatch(run.obj.status ?? {}, run.status);
   if (patch === undefined) return;
   try {
     // The run's last writes: what the apiserver answers is not read (run.obj stays as it was).
-    await run.deps.kube.patchUnread(run.ref, { status: patch as Record<string, unknown> });
+    await run.patchUnread({ status: patch as Record<string, unknown> });
   } catch (error) {
     if (error instanceof GoneError) return;
     throw error;

@@ -1,8 +1,8 @@
 import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
 import { onlyWaitsForReferences } from "../reference-state.ts";
 import { DEPENDENCY_RETRY_MS, DependencyNotReadyError } from "../result.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import { resolveReferences } from "./decide.ts";
-import type { Run } from "./run.ts";
 import type { Desired, Validated } from "./state.ts";
 import { AwaitingReferencesError } from "./state.ts";
 
@@ -28,9 +28,9 @@ export async function references(run: Run, valid: Validated): Promise<Desired> {
 async function readSources(run: Run, valid: Validated): Promise<Record<string, Buffer> | undefined> {
   const wanted = run.kind.keySources?.(valid.spec) ?? [];
   for (const s of wanted) run.mask(s.field);
-  const keySources = run.deps.keySources;
+  const keySources = run.around.keySources;
   if (wanted.length === 0 || valid.observeOnly || !keySources) return undefined;
-  const read = await keySources.values(run.key, run.meta.namespace, wanted, run.deps.dependencyRetryMs);
+  const read = await keySources.values(run.key, run.meta.namespace, wanted, run.policy.dependencyRetryMs);
   run.sourcesChanged = read.changed;
   return read.values;
 }
@@ -41,7 +41,7 @@ function resolve(
   references: Reference[],
 ): { refs: Record<string, ResolvedReference>; associations: string[] } {
   try {
-    return resolveReferences(run.deps.store, run.meta.namespace, references, run.deps.dependencyRetryMs);
+    return resolveReferences(run.around.store, run.meta.namespace, references, run.policy.dependencyRetryMs);
   } catch (error) {
     if (error instanceof DependencyNotReadyError && parksOnce(run, references))
       throw new AwaitingReferencesError();
@@ -57,13 +57,14 @@ function resolve(
  */
 function parksOnce(run: Run, references: Reference[]): boolean {
   if (run.obj.status?.conditions?.length) return false;
-  const now = run.deps.clock.now();
+  const now = run.now();
   const since = run.memory.parked.get(run.key);
-  if (since !== undefined && now - since >= (run.deps.dependencyRetryMs ?? DEPENDENCY_RETRY_MS)) return false;
+  if (since !== undefined && now - since >= (run.policy.dependencyRetryMs ?? DEPENDENCY_RETRY_MS))
+    return false;
   const { namespace } = run.meta;
   const targets = references.filter((r) => !r.afterCreate).map((r) => ({ ...r, namespace }));
   const onTheirWay = onlyWaitsForReferences(run.obj, targets, (kind, ns, name) =>
-    run.deps.store.get(kind, ns, name),
+    run.around.store.get(kind, ns, name),
   );
   if (onTheirWay && since === undefined) run.memory.parked.set(run.key, now);
   return onTheirWay;
@@ -73,7 +74,7 @@ function parksOnce(run: Run, references: Reference[]): boolean {
 export function resolveLoosely(run: Run, spec: Record<string, unknown>): Record<string, ResolvedReference> {
   const out: Record<string, ResolvedReference> = {};
   for (const r of run.kind.references(spec)) {
-    const target = run.deps.store.get(r.kind, run.meta.namespace, r.name);
+    const target = run.around.store.get(r.kind, run.meta.namespace, r.name);
     if (target?.status?.href) out[r.field] = resolved(r, target, target.status.href);
   }
   return out;

@@ -17,33 +17,34 @@ import type { ObjectRef } from "../kube.ts";
 import { lazyChild } from "../logging.ts";
 import { NameLookup } from "../lookup.ts";
 import { Annotation, FINALIZER, objectKey } from "../names.ts";
-import type { ReconcileOutcome, ReconcilerDeps } from "../reconciler.ts";
 import { DependencyNotReadyError, EventReason, EventTypes, invalidHref } from "../result.ts";
 import { resyncInterval } from "../resync-interval.ts";
+import type { Around, PhaseRun, Policy, ReadState } from "./context.ts";
 import { converge } from "./converge.ts";
 import { createIfMissing } from "./create.ts";
 import { writeOnlyValues } from "./decide.ts";
+import type { ReconcileOutcome, ReconcilerDeps } from "./deps.ts";
 import { observeOrAdopt } from "./observe.ts";
 import { record, recordFailure, report } from "./report.ts";
 import { references } from "./resolve.ts";
-import { AccountPendingError, type Desired, type Ending, type RunMemory } from "./state.ts";
+import { AccountPendingError, type Ending, type RunMemory } from "./state.ts";
 import { pausedOrDeleted, validated } from "./validate.ts";
-
-/** What reading the object needs: its spec and desired state (the index scope), Account and client. */
-type ReadState = Pick<Desired, "spec" | "client" | "desired" | "accountName">;
 
 /**
  * One reconcile of one object: holds the object as it changes and the status being built, and
- * runs the phases (one file each, beside this one) that read and change them.
+ * runs the phases (one file each, beside this one) that read and change them. The phases see it
+ * through the small interfaces of context.ts.
  */
-export class Run {
+export class Run implements PhaseRun {
   /** True once this run removed the finalizer (the object is gone or about to be). */
   released = false;
   /** A ConfigMap or Secret the spec reads changed since the last reconcile: a difference is an update, not drift. */
   sourcesChanged = false;
   obj: ManagedObject;
   readonly kind: AnyManagedKind;
-  readonly deps: ReconcilerDeps;
+  readonly around: Around;
+  readonly policy: Policy;
+  private readonly deps: ReconcilerDeps;
   readonly ref: ObjectRef;
   readonly key: string;
   readonly log: Logger;
@@ -69,6 +70,13 @@ export class Run {
     this.memory = memory;
     this.obj = obj;
     this.deps = deps;
+    this.around = deps;
+    this.policy = {
+      dependencyRetryMs: deps.dependencyRetryMs,
+      isTerminalApiError: deps.isTerminalApiError ?? (() => false),
+      isOutcomeUnknown: deps.isOutcomeUnknown ?? (() => false),
+      explainServiceError: deps.explainServiceError,
+    };
     const { namespace, name } = obj.metadata;
     this.ref = { kind: kind.kind, plural: kind.plural, namespace, name };
     this.key = objectKey(kind.kind, namespace, name);
@@ -174,6 +182,20 @@ export class Run {
       patch,
       optimistic ? this.meta.resourceVersion : undefined,
     );
+  }
+
+  async patchStatus(patch: Record<string, unknown>): Promise<void> {
+    this.obj = await this.deps.kube.patchStatus(this.ref, patch);
+  }
+
+  patchUnread(
+    patch: { metadata: { annotations: Record<string, string | null> } } | { status: Record<string, unknown> },
+  ): Promise<void> {
+    return this.deps.kube.patchUnread(this.ref, patch);
+  }
+
+  now(): number {
+    return this.deps.clock.now();
   }
 
   /**

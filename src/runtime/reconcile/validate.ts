@@ -5,9 +5,9 @@ import { Annotation, FINALIZER } from "../names.ts";
 import { referenceKeys } from "../references.ts";
 import { InvalidSpecError, invalidHref } from "../result.ts";
 import { INVALID_HREF } from "../spec.ts";
+import type { PhaseRun as Run } from "./context.ts";
 import { referenceCycle } from "./decide.ts";
 import { deleted } from "./delete.ts";
-import type { Run } from "./run.ts";
 import type { Admitted, End, Validated } from "./state.ts";
 
 /** Parses a spec with the kind's zod schema; a failure is InvalidSpec naming every field. */
@@ -63,7 +63,7 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
   const references = run.kind.references(spec);
   const accountName = (spec.accountRef as { name: string }).name;
   const keys = referenceKeys(run.meta.namespace, accountName, references);
-  run.deps.refs.set(run.key, keys.targets, keys.after);
+  run.around.refs.set(run.key, keys.targets, keys.after);
 
   if (deleting) return { end: await deleted(run, spec, accountName) };
 
@@ -71,7 +71,7 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
   refuseCycle(run, references);
   const observeOnly = spec.managementPolicy === "ObserveOnly";
   // Before the finalizer and any service call: a resource that does not own its href writes nothing.
-  if (!observeOnly) run.deps.owners.require(run.kind.kind, run.obj);
+  if (!observeOnly) run.around.owners.require(run.kind.kind, run.obj);
   // The finalizer goes on before any write to the service: with the create-pending
   // annotation in one patch when creating, on its own otherwise.
   const withFinalizer =
@@ -86,7 +86,7 @@ export async function validated(run: Run, { deleting, hasFinalizer }: Admitted):
  * them all proceed (each one Ready wakes the next).
  */
 function refuseCycle(run: Run, references: readonly Reference[]): void {
-  const cycle = run.deps.refs.cycleThrough(run.key);
+  const cycle = run.around.refs.cycleThrough(run.key);
   if (cycle) throw referenceCycle(run.meta.namespace, references, cycle);
 }
 
