@@ -93,6 +93,24 @@ function describe(init: ApiErrorInit): string {
   return `${init.method} ${init.href}${status}${what || cause ? ` ${what || cause}` : ""}`.trim();
 }
 
+/**
+ * An answer only a change of the request can turn (a 422 validation or not-found error, a 409
+ * conflict): retrying it is useless, so the resource that sent it is Stalled until its spec changes.
+ */
+export function isTerminalApiError(error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    (error.kind === "invalid" ||
+      error.kind === "conflict" ||
+      (error.kind === "notFound" && error.status === 422))
+  );
+}
+
+/** A write whose answer was lost: the object may or may not exist (a create is looked up, never resent). */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return isApiError(error) && error.kind === "outcomeUnknown";
+}
+
 export interface ParsedErrorBody {
   errorType?: string;
   message: string;

@@ -107,7 +107,15 @@ export function createServiceApi(options: ApiClientOptions): ServiceApi {
 export { ALLOWED_ENDPOINTS_RULE, EndpointAllowlist } from "./allowlist.ts";
 export { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
 export { aheadOfOthers } from "./connection-gate.ts";
-export { ApiError, type ApiErrorCode, ApiErrorCodes, type ApiErrorKind, isApiError } from "./errors.ts";
+export {
+  ApiError,
+  type ApiErrorCode,
+  ApiErrorCodes,
+  type ApiErrorKind,
+  isApiError,
+  isOutcomeUnknown,
+  isTerminalApiError,
+} from "./errors.ts";
 export { API_REDACT_PATHS } from "./logger.ts";
 export { DEFAULT_RATE_LIMIT, TokenBucket } from "./rate-limiter.ts";
 export { DEFAULT_RETRY } from "./retry.ts";

@@ -1,6 +1,5 @@
 import pino from "pino";
-import { isApiError } from "../api/index.ts";
-import { isTerminalApiError } from "../runtime/command.ts";
+import { isApiError, isTerminalApiError } from "../api/index.ts";
 import type { AnyManagedKind, ObjectMeta, Reference, ResolvedReference } from "../runtime/kind.ts";
 import type { NameLookup } from "../runtime/lookup.ts";
 import { outcomeOf } from "../runtime/outcome.ts";

@@ -3,7 +3,12 @@ import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import * as z from "zod";
-import { type ApiClientOptions, isApiError, TokenBucket } from "../api/index.ts";
+import {
+  type ApiClientOptions,
+  isOutcomeUnknown,
+  isTerminalApiError,
+  TokenBucket,
+} from "../api/index.ts";
 import { defineCommand, UsageError } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
 import { accountKind } from "../kinds/account/kind.ts";
@@ -36,19 +41,6 @@ export interface CreateOperatorOptions {
  * linked object the request points at (a server, a user, a cloud) that the service lacks: calling
  * again cannot help, unlike a 404 of the object itself, which observe already handles.
  */
-export function isTerminalApiError(error: unknown): boolean {
-  return (
-    isApiError(error) &&
-    (error.kind === "invalid" ||
-      error.kind === "conflict" ||
-      (error.kind === "notFound" && error.status === 422))
-  );
-}
-
-export function isOutcomeUnknown(error: unknown): boolean {
-  return isApiError(error) && error.kind === "outcomeUnknown";
-}
-
 /** The operator with every real part wired: the service client, the kinds of src/kinds, per-account rate limits. */
 export function createOperator(options: CreateOperatorOptions): Operator {
   const registry = options.registry ?? new Registry();
