@@ -6,10 +6,9 @@ import { isReported } from "./kube-raw.ts";
 import type { Outcome } from "./outcome.ts";
 import type { ProblemLog } from "./problems.ts";
 import { Reason } from "./result.ts";
-import type { ServiceHint } from "./service-hints.ts";
+import type { ExplainServiceError, ServiceHint } from "./service-hints.ts";
 
-/** Explains a service failure for a condition (see service-hints.ts); injected, as the service client is a kind's. */
-export type ExplainServiceError = (error: unknown, endpoint: string | undefined) => ServiceHint | undefined;
+export type { ExplainServiceError } from "./service-hints.ts";
 
 /** A failure carrying the words a person acts on; the service client's error is its cause. */
 export class ExplainedError extends Error {

@@ -3,12 +3,7 @@ import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import * as z from "zod";
-import {
-  type ApiClientOptions,
-  isOutcomeUnknown,
-  isTerminalApiError,
-  TokenBucket,
-} from "../api/index.ts";
+import { type ApiClientOptions, isOutcomeUnknown, isTerminalApiError, TokenBucket } from "../api/index.ts";
 import { defineCommand, UsageError } from "../cli/command.ts";
 import { listenError } from "../cli/listen-error.ts";
 import { accountKind } from "../kinds/account/kind.ts";

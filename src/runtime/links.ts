@@ -78,19 +78,4 @@ function isLinkClient(client: unknown): client is LinkClient {
   return typeof client === "object" && client !== null && typeof (client as LinkClient).exists === "function";
 }
 
-/**
- * The links of the spec fields named that are set: an href string gives one link, a list of hrefs
- * one per item (`field[i]`). For a kind's `links` hook: `links: (spec) => hrefLinks(spec, [...])`.
- */
-export function hrefLinks<S extends object>(spec: S, fields: readonly (keyof S & string)[]): Link[] {
-  const out: Link[] = [];
-  for (const field of fields) {
-    const value: unknown = spec[field];
-    if (typeof value === "string" && value !== "") out.push({ field, href: value });
-    else if (Array.isArray(value))
-      value.forEach((href, i) => {
-        if (typeof href === "string" && href !== "") out.push({ field: `${field}[${i}]`, href });
-      });
-  }
-  return out;
-}
+export { hrefLinks } from "./href-links.ts";

@@ -7,6 +7,7 @@ import { Run } from "./reconcile/run.ts";
 import type { RunMemory } from "./reconcile/state.ts";
 import { DEPENDENCY_RETRY_MS } from "./result.ts";
 
+export { parseSpec } from "./parse-spec.ts";
 export type {
   AccountClients,
   ObservationCache,
@@ -14,7 +15,6 @@ export type {
   ReconcilerDeps,
   ReconcilerMetrics,
 } from "./reconcile/deps.ts";
-export { parseSpec } from "./reconcile/validate.ts";
 
 /**
  * The generic managed reconciler (Crossplane's managed.Reconciler): finalizer,

@@ -38,6 +38,9 @@ function hostOf(endpoint: string | undefined): string | undefined {
   }
 }
 
+/** Explains a service failure for a condition (serviceHint); injected, as the service client is a kind's. */
+export type ExplainServiceError = (error: unknown, endpoint: string | undefined) => ServiceHint | undefined;
+
 /** The hint for a service client error, or undefined when its own words are the best there is. */
 export function serviceHint(error: unknown, endpoint: string | undefined): ServiceHint | undefined {
   if (!isApiError(error)) return undefined;

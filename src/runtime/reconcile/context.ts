@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import type { ExplainServiceError } from "../account-problems.ts";
 import type { AccountUse } from "../account-use.ts";
 import type { AuditAction, FieldChange } from "../audit-text.ts";
 import type { KeySources } from "../key-sources.ts";
@@ -18,6 +17,7 @@ import type { OwnerIndex } from "../owners.ts";
 import type { ProblemLog } from "../problems.ts";
 import type { ReferenceIndex } from "../references.ts";
 import type { EventReason } from "../result.ts";
+import type { ExplainServiceError } from "../service-hints.ts";
 import type { ObservationCache } from "./deps.ts";
 import type { Desired, RunMemory } from "./state.ts";
 

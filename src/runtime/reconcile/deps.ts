@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import type { ExplainServiceError } from "../account-problems.ts";
 import type { AccountUse, NoClient } from "../account-use.ts";
 import type { AuditSink } from "../audit.ts";
 import type { BatchedReads } from "../batched-reads.ts";
@@ -14,6 +13,7 @@ import type { OwnerIndex } from "../owners.ts";
 import type { ProblemLog } from "../problems.ts";
 import type { ReferenceIndex } from "../references.ts";
 import type { Result } from "../result.ts";
+import type { ExplainServiceError } from "../service-hints.ts";
 
 /**
  * What the managed reconciler is given (ReconcilerDeps) and what it answers (ReconcileOutcome):
