@@ -106,7 +106,7 @@ export function createServiceApi(options: ApiClientOptions): ServiceApi {
 
 export { ALLOWED_ENDPOINTS_RULE, EndpointAllowlist } from "./allowlist.ts";
 export { ApiClient, type ApiClientOptions, type CallEvent } from "./client.ts";
-export { aheadOfOthers } from "./connection-gate.ts";
+export { aheadOfOthers, callsGoAhead } from "./connection-gate.ts";
 export {
   ApiError,
   type ApiErrorCode,
