@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { requestTarget } from "../http/safe-server.ts";
+import { requestTarget } from "../lib/http/index.ts";
 import type { Presenter } from "./admission-adapter.ts";
 import { type DenyList, requestVerb } from "./deny.ts";
 import {
