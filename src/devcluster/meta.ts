@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { deepCopy } from "./admission/types.ts";
+import { deepCopy } from "../admission/index.ts";
 import type { FieldError } from "./errors.ts";
 
 export type Obj = Record<string, unknown>;
