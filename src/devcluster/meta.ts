@@ -167,6 +167,16 @@ export function finalizersOf(metadata: Obj): string[] {
   return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];
 }
 
+/** The namespace's own finalizers (spec.finalizers) hold its deletion too. */
+export function holdsSpecFinalizers(object: Obj): boolean {
+  return (
+    object.kind === "Namespace" &&
+    isObj(object.spec) &&
+    Array.isArray(object.spec.finalizers) &&
+    object.spec.finalizers.length > 0
+  );
+}
+
 /** The required ownerReference fields and the word the real server's message uses for each. */
 const REQUIRED_OWNER_FIELDS = [
   ["apiVersion", "version"],
