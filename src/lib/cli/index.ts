@@ -11,7 +11,6 @@ export {
   defineCommand,
   type FlagSpec,
   flag,
-  formatFlagIssues,
   parseFlags,
   UsageError,
 } from "./command.ts";

@@ -13,5 +13,4 @@ export {
   type SafeServerOptions,
   SERVER_LIMITS,
   type ServerLimits,
-  safeListener,
 } from "./safe-server.ts";
