@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { defineCommand, flag } from "./cli/command.ts";
 import { main } from "./cli.ts";
+import { defineCommand, flag } from "./lib/cli/index.ts";
 
 function capture() {
   const out: string[] = [];

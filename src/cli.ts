@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import pkg from "../package.json" with { type: "json" };
-import { type Command, type CommandIo, commandHelp, parseFlags, UsageError } from "./cli/command.ts";
 import { commands } from "./cli/commands.ts";
+import { type Command, type CommandIo, commandHelp, parseFlags, UsageError } from "./lib/cli/index.ts";
 
 function mainHelp(list: Command[]): string {
   const width = Math.max(...list.map((c) => c.name.length)) + 2;

@@ -1,9 +1,9 @@
 // The module, not the index (which loads every generated class: scripts/build.ts).
 import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
+import { UsageError } from "../lib/cli/index.ts";
 import type { ManagedObject } from "../runtime/kind.ts";
 import { KubeHttpError, RawKube } from "../runtime/kube-raw.ts";
 import { GROUP, VERSION } from "../runtime/names.ts";
-import { UsageError } from "./command.ts";
 
 /**
  * What `svc-operator export`, `plan` and `trace` read from a cluster: Accounts, their Secrets and

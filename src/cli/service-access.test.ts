@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "./command.ts";
+import { UsageError } from "../lib/cli/index.ts";
 import { accessFromEnv, namespacedName } from "./service-access.ts";
 
 const ENDPOINT = "https://us-3.example.com";

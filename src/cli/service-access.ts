@@ -4,8 +4,8 @@ import { endpointProblem } from "../api/endpoint.ts";
 import { ApiErrorCodes, isApiError } from "../api/index.ts";
 import { accountCredentials } from "../kinds/account/kind.ts";
 import { type AccountSpec, accountSpecSchema } from "../kinds/account/schema.ts";
+import { type FlagSpec, UsageError } from "../lib/cli/index.ts";
 import type { ClusterReader } from "./cluster-reader.ts";
-import { type FlagSpec, UsageError } from "./command.ts";
 
 /**
  * Where `svc-operator export` and `plan` get an account's endpoint and credentials: an Account in

@@ -1,7 +1,6 @@
 import { join, resolve } from "node:path";
 import * as z from "zod";
-import { defineCommand, flag, UsageError } from "../cli/command.ts";
-import { listenError } from "../cli/listen-error.ts";
+import { defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import type { DevSession } from "./stack.ts";
 

@@ -1,9 +1,9 @@
 /**
  * The seam between the server and the admission, OpenAPI and Table modules (DC-ADMIT's
- * src/devcluster/admission/, openapi.ts, table.ts). The server only calls through `Presenter`
+ * src/admission/, openapi.ts, table.ts). The server only calls through `Presenter`
  * and `Admitter`, so either side can change without touching the other.
  */
-import { admit, checkCrd, type AdmissionInput as RealAdmissionInput } from "./admission/index.ts";
+import { admit, checkCrd, type AdmissionInput as RealAdmissionInput } from "../admission/index.ts";
 import type { StatusCause } from "./errors.ts";
 import { isObj, type Obj } from "./meta.ts";
 import { openApiV2, openApiV3GroupVersion, openApiV3Index } from "./openapi.ts";
@@ -98,7 +98,7 @@ export const minimalPresenter: Presenter = {
   }),
 };
 
-/** The real admission: schema validation, pruning, defaulting and CEL rules (src/devcluster/admission). */
+/** The real admission: schema validation, pruning, defaulting and CEL rules (src/admission). */
 export const crdAdmission: Admitter = {
   admit: (input) => admit(input as unknown as RealAdmissionInput),
   checkCrd: (crd) => checkCrd(crd),

@@ -3,15 +3,16 @@ import { badRequest, conflict, fieldCause, invalid, notFound, STALE_OBJECT } fro
 import { allowedConflicts, syncLastApplied } from "./last-applied.ts";
 import { applyConfiguration } from "./managed-fields.ts";
 import { isObj, meta, type Obj } from "./meta.ts";
-import type { Operations, WriteRequest } from "./operations.ts";
 import { nameMismatch, namespaceMismatch, objectFromBody, parseBody } from "./request-body.ts";
+import type { WriteRequest } from "./requests.ts";
 import { applyConfigurationFor } from "./status-subresource.ts";
 import { apiVersionOf } from "./types.ts";
+import type { VerbContext } from "./verb-context.ts";
 import { OBJECT_SYSTEM_FIELDS, writeContext } from "./write-path.ts";
 
 /** Server-side apply: merges the manager's configuration, creating the object when there is none. */
 export function applyPatch(
-  ops: Operations,
+  ops: VerbContext,
   req: WriteRequest,
   name: string,
   raw: string,

@@ -1,6 +1,5 @@
 import * as z from "zod";
-import { defineCommand, flag } from "../cli/command.ts";
-import { listenError } from "../cli/listen-error.ts";
+import { defineCommand, flag, listenError } from "../lib/cli/index.ts";
 import { parseDenyFlag } from "./deny.ts";
 import type { createDevCluster, DevClusterOptions } from "./index.ts";
 

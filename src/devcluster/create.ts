@@ -7,13 +7,14 @@ import {
 } from "./errors.ts";
 import { recordUpdate } from "./managed-fields.ts";
 import { meta, type Obj, randomSuffix } from "./meta.ts";
-import type { Operations, WriteRequest } from "./operations.ts";
 import { namespaceMismatch, objectFromBody } from "./request-body.ts";
+import type { WriteRequest } from "./requests.ts";
 import type { ResourceType } from "./types.ts";
+import type { VerbContext } from "./verb-context.ts";
 import { writeContext } from "./write-path.ts";
 
 /** POST: a new object, named by the client or from its generateName. */
-export function createObject(ops: Operations, req: WriteRequest, body: unknown): Obj {
+export function createObject(ops: VerbContext, req: WriteRequest, body: unknown): Obj {
   const { type, version } = req;
   const namespace = ops.requireNamespace(type, req.namespace);
   const object = objectFromBody(type, version, body);
@@ -53,7 +54,7 @@ export function createObject(ops: Operations, req: WriteRequest, body: unknown):
  * deleted, or their deletion could never finish. An apply that creates asks the same.
  */
 export function checkCreatable(
-  ops: Operations,
+  ops: VerbContext,
   type: ResourceType,
   namespace: string | undefined,
   name: string,

@@ -1,11 +1,12 @@
 import { crdStatus } from "./crd.ts";
 import { ApiError, conflict } from "./errors.ts";
-import { clone, finalizersOf, isObj, type Obj } from "./meta.ts";
-import type { DeleteOptions, ListOptions, Operations, WriteRequest } from "./operations.ts";
+import { clone, finalizersOf, holdsSpecFinalizers, isObj, type Obj } from "./meta.ts";
+import type { DeleteOptions, ListOptions, WriteRequest } from "./requests.ts";
+import type { VerbContext } from "./verb-context.ts";
 
 /** DELETE: finalizers (and namespaces' spec.finalizers) hold the object with a deletionTimestamp. */
 export function deleteObject(
-  ops: Operations,
+  ops: VerbContext,
   req: WriteRequest,
   name: string,
   options: DeleteOptions,
@@ -61,7 +62,7 @@ export function deleteObject(
 
 /** DELETE on a collection: every object the selectors match, as one delete each. */
 export function deleteCollection(
-  ops: Operations,
+  ops: VerbContext,
   req: WriteRequest,
   options: ListOptions & DeleteOptions,
 ): Obj {
@@ -85,14 +86,4 @@ export function deleteCollection(
     }
   }
   return list;
-}
-
-/** The namespace's own finalizers (spec.finalizers) hold its deletion too. */
-export function holdsSpecFinalizers(object: Obj): boolean {
-  return (
-    object.kind === "Namespace" &&
-    isObj(object.spec) &&
-    Array.isArray(object.spec.finalizers) &&
-    object.spec.finalizers.length > 0
-  );
 }

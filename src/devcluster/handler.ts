@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { requestTarget } from "../http/safe-server.ts";
+import { requestTarget } from "../lib/http/index.ts";
 import type { Presenter } from "./admission-adapter.ts";
 import { type DenyList, requestVerb } from "./deny.ts";
 import {
@@ -24,8 +24,9 @@ import {
 import { isApiError, readBody, readBodyBytes, sendError, sendJson, wantsTable } from "./http-util.ts";
 import { isObj, type Obj } from "./meta.ts";
 import { openApiV2Response } from "./openapi/v2-protobuf.ts";
-import { type DeleteOptions, Operations, PATCH_CONTENT_TYPES, type WriteRequest } from "./operations.ts";
+import { Operations } from "./operations.ts";
 import { decodeProtobuf, PROTOBUF_KINDS } from "./protobuf.ts";
+import { type DeleteOptions, PATCH_CONTENT_TYPES, type WriteRequest } from "./requests.ts";
 import { type Route, route } from "./router.ts";
 import type { ResourceType } from "./types.ts";
 import type { WatchHub, WatchRequest } from "./watch.ts";

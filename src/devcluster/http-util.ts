@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { nestingDepth } from "../http/nesting.ts";
+import { nestingDepth } from "../lib/http/index.ts";
 import { ApiError, badRequest, tooLarge } from "./errors.ts";
 
 /** The real server's request body limit (3 MiB). */

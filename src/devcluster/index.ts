@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createSafeServer, type ServerLimits } from "../http/safe-server.ts";
+import { createSafeServer, type ServerLimits } from "../lib/http/index.ts";
 import { type Admitter, crdAdmission, defaultPresenter, type Presenter } from "./admission-adapter.ts";
 import { Controllers } from "./controllers.ts";
 import { type DenyConfig, DenyList, type DenyRule } from "./deny.ts";

@@ -1,6 +1,6 @@
 import { badRequest, gone } from "./errors.ts";
 import type { Obj } from "./meta.ts";
-import type { ListOptions, Operations } from "./operations.ts";
+import type { ListOptions } from "./requests.ts";
 import {
   type FieldRequirement,
   type LabelSelector,
@@ -10,6 +10,7 @@ import {
   parseLabelSelector,
 } from "./selectors.ts";
 import { apiVersionOf, type ResourceType } from "./types.ts";
+import type { VerbContext } from "./verb-context.ts";
 
 export interface Selection {
   labels: LabelSelector;
@@ -28,7 +29,7 @@ export function selectionFor(
 
 /** Whether a stored object matches the selectors (field selectors see the served form). */
 export function matchesSelection(
-  ops: Operations,
+  ops: VerbContext,
   type: ResourceType,
   version: string,
   selection: Selection,
@@ -41,7 +42,7 @@ export function matchesSelection(
 
 /** A list answer: selectors, namespace/name order, limit/continue as the real server pages. */
 export function listObjects(
-  ops: Operations,
+  ops: VerbContext,
   type: ResourceType,
   version: string,
   namespace: string | undefined,

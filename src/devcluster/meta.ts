@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { deepCopy } from "./admission/types.ts";
+import { deepCopy } from "../admission/index.ts";
 import type { FieldError } from "./errors.ts";
 
 export type Obj = Record<string, unknown>;
@@ -165,6 +165,16 @@ export function randomSuffix(): string {
 
 export function finalizersOf(metadata: Obj): string[] {
   return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];
+}
+
+/** The namespace's own finalizers (spec.finalizers) hold its deletion too. */
+export function holdsSpecFinalizers(object: Obj): boolean {
+  return (
+    object.kind === "Namespace" &&
+    isObj(object.spec) &&
+    Array.isArray(object.spec.finalizers) &&
+    object.spec.finalizers.length > 0
+  );
 }
 
 /** The required ownerReference fields and the word the real server's message uses for each. */

@@ -6,61 +6,23 @@ import { listObjects, matchesSelection, type Selection, selectionFor } from "./l
 import { type Obj, rfc3339 } from "./meta.ts";
 import type { Registry } from "./registry.ts";
 import { parseBody } from "./request-body.ts";
+import type { DeleteOptions, ListOptions, PatchType, WriteRequest } from "./requests.ts";
 import type { Store } from "./store.ts";
 import { type ResourceType, servedObject } from "./types.ts";
 import { patchObject, updateObject } from "./update.ts";
+import type { VerbContext } from "./verb-context.ts";
 import { WritePath } from "./write-path.ts";
 
 export interface Clock {
   now(): Date;
 }
 
-/** Who writes and how: the served version, the namespace in the URL, the field manager. */
-export interface WriteRequest {
-  type: ResourceType;
-  version: string;
-  namespace?: string;
-  /** `fieldManager` query parameter, or the prefix of the User-Agent (as the real server derives it). */
-  manager: string;
-  dryRun?: boolean;
-  subresource?: "status";
-  /** Unknown fields: Strict rejects, Warn reports them in `warnings`, Ignore drops them silently. */
-  fieldValidation?: "Strict" | "Warn" | "Ignore";
-  warnings?: string[];
-  /** Set by admission: the schema whose every rule the object passed (the stored object gets it). */
-  rulesPassed?: object;
-}
-
-export type { Selection } from "./listing.ts";
-
-export interface ListOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-}
-
-export interface DeleteOptions {
-  propagationPolicy?: "Orphan" | "Background" | "Foreground";
-  preconditions?: { uid?: string; resourceVersion?: string };
-  dryRun?: boolean;
-}
-
-export type PatchType = "merge" | "json" | "strategic" | "apply";
-
-export const PATCH_CONTENT_TYPES: Record<string, PatchType> = {
-  "application/merge-patch+json": "merge",
-  "application/json-patch+json": "json",
-  "application/strategic-merge-patch+json": "strategic",
-  "application/apply-patch+yaml": "apply",
-  "application/apply-patch+cbor": "apply",
-};
-
 /**
  * The API semantics of every verb, independent of HTTP: the one object the server and its
- * controllers hold. Each verb lives in its own module; this class gives them the shared state.
+ * controllers hold. Each verb lives in its own module; this class gives them the shared state
+ * (as their VerbContext) and dispatches to them.
  */
-export class Operations {
+export class Operations implements VerbContext {
   readonly store: Store;
   readonly registry: Registry;
   /** How every verb's object reaches the store. */

@@ -1,5 +1,5 @@
 import { clone, type Obj } from "./meta.ts";
-import type { WriteRequest } from "./operations.ts";
+import type { WriteRequest } from "./requests.ts";
 import type { ResourceType } from "./types.ts";
 
 // With a status subresource, a write to the object and a write to its /status each own one part

@@ -2,13 +2,14 @@ import { applyPatch } from "./apply.ts";
 import { badRequest, conflict, fieldCause, invalid, STALE_OBJECT, unsupportedMediaType } from "./errors.ts";
 import { recordUpdate, startingEntries } from "./managed-fields.ts";
 import { isObj, meta, type Obj } from "./meta.ts";
-import type { Operations, PatchType, WriteRequest } from "./operations.ts";
 import { jsonPatch, mergePatch, strategicMergePatch } from "./patch.ts";
 import { nameMismatch, namespaceMismatch, objectFromBody, parseBody } from "./request-body.ts";
+import type { PatchType, WriteRequest } from "./requests.ts";
+import type { VerbContext } from "./verb-context.ts";
 import { writeContext } from "./write-path.ts";
 
 /** PUT of the object or of its status. */
-export function updateObject(ops: Operations, req: WriteRequest, name: string, body: unknown): Obj {
+export function updateObject(ops: VerbContext, req: WriteRequest, name: string, body: unknown): Obj {
   const { type, version } = req;
   const namespace = ops.requireNamespace(type, req.namespace);
   const object = objectFromBody(type, version, body);
@@ -48,7 +49,7 @@ export function updateObject(ops: Operations, req: WriteRequest, name: string, b
 
 /** PATCH of every type; apply patches go to server-side apply. */
 export function patchObject(
-  ops: Operations,
+  ops: VerbContext,
   req: WriteRequest,
   name: string,
   patchType: PatchType,
@@ -107,7 +108,7 @@ export function patchObject(
 }
 
 /** Shared tail of update and patch: managedFields (kept, replaced by the client, or tracked) and commit. */
-function writeOver(ops: Operations, req: WriteRequest, old: Obj, object: Obj, body: unknown): Obj {
+function writeOver(ops: VerbContext, req: WriteRequest, old: Obj, object: Obj, body: unknown): Obj {
   const sent = isObj(body) && isObj(body.metadata) ? body.metadata.managedFields : undefined;
   const start = {
     ...old,

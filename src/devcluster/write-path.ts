@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Admitter } from "./admission-adapter.ts";
-import { holdsSpecFinalizers } from "./deletion.ts";
 import { badRequest, type FieldError, fieldCause, invalid, type StatusCause } from "./errors.ts";
 import { type ManagedFieldsEntry, recordUpdate, type WriteContext } from "./managed-fields.ts";
 import {
   clone,
   deepEqual,
   finalizersOf,
+  holdsSpecFinalizers,
   isObj,
   meta,
   type Obj,
@@ -14,7 +14,7 @@ import {
   validateName,
   validateOwnerReferences,
 } from "./meta.ts";
-import type { WriteRequest } from "./operations.ts";
+import type { WriteRequest } from "./requests.ts";
 import { scopeToSubresource } from "./status-subresource.ts";
 import type { Store } from "./store.ts";
 import { apiVersionOf, type ResourceType, servedObject } from "./types.ts";

@@ -1,7 +1,6 @@
 import * as z from "zod";
 import type { ServiceApi } from "../api/index.ts";
 import { ClusterReader } from "../cli/cluster-reader.ts";
-import { type CommandIo, defineCommand, UsageError } from "../cli/command.ts";
 import { type CallCounter, readOnlyServiceApi } from "../cli/read-only-client.ts";
 import {
   type AccountAccess,
@@ -13,6 +12,7 @@ import {
   namespacedName,
 } from "../cli/service-access.ts";
 import { managedKinds } from "../kinds/index.ts";
+import { type CommandIo, defineCommand, UsageError } from "../lib/cli/index.ts";
 
 /** Exit codes: 0 done, 1 error, 2 bad flags (main), 3 partial (a kind the service refused, or an object, was skipped). */
 export const EXIT_PARTIAL = 3;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../cli/command.ts";
 import { managedKinds } from "../kinds/index.ts";
+import { UsageError } from "../lib/cli/index.ts";
 import type { Entry } from "./entry.ts";
 import { RefGraph } from "./refs.ts";
 import { parseFilter, parseKinds, selected } from "./select.ts";

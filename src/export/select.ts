@@ -1,4 +1,4 @@
-import { UsageError } from "../cli/command.ts";
+import { UsageError } from "../lib/cli/index.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
 import { type Entry, entryKey } from "./entry.ts";
 import type { RefGraph } from "./refs.ts";

@@ -1,4 +1,4 @@
-import { admit, type JSONSchemaProps } from "../devcluster/admission/index.ts";
+import { admit, type JSONSchemaProps } from "../admission/index.ts";
 import { crdSources } from "../kinds/index.ts";
 import { buildCrd } from "../runtime/crd.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
@@ -24,8 +24,8 @@ export interface Admitted {
 }
 
 /**
- * The object as the apiserver would admit it, with the CRD's own schema and CEL rules (the
- * devcluster's implementation of apiextensions admission): pruned, defaulted, validated; with
+ * The object as the apiserver would admit it, with the CRD's own schema and CEL rules
+ * (src/admission, the apiextensions admission the devcluster serves too): pruned, defaulted, validated; with
  * `old` (the object in the cluster), the transition rules too (an immutable field changed).
  */
 export function admitObject(

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { createSafeServer, requestTarget } from "../http/safe-server.ts";
+import { createSafeServer, requestTarget } from "../lib/http/index.ts";
 import type { Condition } from "./conditions.ts";
 
 /** The custom resources of one kind as the informer cache holds them. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
-import { nestingDepth } from "../http/nesting.ts";
+import { nestingDepth } from "../lib/http/index.ts";
 import { parameterError, SimError } from "./errors.ts";
 import {
   buildParams,

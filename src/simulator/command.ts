@@ -1,7 +1,6 @@
 import { pino } from "pino";
 import * as z from "zod";
-import { type CommandIo, defineCommand, flag, UsageError } from "../cli/command.ts";
-import { listenError } from "../cli/listen-error.ts";
+import { type CommandIo, defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
 import type { Simulator } from "./server.ts";
 
 const schema = z

@@ -6,7 +6,7 @@ import type { Clock } from "./clock.ts";
 import { RequestContext, type SimResponse } from "./context.ts";
 import { SimError } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
-import { handleHook } from "./hooks.ts";
+import { type HookTarget, handleHook } from "./hooks.ts";
 import { mergeParams, type Params, parseFormEncoded } from "./params.ts";
 import type { Format } from "./representation.ts";
 import type { ResourceModule, RouteDef, SeedData, SimulatorApi } from "./resource.ts";
@@ -43,7 +43,7 @@ function textError(status: number, body: string, headers: Record<string, string>
 }
 
 /** Everything one simulator instance holds, and the request pipeline of the primary port. */
-export class SimulatorCore {
+export class SimulatorCore implements HookTarget {
   readonly store = new Store();
   readonly stats = new RequestStats();
   readonly router = new Router<RouteDef>();

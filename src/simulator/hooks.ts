@@ -1,9 +1,26 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as z from "zod";
-import type { SimulatorCore } from "./core.ts";
-import { faultsSchema } from "./faults.ts";
+import type { Clock } from "./clock.ts";
+import { type FaultInjector, faultsSchema } from "./faults.ts";
 import { HOOK_TOKEN_ENV, HOOK_TOKEN_HEADER, hookTokenMatches } from "./hook-token.ts";
 import { redactSecrets } from "./redact.ts";
+import type { RequestStats } from "./stats.ts";
+import type { Store } from "./store.ts";
+
+/**
+ * What the hooks read and change of one simulator. SimulatorCore, which routes `/__sim/` here, is
+ * the one that passes itself; the hooks name only these parts of it.
+ */
+export interface HookTarget {
+  /** What `/__sim` requests must carry in X-Simulator-Token. */
+  readonly hookToken: string;
+  readonly store: Store;
+  readonly stats: RequestStats;
+  readonly faults: FaultInjector;
+  readonly clock: Clock;
+  /** Drops every object, reloads the seed, clears faults and stats. */
+  reset(): void;
+}
 
 /** Hook bodies are a few hundred bytes of JSON; anything near this is not a hook call. */
 export const MAX_HOOK_BODY_BYTES = 1024 * 1024;
@@ -55,12 +72,7 @@ function zodMessage(error: z.ZodError): string {
  * Each needs the simulator's hook token in X-Simulator-Token, checked before the body is read.
  * See docs/simulator.md.
  */
-export async function handleHook(
-  core: SimulatorCore,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-) {
+export async function handleHook(core: HookTarget, req: IncomingMessage, res: ServerResponse, path: string) {
   if (!hookTokenMatches(req.headers, core.hookToken)) {
     const given = req.headers[HOOK_TOKEN_HEADER.toLowerCase()] !== undefined;
     return send(

@@ -1,4 +1,4 @@
-import { ROLE_TITLES } from "../api/roles.ts";
+import { ROLE_TITLES } from "../service-model/index.ts";
 import { permissionDenied } from "./errors.ts";
 import type { Store } from "./store.ts";
 

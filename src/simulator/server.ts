@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Logger, pino } from "pino";
-import { createSafeServer } from "../http/safe-server.ts";
+import { createSafeServer } from "../lib/http/index.ts";
 import { parseBody } from "./body.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { SimulatorCore } from "./core.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { ClusterError, ClusterReader } from "../cli/cluster-reader.ts";
-import { defineCommand } from "../cli/command.ts";
 import { managedKinds } from "../kinds/index.ts";
+import { defineCommand } from "../lib/cli/index.ts";
 import type { ManagedObject } from "../runtime/kind.ts";
 import { KubeHttpError, KubeRequestError } from "../runtime/kube-raw.ts";
 import { GROUP } from "../runtime/names.ts";

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Command, parseFlags } from "../../src/cli/command.ts";
 import { commands } from "../../src/cli/commands.ts";
+import { type Command, parseFlags } from "../../src/lib/cli/index.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");

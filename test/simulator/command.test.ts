@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseFlags } from "../../src/cli/command.ts";
 import { main } from "../../src/cli.ts";
+import { parseFlags } from "../../src/lib/cli/index.ts";
 import {
   type SimulatorCommandOptions,
   simulatorCommand,

@@ -1,7 +1,7 @@
 import * as z from "zod";
+import { parseInputValue } from "../../service-model/index.ts";
 import type { ApiClient } from "../client.ts";
 import { ApiError, ApiErrorCodes } from "../errors.ts";
-import { parseInputValue } from "../input-notation.ts";
 import { listAll } from "../resource.ts";
 
 export const inputSchema = z.looseObject({ name: z.string(), value: z.string() });

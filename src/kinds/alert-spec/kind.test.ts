@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext, fakeResource } from "../shared/context.testing.ts";
-import { admitter } from "../volume/admit-helper.ts";
 import { alertSpecKind, createAlertSpecKind } from "./kind.ts";
 import { SubjectMetrics } from "./metrics.ts";
 import { type AlertSpecClient, alertSpecSpecSchema } from "./schema.ts";

@@ -1,9 +1,9 @@
 import type { ServiceApi } from "../../api/index.ts";
-import { formatInputValue, parseInputValue } from "../../api/input-notation.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
 import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
+import { formatInputValue, parseInputValue } from "../../service-model/index.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";
 import { type DeploymentSpec, deploymentSpecSchema } from "./schema.ts";

@@ -3,8 +3,8 @@ import { buildCrd } from "../../runtime/crd.ts";
 import type { ResolvedReference } from "../../runtime/kind.ts";
 import { DependencyNotReadyError } from "../../runtime/result.ts";
 import { crdSources } from "../index.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext, fakeResource } from "../shared/context.testing.ts";
-import { admitter } from "../volume/admit-helper.ts";
 import { ipAddressBindingKind as kind } from "./kind.ts";
 import { type IpAddressBindingClient, ipAddressBindingSpecSchema } from "./schema.ts";
 

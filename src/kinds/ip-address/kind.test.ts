@@ -4,8 +4,8 @@ import { buildCrd } from "../../runtime/crd.ts";
 import type { ResolvedReference } from "../../runtime/kind.ts";
 import { DeletionBlockedError } from "../../runtime/result.ts";
 import { crdSources } from "../index.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext } from "../shared/context.testing.ts";
-import { admitter } from "../volume/admit-helper.ts";
 import { ipAddressKind as kind } from "./kind.ts";
 import { type IpAddressClient, ipAddressSpecSchema } from "./schema.ts";
 

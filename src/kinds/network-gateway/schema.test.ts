@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { admitterFor } from "../network/admission-testing.ts";
+import { admitter } from "../shared/admission.testing.ts";
+import { networkGatewayKind } from "./kind.ts";
 
-const admitGateway = admitterFor("networkgateway.yaml", "NetworkGateway");
+const admitGateway = admitter(networkGatewayKind);
 const base = { cloudHref: "/api/clouds/1", type: "internet" };
 
 describe("NetworkGateway CRD admission (CEL)", () => {

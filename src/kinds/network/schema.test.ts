@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { admitterFor } from "./admission-testing.ts";
+import { admitter } from "../shared/admission.testing.ts";
+import { networkKind } from "./kind.ts";
 
-const admitNetwork = admitterFor("network.yaml", "Network");
+const admitNetwork = admitter(networkKind);
 const base = { cloudHref: "/api/clouds/1", cidrBlock: "10.10.0.0/16" };
 
 describe("Network CRD admission (CEL)", () => {

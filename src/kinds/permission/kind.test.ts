@@ -3,7 +3,7 @@ import { ApiError, ApiErrorCodes } from "../../api/index.ts";
 import { BatchedReads } from "../../runtime/batched-reads.ts";
 import type { AnyManagedKind, LookupContext } from "../../runtime/kind.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
-import { admitter } from "../volume/admit-helper.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import {
   createPermissionKind,
   diffPermission,

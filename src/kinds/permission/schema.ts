@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { ROLE_TITLES, type RoleTitle } from "../../api/roles.ts";
 import { immutable, managedSpec } from "../../runtime/spec.ts";
+import { ROLE_TITLES, type RoleTitle } from "../../service-model/index.ts";
 
 export { ROLE_TITLES, type RoleTitle };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildCrd } from "../../runtime/crd.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { crdSources } from "../index.ts";
-import { admitter } from "../volume/admit-helper.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import {
   ATTACHMENT_FIELDS,
   type AttachmentDesired,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedReference } from "../../runtime/kind.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext, fakeResource } from "../shared/context.testing.ts";
-import { admitter } from "../volume/admit-helper.ts";
 import { resourceGroupKind as kind } from "./kind.ts";
 import { type ResourceGroupClient, resourceGroupSpecSchema } from "./schema.ts";
 

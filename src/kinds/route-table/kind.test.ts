@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { DesiredContext } from "../../runtime/kind.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { CloudDirectory } from "../network/cloud.ts";
-import { admitter } from "../volume/admit-helper.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import { createRouteTableKind, routeContents } from "./kind.ts";
 import { type RouteTableClient, routeTableSpecSchema } from "./schema.ts";
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { admitterFor } from "../network/admission-testing.ts";
+import { admitter } from "../shared/admission.testing.ts";
+import { routeKind } from "./kind.ts";
 import { brokenNextHopRules } from "./rules.ts";
 import { routeSpecSchema } from "./schema.ts";
 
-const admitRoute = admitterFor("route.yaml", "Route");
+const admitRoute = admitter(routeKind);
 const net = { networkRef: { name: "main" }, destinationCidrBlock: "0.0.0.0/0" };
 
 /** Every case runs through CEL admission and through the reconciler's own check. */

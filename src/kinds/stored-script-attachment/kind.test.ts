@@ -5,7 +5,7 @@ import { ApiError, ApiErrorCodes } from "../../api/errors.ts";
 import type { DesiredContext } from "../../runtime/kind.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
-import { admitter } from "../volume/admit-helper.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import { createStoredScriptAttachmentKind, storedScriptAttachmentKind as kind } from "./kind.ts";
 import { type StoredScriptAttachmentClient, storedScriptAttachmentSpecSchema } from "./schema.ts";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { admitterFor } from "../network/admission-testing.ts";
+import { admitter } from "../shared/admission.testing.ts";
+import { subnetKind } from "./kind.ts";
 
-const admitSubnet = admitterFor("subnet.yaml", "Subnet");
+const admitSubnet = admitter(subnetKind);
 const base = { networkRef: { name: "main" }, cidrBlock: "10.10.1.0/24" };
 
 describe("Subnet CRD admission (CEL)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admitter } from "./admit-helper.ts";
+import { admitter } from "../shared/admission.testing.ts";
 import { volumeKind } from "./kind.ts";
 import { VOLUME_CREATE_ONLY, volumeSpecSchema } from "./schema.ts";
 

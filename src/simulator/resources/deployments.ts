@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { parseInputValue, renderInputValue } from "../../api/input-notation.ts";
+import { parseInputValue, renderInputValue } from "../../service-model/index.ts";
 import type { RequestContext } from "../context.ts";
 import { actionNotAllowed, SimError } from "../errors.ts";
 import type { FilterSpec } from "../filters.ts";

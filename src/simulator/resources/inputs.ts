@@ -1,4 +1,4 @@
-import { formatInputValue, parseInputsParameter } from "../../api/input-notation.ts";
+import { formatInputValue, parseInputsParameter } from "../../service-model/index.ts";
 import type { RequestContext } from "../context.ts";
 import { parameterError, resourceNotFound } from "../errors.ts";
 import { defineResource } from "../resource.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admit } from "./index.ts";
-import { obj, schemaWithSpec } from "./index-test-helpers.ts";
+import { obj, schemaWithSpec } from "./index-cases.testing.ts";
 
 describe("pruning", () => {
   const schema = schemaWithSpec({

@@ -9,7 +9,7 @@ import {
   parseInputValue,
   renderInputValue,
 } from "./input-notation.ts";
-import { good, text } from "./input-notation-test-cases.ts";
+import { good, text } from "./input-notation-cases.testing.ts";
 
 describe("formatInputValue", () => {
   const cases: { reason: string; value: InputValue; want: string }[] = [

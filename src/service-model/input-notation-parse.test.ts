@@ -6,7 +6,7 @@ import {
   MAX_ARRAY_DEPTH,
   parseInputValue,
 } from "./input-notation.ts";
-import { good } from "./input-notation-test-cases.ts";
+import { good } from "./input-notation-cases.testing.ts";
 
 describe("parseInputValue: valid values", () => {
   it.each(good)("$reason: $raw", ({ notation, raw, want }) => {

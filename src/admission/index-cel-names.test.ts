@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admit, checkCrd, type JSONSchemaProps } from "./index.ts";
-import { meta, obj, schemaWithSpec } from "./index-test-helpers.ts";
+import { meta, obj, schemaWithSpec } from "./index-cases.testing.ts";
 
 describe("CEL field name escaping (k8s.io/apiserver/pkg/cel.Escape)", () => {
   const schema: JSONSchemaProps = {

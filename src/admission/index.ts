@@ -2,8 +2,10 @@
  * Admission of custom resources against their CRD version's openAPIV3Schema, as the
  * apiextensions-apiserver does it: prune unknown fields, drop non-nullable nulls, apply
  * structural defaults, validate (kube-openapi + list types, ratcheting unchanged values on
- * update), then evaluate x-kubernetes-validations CEL rules unless a blocking error was found.
- * Pure functions; the HTTP layer turns `causes` into a 422 Status.
+ * update), then evaluate x-kubernetes-validations CEL rules unless a blocking error was found;
+ * and the checks a CRD's own schema must pass to be served.
+ * Pure functions over JSON values. Owns no HTTP, no storage and no CRD of the product: the
+ * devcluster turns `causes` into a 422 Status, and `svc-operator plan` admits manifests offline.
  */
 import { CelValidator, hasRules } from "./cel-validate.ts";
 import { checkCrdErrors } from "./crd-check.ts";
@@ -14,6 +16,8 @@ import { applyDefaults, prune, pruneNulls } from "./structural.ts";
 import { deepCopy, deepEqual, type JSONSchemaProps, type StatusCause } from "./types.ts";
 
 export type { JSONSchemaProps, StatusCause, ValidationRule } from "./types.ts";
+/** The copy admission works on, for callers that store JSON objects and copy them on every write. */
+export { deepCopy };
 
 export interface AdmissionInput {
   /** The CRD version's spec.versions[i].schema.openAPIV3Schema. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admit } from "./index.ts";
-import { cause, causesFor, root } from "./schema-validate-test-helpers.ts";
+import { cause, causesFor, root } from "./schema-validate-cases.testing.ts";
 import type { JSONSchemaProps } from "./types.ts";
 
 describe("formats validated by the apiserver", () => {

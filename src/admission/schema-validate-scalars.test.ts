@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Case, cause, causesFor, F } from "./schema-validate-test-helpers.ts";
+import { type Case, cause, causesFor, F } from "./schema-validate-cases.testing.ts";
 
 // Schema validation of types, enums, strings and numbers.
 const cases: Case[] = [

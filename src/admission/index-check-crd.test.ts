@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkCrd, type JSONSchemaProps } from "./index.ts";
-import { schemaWithSpec } from "./index-test-helpers.ts";
+import { schemaWithSpec } from "./index-cases.testing.ts";
 
 describe("checkCrd", () => {
   function crd(overrides: { spec?: Record<string, unknown>; schema?: JSONSchemaProps; name?: string } = {}) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasTransitionRules } from "./cel-validate.ts";
 import { admit, type JSONSchemaProps } from "./index.ts";
-import { cause, obj, schemaWithSpec } from "./index-test-helpers.ts";
+import { cause, obj, schemaWithSpec } from "./index-cases.testing.ts";
 
 describe("CEL x-kubernetes-validations", () => {
   const routeSpec: JSONSchemaProps = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admit, type JSONSchemaProps } from "./index.ts";
-import { meta, obj, schemaWithSpec } from "./index-test-helpers.ts";
+import { meta, obj, schemaWithSpec } from "./index-cases.testing.ts";
 
 describe("robustness", () => {
   it("admits against a schema with keywords of the wrong type without throwing (they are ignored)", () => {
