@@ -1,6 +1,6 @@
 import { isApiError, type ServiceApi, selfHref } from "../api/index.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
-import { withoutNulls } from "../runtime/kube.ts";
+import { withoutNulls } from "../runtime/values.ts";
 
 /** One service object of a managed kind, as its collection index shows it. */
 export interface Item {

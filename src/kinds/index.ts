@@ -1,6 +1,6 @@
-import type { CrdSource } from "../runtime/crd.ts";
-import { managedStatusSchema } from "../runtime/crd.ts";
 import type { AnyManagedKind } from "../runtime/kind.ts";
+import type { CrdSource } from "../runtime/status-schema.ts";
+import { managedStatusSchema } from "../runtime/status-schema.ts";
 import { accountDefinition } from "./account/schema.ts";
 import { alertSpecKind } from "./alert-spec/kind.ts";
 import { deploymentKind } from "./deployment/kind.ts";

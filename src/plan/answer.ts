@@ -1,6 +1,6 @@
 import type { AnyManagedKind, FieldDiff } from "../runtime/kind.ts";
-import { withoutNulls } from "../runtime/kube.ts";
 import { decideChange, writeOnlyChanges, writeOnlyValues } from "../runtime/reconcile/decide.ts";
+import { withoutNulls } from "../runtime/values.ts";
 import type { Action } from "./desire.ts";
 
 /** What plan says of one manifest. */

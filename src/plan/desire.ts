@@ -3,7 +3,7 @@ import { isApiError, isTerminalApiError } from "../api/index.ts";
 import type { AnyManagedKind, ObjectMeta, Reference, ResolvedReference } from "../runtime/kind.ts";
 import type { NameLookup } from "../runtime/lookup.ts";
 import { outcomeOf } from "../runtime/outcome.ts";
-import { parseSpec } from "../runtime/reconciler.ts";
+import { parseSpec } from "../runtime/parse-spec.ts";
 import { Reason } from "../runtime/result.ts";
 import { admitObject } from "./admission.ts";
 

@@ -4,7 +4,8 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { AccountController, type AccountKind } from "./accounts.ts";
+import type { AccountKind } from "./account-kind.ts";
+import { AccountController } from "./accounts.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";

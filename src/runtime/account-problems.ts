@@ -8,8 +8,6 @@ import type { ProblemLog } from "./problems.ts";
 import { Reason } from "./result.ts";
 import type { ExplainServiceError, ServiceHint } from "./service-hints.ts";
 
-export type { ExplainServiceError } from "./service-hints.ts";
-
 /** A failure carrying the words a person acts on; the service client's error is its cause. */
 export class ExplainedError extends Error {
   override name = "ExplainedError";

@@ -1,8 +1,9 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { ACCOUNT_DELETING, cannotDelete, noCredentialsRetryMs } from "./account-use.ts";
-import { AccountController, type AccountKind, secretProblem } from "./accounts.ts";
+import type { AccountKind } from "./account-kind.ts";
+import { ACCOUNT_DELETING, cannotDelete, noCredentialsRetryMs, secretProblem } from "./account-use.ts";
+import { AccountController } from "./accounts.ts";
 import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";

@@ -1,8 +1,9 @@
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { ACCOUNT_DELETING } from "./account-use.ts";
-import { AccountController, type AccountKind, credentialsRefused, secretProblem } from "./accounts.ts";
+import type { AccountKind } from "./account-kind.ts";
+import { ACCOUNT_DELETING, credentialsRefused, secretProblem } from "./account-use.ts";
+import { AccountController } from "./accounts.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
 import { memoryLog } from "./memory-log.ts";

@@ -19,12 +19,13 @@ import {
 } from "./kube.ts";
 import { Annotation, FINALIZER, objectKey, parseKey } from "./names.ts";
 import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "./outcome.ts";
+import { parseSpec } from "./parse-spec.ts";
 import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ReconcileOutcome } from "./reconciler.ts";
-import { parseSpec } from "./reconciler.ts";
 import type { ReferenceIndex } from "./references.ts";
 import { DeletionBlockedError, EventReason, EventTypes, Reason } from "./result.ts";
 import { RetiredClients } from "./retired-clients.ts";
+import type { ExplainServiceError } from "./service-hints.ts";
 
 interface Entry {
   fingerprint: string;
@@ -72,7 +73,7 @@ export class AccountController implements AccountClients {
     /** Where an Account that stays unready is logged, once per cause; a line per attempt without. */
     problems?: ProblemLog;
     /** Words for a service failure that say what to do (the condition message). */
-    explain?: problem.ExplainServiceError;
+    explain?: ExplainServiceError;
     /** How long a replaced client stays open (default RETIRED_CLIENT_GRACE_MS). */
     retiredGraceMs?: number;
     /**
@@ -354,7 +355,3 @@ export class AccountController implements AccountClients {
     this.kind.forget?.(parseKey(key));
   }
 }
-
-export type { AccountKind } from "./account-kind.ts";
-export { credentialsRefused, endpointNotAllowed, secretProblem } from "./account-use.ts";
-export type { ManagedObject };

@@ -3,7 +3,7 @@
  * a service object, and the entry's summary. Pure; what is masked is decided here, in one place,
  * so that no secret reaches the service's audit log whatever the kind.
  */
-import { isPlainObject } from "./kube.ts";
+import { isPlainObject } from "./values.ts";
 
 /** What the operator did to a service object. */
 export type AuditAction = "created" | "updated" | "driftCorrected" | "replaced" | "deleted";

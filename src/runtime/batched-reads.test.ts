@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callsGoAhead } from "../api/connection-gate.ts";
+import { callsGoAhead } from "../api/index.ts";
 import { BatchedReads, NOT_LISTED } from "./batched-reads.ts";
 import type { AnyManagedKind } from "./kind.ts";
 

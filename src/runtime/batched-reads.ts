@@ -1,4 +1,4 @@
-import { aheadOfOthers } from "../api/connection-gate.ts";
+import { aheadOfOthers } from "../api/index.ts";
 import type { AnyManagedKind } from "./kind.ts";
 
 /** What a batched read answers for an href the index did not show: ask the object itself. */

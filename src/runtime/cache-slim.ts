@@ -1,7 +1,7 @@
 import type { KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import { ConditionPool } from "./condition-pool.ts";
-import { deepEqual } from "./kube.ts";
 import type { StringPool } from "./string-pool.ts";
+import { deepEqual } from "./values.ts";
 
 // What the informer caches keep of each object (the watch hands them over so, kube-watch.ts): a cache of
 // thousands of objects is most of the operator's memory.

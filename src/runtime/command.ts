@@ -7,7 +7,8 @@ import { type ApiClientOptions, isOutcomeUnknown, isTerminalApiError, TokenBucke
 import { accountKind } from "../kinds/account/kind.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { defineCommand, listenError, UsageError } from "../lib/cli/index.ts";
-import { AccountController, type AccountKind } from "./accounts.ts";
+import type { AccountKind } from "./account-kind.ts";
+import { AccountController } from "./accounts.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { CONFIG_FLAGS, ConfigError, loadConfig, type OperatorConfig } from "./config.ts";
 import { keyed } from "./footprint.ts";

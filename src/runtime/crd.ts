@@ -7,9 +7,6 @@ import { toStructural } from "./structural.ts";
 
 /** CRDs built from the kinds' schemas: names, printer columns, structural schemas (structural.ts). */
 
-export type { CrdSource } from "./status-schema.ts";
-export { commonStatusFields, conditionSchema, managedStatusSchema } from "./status-schema.ts";
-
 const STANDARD_COLUMNS_BEFORE: PrinterColumn[] = [
   {
     name: "Ready",

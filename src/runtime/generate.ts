@@ -2,7 +2,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { stringify } from "yaml";
-import { buildCrd, type CrdSource } from "./crd.ts";
+import { buildCrd } from "./crd.ts";
+import type { CrdSource } from "./status-schema.ts";
 import type { JsonSchema } from "./structural.ts";
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deepEqual, mergePatch } from "./kube.ts";
+import { mergePatch } from "./kube.ts";
+import { deepEqual } from "./values.ts";
 
 describe("mergePatch", () => {
   it("is undefined when nothing changes", () => {

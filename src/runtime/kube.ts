@@ -73,5 +73,3 @@ export function mergePatch(from: unknown, to: unknown): unknown {
   if (deepEqual(from, to)) return undefined;
   return to === undefined ? null : to;
 }
-
-export { deepEqual, isPlainObject, withoutNulls } from "./values.ts";

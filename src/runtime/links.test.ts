@@ -1,12 +1,13 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { callsGoAhead } from "../api/connection-gate.ts";
+import { callsGoAhead } from "../api/index.ts";
 import { getCondition } from "./conditions.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { FakeKube } from "./fake-kube.ts";
+import { hrefLinks } from "./href-links.ts";
 import type { ManagedKind } from "./kind.ts";
-import { hrefLinks, LinkCheck } from "./links.ts";
+import { LinkCheck } from "./links.ts";
 import { Annotation, FINALIZER } from "./names.ts";
 import { OwnerIndex } from "./owners.ts";
 import { ManagedReconciler } from "./reconciler.ts";

@@ -77,5 +77,3 @@ export class LinkCheck {
 function isLinkClient(client: unknown): client is LinkClient {
   return typeof client === "object" && client !== null && typeof (client as LinkClient).exists === "function";
 }
-
-export { hrefLinks } from "./href-links.ts";

@@ -2,11 +2,12 @@ import type { Logger } from "pino";
 import { getCondition, isTrue } from "./conditions.ts";
 import { type Footprint, keyed } from "./footprint.ts";
 import type { AnyManagedKind, ManagedObject } from "./kind.ts";
-import { deepEqual, type ObjectStore, withoutNulls } from "./kube.ts";
+import type { ObjectStore } from "./kube.ts";
 import { Annotation, objectKey } from "./names.ts";
 import type { ProblemLog } from "./problems.ts";
 import type { AccountClients, ObservationCache } from "./reconciler.ts";
 import { Reason } from "./result.ts";
+import { deepEqual, withoutNulls } from "./values.ts";
 
 /**
  * Observations handed from a resync to the reconcile it triggers (saves the show call). An

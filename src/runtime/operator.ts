@@ -2,7 +2,6 @@ import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import type { ExplainServiceError } from "./account-problems.ts";
 import type { AccountController } from "./accounts.ts";
 import { AuditTrail } from "./audit.ts";
 import { BatchedReads } from "./batched-reads.ts";
@@ -31,6 +30,7 @@ import { accountIdScope, OwnerIndex } from "./owners.ts";
 import { ProblemLog } from "./problems.ts";
 import { ManagedReconciler, type ReconcileOutcome } from "./reconciler.ts";
 import { ReferenceIndex } from "./references.ts";
+import type { ExplainServiceError } from "./service-hints.ts";
 import { SiblingIndex } from "./siblings.ts";
 
 export { needsReconcile } from "./operator-events.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { credentialsRefused, secretProblem } from "./accounts.ts";
+import { credentialsRefused, secretProblem } from "./account-use.ts";
 import type { Condition } from "./conditions.ts";
 import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "./outcome.ts";
 import {

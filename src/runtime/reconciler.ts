@@ -7,7 +7,6 @@ import { Run } from "./reconcile/run.ts";
 import type { RunMemory } from "./reconcile/state.ts";
 import { DEPENDENCY_RETRY_MS } from "./result.ts";
 
-export { parseSpec } from "./parse-spec.ts";
 export type {
   AccountClients,
   ObservationCache,

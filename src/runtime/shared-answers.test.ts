@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callsGoAhead } from "../api/connection-gate.ts";
+import { callsGoAhead } from "../api/index.ts";
 import { SharedAnswers } from "./shared-answers.ts";
 
 const later = <T>(value: T) => new Promise<T>((resolve) => setImmediate(() => resolve(value)));

@@ -1,4 +1,4 @@
-import { aheadOfOthers } from "../api/connection-gate.ts";
+import { aheadOfOthers } from "../api/index.ts";
 import { BoundedMap } from "./bounded-map.ts";
 
 export interface SharedAnswersOptions<T> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { buildCrd, managedStatusSchema, schemaOf } from "./crd.ts";
+import { buildCrd, schemaOf } from "./crd.ts";
 import { exactlyOne, managedSpec, ref } from "./spec.ts";
+import { managedStatusSchema } from "./status-schema.ts";
 import { isRe2Safe, StructuralSchemaError, structuralViolations, toStructural } from "./structural.ts";
 
 describe("toStructural", () => {

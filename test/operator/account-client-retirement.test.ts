@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
 import { accountKind } from "../../src/kinds/account/kind.ts";
-import { AccountController, type AccountKind } from "../../src/runtime/accounts.ts";
+import type { AccountKind } from "../../src/runtime/account-kind.ts";
+import { AccountController } from "../../src/runtime/accounts.ts";
 import { FakeClock } from "../../src/runtime/fake-clock.ts";
 import { FakeKube } from "../../src/runtime/fake-kube.ts";
 import { memoryLog } from "../../src/runtime/memory-log.ts";

@@ -9,12 +9,8 @@ import {
   type ServiceApi,
 } from "../../api/index.ts";
 import type { TokenBucket } from "../../api/rate-limiter.ts";
-import {
-  type AccountKind,
-  credentialsRefused,
-  endpointNotAllowed,
-  secretProblem,
-} from "../../runtime/accounts.ts";
+import type { AccountKind } from "../../runtime/account-kind.ts";
+import { credentialsRefused, endpointNotAllowed, secretProblem } from "../../runtime/account-use.ts";
 import type { Footprint } from "../../runtime/footprint.ts";
 import { Reason } from "../../runtime/result.ts";
 import { type AccountSpec, accountSpecSchema } from "./schema.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { ENDPOINT_CEL_RULE, ENDPOINT_RULE, endpointProblem } from "../../api/endpoint.ts";
-import { commonStatusFields } from "../../runtime/crd.ts";
 import { exactlyOne } from "../../runtime/spec.ts";
+import { commonStatusFields } from "../../runtime/status-schema.ts";
 
 const secretName = z
   .string()

@@ -1,7 +1,7 @@
 import type { ServiceApi } from "../../api/index.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
+import { hrefLinks } from "../../runtime/href-links.ts";
 import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
-import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { formatInputValue, parseInputValue } from "../../service-model/index.ts";
 import { orUndefined } from "../shared/observe.ts";

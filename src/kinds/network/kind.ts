@@ -1,5 +1,6 @@
 import { linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
+import { hrefLinks } from "../../runtime/href-links.ts";
 import type {
   DesiredContext,
   FieldDiff,
@@ -7,7 +8,6 @@ import type {
   Reference,
   ResolvedReference,
 } from "../../runtime/kind.ts";
-import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { destroyOrWait, orUndefined } from "../shared/observe.ts";
 import { refOrHref } from "../shared/refs.ts";

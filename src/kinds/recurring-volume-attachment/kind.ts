@@ -1,7 +1,7 @@
 import { type ServiceApi, selfHref } from "../../api/index.ts";
 import type { RecurringVolumeAttachment } from "../../api/resources/recurring-volume-attachments.ts";
+import { hrefLinks } from "../../runtime/href-links.ts";
 import type { ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
-import { hrefLinks } from "../../runtime/links.ts";
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
 import { orUndefined } from "../shared/observe.ts";

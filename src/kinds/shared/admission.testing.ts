@@ -1,6 +1,7 @@
 import { admit, type JSONSchemaProps, type StatusCause } from "../../admission/index.ts";
-import { buildCrd, type CrdSource } from "../../runtime/crd.ts";
+import { buildCrd } from "../../runtime/crd.ts";
 import type { AnyManagedKind } from "../../runtime/kind.ts";
+import type { CrdSource } from "../../runtime/status-schema.ts";
 import { crdSources } from "../index.ts";
 
 /** Admits a spec (and, for transition rules, the spec it replaces): the causes, empty when admitted. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callsGoAhead } from "../../api/connection-gate.ts";
+import { callsGoAhead } from "../../api/index.ts";
 import { ClientCache } from "./client-cache.ts";
 
 describe("ClientCache", () => {

@@ -1,7 +1,7 @@
 import type { ServiceApi } from "../../api/index.ts";
 import type { Linked } from "../../api/schemas.ts";
+import { hrefLinks } from "../../runtime/href-links.ts";
 import type { DesiredContext, ManagedKind, ManagedStatus, Reference } from "../../runtime/kind.ts";
-import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { type CelRule, exactlyOne, immutable } from "../../runtime/spec.ts";
 import { cloudLookup } from "./cloud.ts";

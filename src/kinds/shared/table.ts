@@ -1,6 +1,6 @@
 import { type Linked, linkHref, selfHref } from "../../api/schemas.ts";
 import type { FieldDiff } from "../../runtime/kind.ts";
-import { deepEqual } from "../../runtime/kube.ts";
+import { deepEqual } from "../../runtime/values.ts";
 import { compact } from "./observe.ts";
 
 /**

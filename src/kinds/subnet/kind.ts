@@ -1,4 +1,5 @@
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
+import { hrefLinks } from "../../runtime/href-links.ts";
 import type {
   DesiredContext,
   FieldDiff,
@@ -6,7 +7,6 @@ import type {
   Reference,
   ResolvedReference,
 } from "../../runtime/kind.ts";
-import { hrefLinks } from "../../runtime/links.ts";
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
 import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";

@@ -1,5 +1,6 @@
 import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { Volume } from "../../api/resources/volumes.ts";
+import { hrefLinks } from "../../runtime/href-links.ts";
 import type {
   DesiredContext,
   FieldDiff,
@@ -7,7 +8,6 @@ import type {
   ObjectMeta,
   ResolvedReference,
 } from "../../runtime/kind.ts";
-import { hrefLinks } from "../../runtime/links.ts";
 import { NameLookup } from "../../runtime/lookup.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";

@@ -1,10 +1,10 @@
 import { changedFields, shownValue } from "../audit-text.ts";
 import { isTrue } from "../conditions.ts";
 import type { FieldDiff, LastDrift } from "../kind.ts";
-import { deepEqual, withoutNulls } from "../kube.ts";
 import { Annotation } from "../names.ts";
 import type { Outcome } from "../outcome.ts";
 import { DeletionBlockedError, EventReason, Reason, WaitError } from "../result.ts";
+import { deepEqual, withoutNulls } from "../values.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { readyToCreate } from "./create.ts";
 import { decideChange, writeOnlyChanges } from "./decide.ts";

@@ -1,6 +1,5 @@
 import type { AnyManagedKind, FieldDiff, Reference, ResolvedReference } from "../kind.ts";
 import type { ObjectStore } from "../kube.ts";
-import { deepEqual } from "../kube.ts";
 import { Annotation, objectKey } from "../names.ts";
 import { referenceProblem } from "../reference-state.ts";
 import { describeCycle } from "../references.ts";
@@ -12,6 +11,7 @@ import {
   terminal,
   WaitError,
 } from "../result.ts";
+import { deepEqual } from "../values.ts";
 
 /**
  * The reconciler's decisions as pure functions of what it knows, with the errors it ends on. The
