@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildBundle } from "../scripts/build.ts";
-import { PROCESS_METRICS_BENCH_ENV } from "../src/runtime/process-metrics.ts";
+import { PROCESS_METRICS_BENCH_ENV } from "../src/runtime/telemetry/index.ts";
 import type { Manifest } from "../test/proof/mixed.ts";
 import {
   accountNamespace,

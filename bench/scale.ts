@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildBundle } from "../scripts/build.ts";
 import { managedKinds } from "../src/kinds/index.ts";
-import type { ManagedObject } from "../src/runtime/kind.ts";
+import type { ManagedObject } from "../src/runtime/sdk/index.ts";
 import { SUBNET_PENDING_MS } from "../src/simulator/resources/subnets.ts";
 import { type Manifest, mixedSet } from "../test/proof/mixed.ts";
 import {

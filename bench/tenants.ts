@@ -10,8 +10,8 @@
 // BENCH_TENANTS_BOUND_S (default 120) is reported as not Ready, and ends its case.
 import { pathToFileURL } from "node:url";
 import pino from "pino";
-import type { ManagedObject } from "../src/runtime/kind.ts";
-import { GROUP, VERSION } from "../src/runtime/names.ts";
+import type { ManagedObject } from "../src/runtime/sdk/index.ts";
+import { GROUP, VERSION } from "../src/runtime/sdk/index.ts";
 import { SilentServer } from "../test/support/silent-server.ts";
 import { medianRunBy } from "./lib/median-run.ts";
 import { type OperatorRig, pool, ready, startOperatorRig, until } from "./lib/operator-rig.ts";

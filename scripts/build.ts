@@ -3,7 +3,7 @@
 // node_modules. What `run` loads is what its idle memory follows (docs/operator.md#memory,
 // test/deploy/bundle.test.ts): none of client-node's generated code (see leanClientNode), module
 // text without comments (ASCII), and each subcommand a chunk of its own, loaded only when it
-// runs (src/cli/commands.ts), so `run` never loads the simulator or the devcluster.
+// runs (src/commands.ts), so `run` never loads the simulator or the devcluster.
 import { readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

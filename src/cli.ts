@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import pkg from "../package.json" with { type: "json" };
-import { commands } from "./cli/commands.ts";
+import { commands } from "./commands.ts";
 import { type Command, type CommandIo, commandHelp, parseFlags, UsageError } from "./lib/cli/index.ts";
 
 function mainHelp(list: Command[]): string {

@@ -4,7 +4,7 @@
 // path, bodies, width}, POSTs every body to `path`, `width` at a time, prints "done" and exits.
 import { createInterface } from "node:readline";
 import * as k8s from "@kubernetes/client-node";
-import { RawKube } from "../../src/runtime/kube-raw.ts";
+import { RawKube } from "../../src/runtime/client/index.ts";
 
 interface Job {
   kubeconfig: string;

@@ -9,11 +9,11 @@ import { createInterface } from "node:readline";
 import * as k8s from "@kubernetes/client-node";
 import pino, { type Logger } from "pino";
 import { parse } from "yaml";
-import { createOperator } from "../../src/runtime/command.ts";
-import { loadConfig } from "../../src/runtime/config.ts";
-import { RawKube } from "../../src/runtime/kube-raw.ts";
-import { GROUP, VERSION } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import { createOperator } from "../../src/run/index.ts";
+import { RawKube } from "../../src/runtime/client/index.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import { loadConfig } from "../../src/runtime/manager/index.ts";
+import { GROUP, VERSION } from "../../src/runtime/sdk/index.ts";
 import { HOOK_TOKEN_ENV } from "../../src/simulator/hook-token.ts";
 import { simHook } from "../../test/support/sim-hook.ts";
 

@@ -3,7 +3,7 @@
 // follows its parent's Ready (devcluster write times against the simulator's create log).
 import { writeFile } from "node:fs/promises";
 import { managedKinds } from "../../src/kinds/index.ts";
-import type { ManagedObject } from "../../src/runtime/kind.ts";
+import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import type { Manifest } from "../../test/proof/mixed.ts";
 import type { WriteLog } from "../../test/proof/write-log.ts";
 import { medianRunBy } from "./median-run.ts";

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Permits } from "./permits.ts";
+import { Permits } from "../lib/index.ts";
 
 /**
  * Calls whose answer many reconciles wait on (a batched index read, a shared link check or name

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { crdSources, managedKinds } from "../kinds/index.ts";
-import { GROUP } from "../runtime/names.ts";
+import { GROUP } from "../runtime/sdk/index.ts";
 import { DEFAULT_SAMPLES } from "./command.ts";
 import { isSupport, loadSamples } from "./samples.ts";
 

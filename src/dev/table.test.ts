@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { ManagedObject } from "../runtime/kind.ts";
+import type { ManagedObject } from "../runtime/sdk/index.ts";
 import { LiveTable, plainLine, renderTable, rowOf } from "./table.ts";
 
 const obj = (

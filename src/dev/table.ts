@@ -1,5 +1,5 @@
-import { getCondition } from "../runtime/conditions.ts";
-import type { ManagedObject } from "../runtime/kind.ts";
+import type { ManagedObject } from "../runtime/sdk/index.ts";
+import { getCondition } from "../runtime/sdk/index.ts";
 
 /** One line of the live table. */
 export interface Row {

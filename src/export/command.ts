@@ -1,16 +1,17 @@
 import * as z from "zod";
 import type { ServiceApi } from "../api/index.ts";
-import { ClusterReader } from "../cli/cluster-reader.ts";
-import { type CallCounter, readOnlyServiceApi } from "../cli/read-only-client.ts";
 import {
   type AccountAccess,
   accessFlags,
   accessFromCluster,
   accessFromEnv,
   accessSchema,
+  type CallCounter,
+  ClusterReader,
   describeFailure,
   namespacedName,
-} from "../cli/service-access.ts";
+  readOnlyServiceApi,
+} from "../inventory/index.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { type CommandIo, defineCommand, UsageError } from "../lib/cli/index.ts";
 

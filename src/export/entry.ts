@@ -1,8 +1,7 @@
-import { admitManifest, desiredOf } from "../plan/desire.ts";
-import type { FieldDiff, ResolvedReference } from "../runtime/kind.ts";
-import type { NameLookup } from "../runtime/lookup.ts";
-import { Annotation, API_VERSION } from "../runtime/names.ts";
-import type { Item } from "./inventory.ts";
+import type { Item } from "../inventory/index.ts";
+import { admitManifest, desiredOf } from "../inventory/index.ts";
+import type { FieldDiff, NameLookup, ResolvedReference } from "../runtime/sdk/index.ts";
+import { Annotation, API_VERSION } from "../runtime/sdk/index.ts";
 import { hrefsIn, shapeOf } from "./spec.ts";
 
 /** One object being exported: the service object, its manifest name and the spec written for it. */

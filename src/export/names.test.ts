@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "./inventory.ts";
+import type { Item } from "../inventory/index.ts";
 import { dnsLabel, manifestNames } from "./names.ts";
 
 const item = (href: string, name?: string): Item =>

@@ -1,4 +1,4 @@
-import { compareHrefs, type Item } from "./inventory.ts";
+import { compareHrefs, type Item } from "../inventory/index.ts";
 
 /** Longest name written: a DNS-1123 label, so it also fits where a label is required. */
 const MAX = 63;

@@ -1,4 +1,4 @@
-import { deepEqual } from "../runtime/values.ts";
+import { deepEqual } from "../runtime/sdk/index.ts";
 import { type Entry, type ExportContext, entryKey, type Verdict, verdict } from "./entry.ts";
 import { hrefsIn, type Shape, shapeOf } from "./spec.ts";
 

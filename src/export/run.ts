@@ -1,8 +1,8 @@
 import type { ServiceApi } from "../api/index.ts";
-import type { AnyManagedKind } from "../runtime/kind.ts";
-import { NameLookup } from "../runtime/lookup.ts";
+import { Inventory } from "../inventory/index.ts";
+import type { AnyManagedKind } from "../runtime/sdk/index.ts";
+import { NameLookup } from "../runtime/sdk/index.ts";
 import { type Entry, type ExportContext, entryKey, manifestOf, type Verdict, verdict } from "./entry.ts";
-import { Inventory } from "./inventory.ts";
 import { manifestNames } from "./names.ts";
 import { dropReferencesOutside, RefGraph, useReferences } from "./refs.ts";
 import { type Filter, selected } from "./select.ts";

@@ -1,5 +1,5 @@
 import { UsageError } from "../lib/cli/index.ts";
-import type { AnyManagedKind } from "../runtime/kind.ts";
+import type { AnyManagedKind } from "../runtime/sdk/index.ts";
 import { type Entry, entryKey } from "./entry.ts";
 import type { RefGraph } from "./refs.ts";
 import { hrefsIn } from "./spec.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Item } from "../inventory/index.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { networkKind } from "../kinds/network/kind.ts";
 import { routeKind } from "../kinds/route/kind.ts";
-import type { Item } from "./inventory.ts";
 import { hrefsIn, shapeOf, specFromService } from "./spec.ts";
 
 describe("shapeOf", () => {

@@ -1,6 +1,6 @@
-import { schemaOf } from "../runtime/crd.ts";
-import type { AnyManagedKind } from "../runtime/kind.ts";
-import type { Item } from "./inventory.ts";
+import type { Item } from "../inventory/index.ts";
+import { schemaOf } from "../runtime/crd/index.ts";
+import type { AnyManagedKind } from "../runtime/sdk/index.ts";
 
 /** Spec fields that say how the operator manages an object, not what the object is. */
 export const MANAGEMENT_FIELDS = new Set(["accountRef", "deletionPolicy", "managementPolicy"]);

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { HREF_PATTERN } from "../runtime/canonical-href.ts";
-import type { ManagedObject } from "../runtime/kind.ts";
-import { Annotation } from "../runtime/names.ts";
-import { claimedHrefs, OwnerIndex } from "../runtime/owners.ts";
-import { INVALID_HREF } from "../runtime/spec.ts";
+import { claimedHrefs, OwnerIndex } from "../runtime/indexes/index.ts";
+import type { ManagedObject } from "../runtime/sdk/index.ts";
+import { Annotation, HREF_PATTERN, INVALID_HREF } from "../runtime/sdk/index.ts";
 import { managedKinds } from "./index.ts";
 
 /** Other spellings of /api/<collection>/1 (the review's five, and the rest an href never holds). */

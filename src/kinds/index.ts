@@ -1,6 +1,5 @@
-import type { AnyManagedKind } from "../runtime/kind.ts";
-import type { CrdSource } from "../runtime/status-schema.ts";
-import { managedStatusSchema } from "../runtime/status-schema.ts";
+import type { AnyManagedKind, CrdSource } from "../runtime/sdk/index.ts";
+import { managedStatusSchema } from "../runtime/sdk/index.ts";
 import { accountDefinition } from "./account/schema.ts";
 import { alertSpecKind } from "./alert-spec/kind.ts";
 import { deploymentKind } from "./deployment/kind.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnyManagedKind } from "../runtime/kind.ts";
+import type { AnyManagedKind } from "../runtime/sdk/index.ts";
 import { deploymentKind } from "./deployment/kind.ts";
 import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";

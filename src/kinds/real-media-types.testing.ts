@@ -1,6 +1,6 @@
 import { MockAgent } from "undici";
 import { createServiceApi, type ServiceApi } from "../api/index.ts";
-import type { AnyManagedKind } from "../runtime/kind.ts";
+import type { AnyManagedKind } from "../runtime/sdk/index.ts";
 
 /**
  * The attributes and link rels the real service's media types declare, for the media types the

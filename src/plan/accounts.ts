@@ -1,8 +1,13 @@
 import type { ServiceApi } from "../api/index.ts";
-import type { ClusterReader } from "../cli/cluster-reader.ts";
-import { type CallCounter, readOnlyServiceApi } from "../cli/read-only-client.ts";
-import { AccessError, type AccountAccess, accessFromCluster } from "../cli/service-access.ts";
-import { Inventory } from "../export/inventory.ts";
+import type { ClusterReader } from "../inventory/index.ts";
+import {
+  AccessError,
+  type AccountAccess,
+  accessFromCluster,
+  type CallCounter,
+  Inventory,
+  readOnlyServiceApi,
+} from "../inventory/index.ts";
 import { accountCredentials } from "../kinds/account/kind.ts";
 import { accountSpecSchema } from "../kinds/account/schema.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnyManagedKind } from "../runtime/kind.ts";
+import type { AnyManagedKind } from "../runtime/sdk/index.ts";
 import { converge } from "./answer.ts";
 
 type W = { size: number; color: string; state?: string; note?: string };

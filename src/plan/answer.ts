@@ -1,7 +1,7 @@
-import type { AnyManagedKind, FieldDiff } from "../runtime/kind.ts";
-import { decideChange, writeOnlyChanges, writeOnlyValues } from "../runtime/reconcile/decide.ts";
-import { withoutNulls } from "../runtime/values.ts";
-import type { Action } from "./desire.ts";
+import type { Action } from "../inventory/index.ts";
+import { decideChange, writeOnlyChanges, writeOnlyValues } from "../runtime/reconcile/index.ts";
+import type { AnyManagedKind, FieldDiff } from "../runtime/sdk/index.ts";
+import { withoutNulls } from "../runtime/sdk/index.ts";
 
 /** What plan says of one manifest. */
 export interface Planned {

@@ -1,10 +1,15 @@
 import * as z from "zod";
-import { ClusterReader } from "../cli/cluster-reader.ts";
-import type { CallCounter } from "../cli/read-only-client.ts";
-import { accessFlags, accessFromEnv, accessSchema, describeFailure } from "../cli/service-access.ts";
+import type { CallCounter } from "../inventory/index.ts";
+import {
+  accessFlags,
+  accessFromEnv,
+  accessSchema,
+  ClusterReader,
+  describeFailure,
+} from "../inventory/index.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { defineCommand, UsageError } from "../lib/cli/index.ts";
-import { API_VERSION } from "../runtime/names.ts";
+import { API_VERSION } from "../runtime/sdk/index.ts";
 
 /** Exit codes, as `terraform plan -detailed-exitcode`: 0 no changes, 2 changes, 1 an error, a manifest that cannot be read or one that cannot be applied. */
 export const EXIT_CHANGES = 2;

@@ -1,22 +1,19 @@
-import type { Item } from "../export/inventory.ts";
-import type { KeySources } from "../runtime/key-sources.ts";
-import type { AnyManagedKind, ManagedObject, ObjectMeta } from "../runtime/kind.ts";
-import { LinkCheck } from "../runtime/links.ts";
-import { NameLookup } from "../runtime/lookup.ts";
-import { Annotation, API_VERSION, objectKey } from "../runtime/names.ts";
-import { OwnerIndex } from "../runtime/owners.ts";
+import type { Item } from "../inventory/index.ts";
+import { type Action, type Admitted, admitManifest, desiredOf, stopFor } from "../inventory/index.ts";
+import { OwnerIndex, ReferenceIndex, referenceKeys } from "../runtime/indexes/index.ts";
 import {
   ambiguous,
+  LinkCheck,
   looksUp,
   observedGone,
   observeOnlyWithoutHref,
   referenceCycle,
   resolveReferences,
-} from "../runtime/reconcile/decide.ts";
-import { ReferenceIndex, referenceKeys } from "../runtime/references.ts";
+} from "../runtime/reconcile/index.ts";
+import type { AnyManagedKind, KeySources, ManagedObject, ObjectMeta } from "../runtime/sdk/index.ts";
+import { Annotation, API_VERSION, NameLookup, objectKey } from "../runtime/sdk/index.ts";
 import type { PlanAccount, PlanAccounts } from "./accounts.ts";
 import { converge, type Result, STOPPED } from "./answer.ts";
-import { type Action, type Admitted, admitManifest, desiredOf, stopFor } from "./desire.ts";
 import type { LiveObjects } from "./live.ts";
 import type { Manifest } from "./manifests.ts";
 

@@ -1,6 +1,6 @@
-import type { ClusterReader } from "../cli/cluster-reader.ts";
-import type { AnyManagedKind, ManagedObject } from "../runtime/kind.ts";
-import { objectKey } from "../runtime/names.ts";
+import type { ClusterReader } from "../inventory/index.ts";
+import type { AnyManagedKind, ManagedObject } from "../runtime/sdk/index.ts";
+import { objectKey } from "../runtime/sdk/index.ts";
 
 /**
  * The custom resources the cluster holds in the namespaces of the manifests: one list call per

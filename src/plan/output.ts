@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
-import { maskedValue, shownValue } from "../runtime/audit-text.ts";
+import type { Action } from "../inventory/index.ts";
+import { maskedValue, shownValue } from "../runtime/audit/index.ts";
 import type { Result } from "./answer.ts";
-import type { Action } from "./desire.ts";
 
 /** The order the summary counts actions in. */
 const ACTIONS: Action[] = [

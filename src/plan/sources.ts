@@ -1,6 +1,6 @@
 import pino from "pino";
-import type { ClusterReader } from "../cli/cluster-reader.ts";
-import { KeySources, type SourceData, type SourceKind, sourceData } from "../runtime/key-sources.ts";
+import type { ClusterReader } from "../inventory/index.ts";
+import { KeySources, type SourceData, type SourceKind, sourceData } from "../runtime/sdk/index.ts";
 import type { Manifest } from "./manifests.ts";
 
 const PATHS: Record<SourceKind, string> = { ConfigMap: "configmaps", Secret: "secrets" };

@@ -1,10 +1,10 @@
 import * as z from "zod";
-import { ClusterError, ClusterReader } from "../cli/cluster-reader.ts";
+import { ClusterError, ClusterReader } from "../inventory/index.ts";
 import { managedKinds } from "../kinds/index.ts";
 import { defineCommand } from "../lib/cli/index.ts";
-import type { ManagedObject } from "../runtime/kind.ts";
-import { KubeHttpError, KubeRequestError } from "../runtime/kube-raw.ts";
-import { GROUP } from "../runtime/names.ts";
+import { KubeHttpError, KubeRequestError } from "../runtime/client/index.ts";
+import type { ManagedObject } from "../runtime/sdk/index.ts";
+import { GROUP } from "../runtime/sdk/index.ts";
 import { ReferenceGraph } from "./graph.ts";
 import { renderJson, renderTable } from "./render.ts";
 import { parseTarget, servedKinds, TraceError } from "./target.ts";

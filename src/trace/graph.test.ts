@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { AnyManagedKind, ManagedObject } from "../runtime/kind.ts";
-import { API_VERSION } from "../runtime/names.ts";
+import type { AnyManagedKind, ManagedObject } from "../runtime/sdk/index.ts";
+import { API_VERSION } from "../runtime/sdk/index.ts";
 import { ReferenceGraph, type TraceNode } from "./graph.ts";
 import { renderJson, renderTable } from "./render.ts";
 import { parseTarget, resolveKind, TraceError } from "./target.ts";

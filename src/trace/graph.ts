@@ -1,6 +1,5 @@
-import { getCondition } from "../runtime/conditions.ts";
-import type { AnyManagedKind, ManagedObject } from "../runtime/kind.ts";
-import { objectKey } from "../runtime/names.ts";
+import type { AnyManagedKind, ManagedObject } from "../runtime/sdk/index.ts";
+import { getCondition, objectKey } from "../runtime/sdk/index.ts";
 
 /** One row of the tree: a custom resource, or one a spec names that does not exist. */
 export interface TraceNode {

@@ -1,4 +1,4 @@
-import { API_VERSION } from "../runtime/names.ts";
+import { API_VERSION } from "../runtime/sdk/index.ts";
 import { notReady, type TraceNode } from "./graph.ts";
 
 export type TraceOutput = "table" | "wide" | "json";

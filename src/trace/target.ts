@@ -1,5 +1,5 @@
 import { crdSources } from "../kinds/index.ts";
-import { GROUP } from "../runtime/names.ts";
+import { GROUP } from "../runtime/sdk/index.ts";
 
 /** A kubectl-style error: printed as is, exit code 1. */
 export class TraceError extends Error {

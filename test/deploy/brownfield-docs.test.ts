@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commands } from "../../src/cli/commands.ts";
+import { commands } from "../../src/commands.ts";
 import { type Command, parseFlags } from "../../src/lib/cli/index.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");

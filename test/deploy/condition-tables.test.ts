@@ -1,18 +1,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Condition } from "../../src/runtime/conditions.ts";
-import { conditionsFor, type Outcome, outcomeEvent } from "../../src/runtime/outcome.ts";
+import type { Condition } from "../../src/runtime/sdk/index.ts";
 import {
+  conditionsFor,
   ErrorReasons,
   EventReason,
   EventTypes,
+  type Outcome,
+  outcomeEvent,
   ProgressingReasons,
   ReadyReasons,
   Reason,
   TerminalReasons,
   WaitingReasons,
-} from "../../src/runtime/result.ts";
+} from "../../src/runtime/sdk/index.ts";
 
 /**
  * The documented tables of conditions and events are the code's: every (condition, status,
@@ -68,7 +70,7 @@ function emittedEvents(): Set<string> {
   }
   const sources = [
     ...readdirSync(join(ROOT, "src", "runtime", "reconcile")).map((f) => `src/runtime/reconcile/${f}`),
-    "src/runtime/accounts.ts",
+    "src/runtime/accounts/accounts.ts",
   ].filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
   for (const file of sources)
     for (const [, reason] of read(file).matchAll(/EventReason\.(\w+)/g)) out.add(reason!);

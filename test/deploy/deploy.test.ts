@@ -4,10 +4,9 @@ import { delimiter, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
-import { loadConfig } from "../../src/runtime/config.ts";
-import { OperatorMetrics } from "../../src/runtime/metrics.ts";
-import { GROUP } from "../../src/runtime/names.ts";
-import { operatorRegistry } from "../../src/runtime/process-metrics.ts";
+import { loadConfig } from "../../src/runtime/manager/index.ts";
+import { GROUP } from "../../src/runtime/sdk/index.ts";
+import { OperatorMetrics, operatorRegistry } from "../../src/runtime/telemetry/index.ts";
 import { familyOf, groupingLabels, metricRefs } from "./promql.ts";
 import { kustomizationFile, type Manifest, parseYamlFile, podContainers, render } from "./render.ts";
 
@@ -99,7 +98,7 @@ describe("RBAC: least privilege", () => {
     const resources = custom.flatMap((r) => r.resources).sort();
     expect(resources).toEqual(plurals.flatMap((p) => [p, `${p}/finalizers`, `${p}/status`]).sort());
     for (const p of plurals) {
-      // informers list+watch; finalizer/annotation writes are merge patches (src/runtime/kube-api.ts)
+      // informers list+watch; finalizer/annotation writes are merge patches (src/runtime/cache/kube-api.ts)
       expect(verbsOn(custom, GROUP, p), p).toEqual(["list", "patch", "watch"]);
       expect(verbsOn(custom, GROUP, `${p}/status`), p).toEqual(["patch"]);
       expect(verbsOn(custom, GROUP, `${p}/finalizers`), p).toEqual(["update"]);

@@ -1,14 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commands } from "../../src/cli/commands.ts";
+import { commands } from "../../src/commands.ts";
 import { dev } from "../../src/dev/command.ts";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
-import { CONFIG_FLAGS } from "../../src/runtime/config.ts";
-import { MemoryMetrics } from "../../src/runtime/memory-metrics.ts";
-import { OperatorMetrics, RESOURCE_CONDITION } from "../../src/runtime/metrics.ts";
-import { operatorRegistry } from "../../src/runtime/process-metrics.ts";
-import { Reason } from "../../src/runtime/result.ts";
+import { CONFIG_FLAGS } from "../../src/runtime/manager/index.ts";
+import { Reason } from "../../src/runtime/sdk/index.ts";
+import {
+  MemoryMetrics,
+  OperatorMetrics,
+  operatorRegistry,
+  RESOURCE_CONDITION,
+} from "../../src/runtime/telemetry/index.ts";
 import { parseYamlFile } from "./render.ts";
 
 /** Docs must be true of the code: links resolve, tables list what the code has. */

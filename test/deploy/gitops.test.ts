@@ -3,10 +3,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LuaFactory } from "wasmoon";
 import { crdSources } from "../../src/kinds/index.ts";
-import { type Condition, kstatus } from "../../src/runtime/conditions.ts";
-import { Annotation } from "../../src/runtime/names.ts";
-import { conditionsFor, type Outcome } from "../../src/runtime/outcome.ts";
-import { Reason } from "../../src/runtime/result.ts";
+import {
+  Annotation,
+  type Condition,
+  conditionsFor,
+  kstatus,
+  type Outcome,
+  Reason,
+} from "../../src/runtime/sdk/index.ts";
 import { parseYamlFile } from "./render.ts";
 
 const ARGOCD = join(import.meta.dirname, "..", "..", "deploy", "argocd");

@@ -23,8 +23,8 @@ import {
 } from "../../src/dev/samples.ts";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
 import { crdSources } from "../../src/kinds/index.ts";
-import { buildCrd } from "../../src/runtime/crd.ts";
-import { GROUP } from "../../src/runtime/names.ts";
+import { buildCrd } from "../../src/runtime/crd/index.ts";
+import { GROUP } from "../../src/runtime/sdk/index.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SAMPLES = join(ROOT, "deploy", "samples");

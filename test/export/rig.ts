@@ -8,7 +8,7 @@ import { applyManifest, type Manifest as KubeManifest } from "../../src/dev/appl
 import { KubeHttp } from "../../src/dev/kube-http.ts";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { readManifests } from "../../src/plan/manifests.ts";
-import { Annotation } from "../../src/runtime/names.ts";
+import { Annotation } from "../../src/runtime/sdk/index.ts";
 import type { ResourceModule, SimulatorApi } from "../../src/simulator/resource.ts";
 import { resources } from "../../src/simulator/resources/index.ts";
 import { access } from "../../src/simulator/roles.ts";

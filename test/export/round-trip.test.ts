@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { Manifest as KubeManifest } from "../../src/dev/apply.ts";
-import { Annotation, API_VERSION } from "../../src/runtime/names.ts";
+import { Annotation, API_VERSION } from "../../src/runtime/sdk/index.ts";
 import {
   getCr,
   type Stack,

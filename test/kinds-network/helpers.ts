@@ -1,4 +1,4 @@
-import type { ManagedObject } from "../../src/runtime/kind.ts";
+import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import {
   createCr,
   namespaceWithAccount,

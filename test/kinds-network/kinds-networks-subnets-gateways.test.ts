@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Annotation } from "../../src/runtime/names.ts";
+import { Annotation } from "../../src/runtime/sdk/index.ts";
 import { condition, createCr, eventReasons, waitForCondition } from "../operator/harness.ts";
 import {
   apply,

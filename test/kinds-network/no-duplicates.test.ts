@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Annotation } from "../../src/runtime/names.ts";
+import { Annotation } from "../../src/runtime/sdk/index.ts";
 import {
   eventReasons,
   namespaceWithAccount,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
 import { linkHref } from "../../src/api/schemas.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
 import {
   condition,
   eventReasons,

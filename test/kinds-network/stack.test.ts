@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FINALIZER } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import { FINALIZER } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
   eventReasons,

@@ -4,7 +4,7 @@ import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
-import { GROUP, VERSION } from "../../src/runtime/names.ts";
+import { GROUP, VERSION } from "../../src/runtime/sdk/index.ts";
 
 /**
  * Every CEL rule of the storage and access kinds, enforced by the devcluster over HTTP with

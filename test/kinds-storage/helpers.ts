@@ -8,9 +8,9 @@ import { managedKinds } from "../../src/kinds/index.ts";
 import { createPermissionKind } from "../../src/kinds/permission/kind.ts";
 import { createStoredScriptAttachmentKind } from "../../src/kinds/stored-script-attachment/kind.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
-import { createOperator } from "../../src/runtime/command.ts";
-import { loadConfig } from "../../src/runtime/config.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import { createOperator } from "../../src/run/index.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import { loadConfig } from "../../src/runtime/manager/index.ts";
 import { type Stack, serviceApi, simStats, startStack } from "../operator/harness.ts";
 
 export {

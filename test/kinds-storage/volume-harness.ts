@@ -1,5 +1,5 @@
 import { beforeAll } from "vitest";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
 import { namespaceWithAccount, type Stack, waitForCondition } from "../operator/harness.ts";
 import { operatorStack, type SentWrite, simRows } from "./helpers.ts";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
-import { RawKube } from "../../src/runtime/kube-raw.ts";
-import { Annotation } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import { RawKube } from "../../src/runtime/client/index.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import { Annotation } from "../../src/runtime/sdk/index.ts";
 import {
   apply,
   deleteAndWaitGone,

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { ManagedObject } from "../../src/runtime/kind.ts";
+import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import { until } from "../proof/rig.ts";
 import { loadMisconfigCases, type MisconfigCase } from "./corpus.ts";
 import { CaseEnvironment, type Probe } from "./environment.ts";

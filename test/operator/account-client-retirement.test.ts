@@ -6,12 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
 import { accountKind } from "../../src/kinds/account/kind.ts";
-import type { AccountKind } from "../../src/runtime/account-kind.ts";
-import { AccountController } from "../../src/runtime/accounts.ts";
-import { FakeClock } from "../../src/runtime/fake-clock.ts";
-import { FakeKube } from "../../src/runtime/fake-kube.ts";
-import { memoryLog } from "../../src/runtime/memory-log.ts";
-import { ReferenceIndex } from "../../src/runtime/references.ts";
+import { AccountController } from "../../src/runtime/accounts/index.ts";
+import { ReferenceIndex } from "../../src/runtime/indexes/index.ts";
+import type { AccountKind } from "../../src/runtime/sdk/index.ts";
+import { FakeClock, FakeKube, memoryLog } from "../../src/runtime/testing/index.ts";
 import { SEED_CREDENTIALS } from "../../src/simulator/seed-data.ts";
 import { type Harness, startSimulator } from "../simulator/harness.ts";
 

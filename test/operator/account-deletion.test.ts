@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_DELETING } from "../../src/runtime/account-use.ts";
+import { ACCOUNT_DELETING } from "../../src/runtime/sdk/index.ts";
 import {
   createCr,
   deleteCr,

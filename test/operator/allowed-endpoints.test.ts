@@ -4,7 +4,7 @@
 // the account's host is refused before its Secret is read, and one pointing at the region host is
 // refused at the redirect: in both cases not one request reaches the account's host.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
 import {
   condition,
   createCr,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceApi } from "../../src/api/index.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
 import {
   createCr,
   deleteAndWaitGone,

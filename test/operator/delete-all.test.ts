@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Manifest } from "../../src/dev/apply.ts";
 import { isSupport, loadSamples } from "../../src/dev/samples.ts";
-import { API_VERSION, CATEGORY, GROUP } from "../../src/runtime/names.ts";
+import { API_VERSION, CATEGORY, GROUP } from "../../src/runtime/sdk/index.ts";
 import {
   PLURALS,
   type Stack,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceApi } from "../../src/api/index.ts";
-import { Annotation, FINALIZER } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import { Annotation, FINALIZER } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
   createCr,

@@ -5,7 +5,7 @@
 // Asserted by order (B Ready while the server holds A's connections open and no A Account has a
 // check recorded), not by time. Then a check that gets no answer fails at --api-first-byte-timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
 import { SilentServer } from "../support/silent-server.ts";
 import {
   createCr,

@@ -1,6 +1,6 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Annotation, FINALIZER } from "../../src/runtime/names.ts";
+import { Annotation, FINALIZER } from "../../src/runtime/sdk/index.ts";
 import { ALERT, I1 } from "../kinds-table/cases.ts";
 import { startLooseIdProxy } from "../support/loose-id-proxy.testing.ts";
 import {

@@ -3,9 +3,9 @@
 // 15-minute soak is statistical: a map that keeps a deleted object's entry fails it, however
 // small the entry. (`npm run soak` measures the memory itself.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { staleKeys } from "../../src/runtime/footprint.ts";
-import { parseKey } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import { staleKeys } from "../../src/lib/index.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import { parseKey } from "../../src/runtime/sdk/index.ts";
 import { mixedSet, SCRIPTS_CONFIG_MAP } from "../proof/mixed.ts";
 import { Churn } from "../soak/churn.ts";
 import { SOAK_FAULTS } from "../soak/soak.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceApi } from "../../src/api/index.ts";
-import { Annotation } from "../../src/runtime/names.ts";
+import { Annotation } from "../../src/runtime/sdk/index.ts";
 import {
   createCr,
   eventReasons,

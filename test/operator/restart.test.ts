@@ -3,9 +3,9 @@
 // an incident. The new process parks its resources until the Account is checked, without reconciling them.
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ManagedObject } from "../../src/runtime/kind.ts";
-import { GROUP, VERSION } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
+import { GROUP, VERSION } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
   createCr,

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { Annotation } from "../../src/runtime/names.ts";
+import { Annotation } from "../../src/runtime/sdk/index.ts";
 import { applyDirectory, cli, exportedStack, type Write } from "../export/rig.ts";
 import { getCr, type Stack, startOperator, waitFor, waitForConditionWith } from "../operator/harness.ts";
 

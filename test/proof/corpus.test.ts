@@ -4,9 +4,9 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { managedKinds } from "../../src/kinds/index.ts";
-import type { ManagedObject } from "../../src/runtime/kind.ts";
-import { GROUP, VERSION } from "../../src/runtime/names.ts";
-import type { Operator } from "../../src/runtime/operator.ts";
+import type { Operator } from "../../src/runtime/manager/index.ts";
+import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
+import { GROUP, VERSION } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
   namespaceWithAccount,

@@ -2,7 +2,7 @@
 // operator's Kubernetes writes per resource, when each resource was first stored Ready, and when
 // its create intent (the create-pending annotation, written right before the create call) was.
 import { managedKinds } from "../../src/kinds/index.ts";
-import { Annotation, GROUP } from "../../src/runtime/names.ts";
+import { Annotation, GROUP } from "../../src/runtime/sdk/index.ts";
 
 const KIND_BY_STORAGE = new Map(managedKinds.map((k) => [`${GROUP}/${k.plural}`, k.kind]));
 

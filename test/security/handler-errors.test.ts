@@ -1,5 +1,5 @@
 // Issue 22 item 1: an exception in a request handler becomes a 500 and exactly one log line, and
-// the server keeps serving (the metrics server's case is in src/runtime/metrics.test.ts, the
+// the server keeps serving (the metrics server's case is in src/runtime/telemetry/metrics.test.ts, the
 // shared wrapper's in src/lib/http/safe-server.test.ts).
 import { Writable } from "node:stream";
 import { pino } from "pino";

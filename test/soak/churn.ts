@@ -4,7 +4,7 @@
 // units whose deletion finished recreated under the same names (new uids), and descriptions
 // changed on the kinds that update them in place.
 import * as k8s from "@kubernetes/client-node";
-import { GROUP, VERSION } from "../../src/runtime/names.ts";
+import { GROUP, VERSION } from "../../src/runtime/sdk/index.ts";
 import { type Manifest, PLURAL } from "../proof/mixed.ts";
 
 /** Kinds whose `description` the service updates in place (Volume's is create-only). */

@@ -2,11 +2,10 @@ import pino from "pino";
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EndpointAllowlist } from "../../api/allowlist.ts";
-import type { AccountKind } from "../../runtime/account-kind.ts";
-import { AccountController } from "../../runtime/accounts.ts";
-import { FakeClock } from "../../runtime/fake-clock.ts";
-import { FakeKube } from "../../runtime/fake-kube.ts";
-import { ReferenceIndex } from "../../runtime/references.ts";
+import { AccountController } from "../../runtime/accounts/index.ts";
+import { ReferenceIndex } from "../../runtime/indexes/index.ts";
+import type { AccountKind } from "../../runtime/sdk/index.ts";
+import { FakeClock, FakeKube } from "../../runtime/testing/index.ts";
 import { accountKind } from "./kind.ts";
 
 const NS = "team-a";

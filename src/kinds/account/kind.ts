@@ -9,10 +9,9 @@ import {
   type ServiceApi,
 } from "../../api/index.ts";
 import type { TokenBucket } from "../../api/rate-limiter.ts";
-import type { AccountKind } from "../../runtime/account-kind.ts";
-import { credentialsRefused, endpointNotAllowed, secretProblem } from "../../runtime/account-use.ts";
-import type { Footprint } from "../../runtime/footprint.ts";
-import { Reason } from "../../runtime/result.ts";
+import type { Footprint } from "../../lib/index.ts";
+import type { AccountKind } from "../../runtime/sdk/index.ts";
+import { credentialsRefused, endpointNotAllowed, Reason, secretProblem } from "../../runtime/sdk/index.ts";
 import { type AccountSpec, accountSpecSchema } from "./schema.ts";
 
 type ReadSecret = (name: string) => Promise<Record<string, string> | undefined>;

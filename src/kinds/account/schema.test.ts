@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINT_RULE } from "../../api/endpoint.ts";
-import { parseSpec } from "../../runtime/parse-spec.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import { InvalidSpecError, parseSpec } from "../../runtime/sdk/index.ts";
 import { crdAdmitter } from "../shared/admission.testing.ts";
 import { accountDefinition, accountSpecSchema } from "./schema.ts";
 

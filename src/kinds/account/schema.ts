@@ -1,7 +1,6 @@
 import * as z from "zod";
 import { ENDPOINT_CEL_RULE, ENDPOINT_RULE, endpointProblem } from "../../api/endpoint.ts";
-import { exactlyOne } from "../../runtime/spec.ts";
-import { commonStatusFields } from "../../runtime/status-schema.ts";
+import { commonStatusFields, exactlyOne } from "../../runtime/sdk/index.ts";
 
 const secretName = z
   .string()

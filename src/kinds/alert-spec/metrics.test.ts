@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
-import { DependencyNotReadyError } from "../../runtime/result.ts";
+import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { SubjectMetrics } from "./metrics.ts";
 import type { AlertSpecClient } from "./schema.ts";
 

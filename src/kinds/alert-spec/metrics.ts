@@ -1,6 +1,6 @@
 import { isApiError } from "../../api/index.ts";
 import { linkHref, selfHref } from "../../api/schemas.ts";
-import { DependencyNotReadyError } from "../../runtime/result.ts";
+import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { ClientCache, type ClientCacheOptions } from "../shared/client-cache.ts";
 import type { AlertSpecClient } from "./schema.ts";
 

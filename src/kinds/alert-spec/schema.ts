@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
-import { type CelRule, href, managedSpec, requiredWhere } from "../../runtime/spec.ts";
+import { type CelRule, href, managedSpec, requiredWhere } from "../../runtime/sdk/index.ts";
 import { numeric } from "../shared/observe.ts";
 import { serviceName } from "../shared/spec-fields.ts";
 import { rows } from "../shared/table.ts";

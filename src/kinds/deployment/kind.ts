@@ -1,8 +1,7 @@
 import type { ServiceApi } from "../../api/index.ts";
 import type { Deployment } from "../../api/resources/deployments.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
-import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/kind.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import type { FieldDiff, ManagedKind, ObjectMeta } from "../../runtime/sdk/index.ts";
+import { hrefLinks, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { formatInputValue, parseInputValue } from "../../service-model/index.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
+import { exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 
 // 2.0 notation (spec 4.13), as far as a RE2 pattern can tell; the reconciler parses each value fully.
 const INPUT_VALUE =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildCrd } from "../../runtime/crd.ts";
-import type { ResolvedReference } from "../../runtime/kind.ts";
-import { DependencyNotReadyError } from "../../runtime/result.ts";
+import { buildCrd } from "../../runtime/crd/index.ts";
+import type { ResolvedReference } from "../../runtime/sdk/index.ts";
+import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { crdSources } from "../index.ts";
 import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext, fakeResource } from "../shared/context.testing.ts";

@@ -1,5 +1,5 @@
 import { linkHref } from "../../api/schemas.ts";
-import { DependencyNotReadyError } from "../../runtime/result.ts";
+import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { tableKind } from "../shared/table-kind.ts";
 import { type IpAddressBindingClient, ipAddressBindingRows, ipAddressBindingSpecSchema } from "./schema.ts";
 

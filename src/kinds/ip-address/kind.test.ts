@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
-import { buildCrd } from "../../runtime/crd.ts";
-import type { ResolvedReference } from "../../runtime/kind.ts";
-import { DeletionBlockedError } from "../../runtime/result.ts";
+import { buildCrd } from "../../runtime/crd/index.ts";
+import type { ResolvedReference } from "../../runtime/sdk/index.ts";
+import { DeletionBlockedError } from "../../runtime/sdk/index.ts";
 import { crdSources } from "../index.ts";
 import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext } from "../shared/context.testing.ts";

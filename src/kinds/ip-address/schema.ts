@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
-import { href, managedSpec, ref } from "../../runtime/spec.ts";
+import { href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
 import { rows } from "../shared/table.ts";
 import { type TableRow, tableRows, tableRules } from "../shared/table-kind.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { DependencyNotReadyError } from "../../runtime/result.ts";
+import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import type { NetClient } from "../network/api.ts";
 import {
   desiredGateway,

@@ -3,8 +3,8 @@ import type {
   NetworkGatewayCreate,
   NetworkGatewayUpdate,
 } from "../../api/resources/network-gateways.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
-import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
+import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/sdk/index.ts";
+import { hrefLinks } from "../../runtime/sdk/index.ts";
 import type { NetClient } from "../network/api.ts";
 import { type CloudDirectory, resolveCloud, sharedClouds } from "../network/cloud.ts";
 import { orUndefined } from "../shared/observe.ts";

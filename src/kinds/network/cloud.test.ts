@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/index.ts";
 import type { Cloud } from "../../api/resources/clouds.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
-import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
+import { DependencyNotReadyError, InvalidSpecError, NameLookup } from "../../runtime/sdk/index.ts";
 import { type CloudCalls, CloudDirectory, resolveCloud } from "./cloud.ts";
 
 function fakeClouds(clouds: (Cloud & { id: string })[]) {

@@ -1,7 +1,7 @@
 import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import { cloudCapabilities } from "../../api/resources/clouds.ts";
-import type { NameLookup } from "../../runtime/lookup.ts";
-import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
+import type { NameLookup } from "../../runtime/sdk/index.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { type CloudChoice, resolveCloudHref } from "../shared/cloud.ts";
 
 export type { CloudChoice };

@@ -189,7 +189,7 @@ describe("network parameters and atProvider", () => {
 describe("destroyNetwork", () => {
   it("waits (DeletionBlocked, retried) while the service refuses for dependents it knows of", async () => {
     const { ApiError } = await import("../../api/index.ts");
-    const { DeletionBlockedError } = await import("../../runtime/result.ts");
+    const { DeletionBlockedError } = await import("../../runtime/sdk/index.ts");
     const refusal = new ApiError({
       kind: "conflict",
       code: "SVC_CONFLICT" as never,

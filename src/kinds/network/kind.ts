@@ -1,14 +1,13 @@
 import { linkHref, selfHref } from "../../api/index.ts";
 import type { Network, NetworkCreate, NetworkUpdate } from "../../api/resources/networks.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
 import type {
   DesiredContext,
   FieldDiff,
   ManagedKind,
   Reference,
   ResolvedReference,
-} from "../../runtime/kind.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+} from "../../runtime/sdk/index.ts";
+import { hrefLinks, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { destroyOrWait, orUndefined } from "../shared/observe.ts";
 import { refOrHref } from "../shared/refs.ts";
 import { FieldTable, rows } from "../shared/table.ts";

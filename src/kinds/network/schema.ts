@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
+import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { cloudByName, cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
 import { IPV4_CIDR } from "./cidr.ts";
 

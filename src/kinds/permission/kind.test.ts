@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
-import { BatchedReads } from "../../runtime/batched-reads.ts";
-import type { AnyManagedKind, LookupContext } from "../../runtime/kind.ts";
-import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
+import { BatchedReads } from "../../runtime/reconcile/index.ts";
+import type { AnyManagedKind, LookupContext } from "../../runtime/sdk/index.ts";
+import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { admitter } from "../shared/admission.testing.ts";
 import {
   createPermissionKind,

@@ -1,8 +1,7 @@
 import { isApiError, type ServiceApi } from "../../api/index.ts";
 import type { Permission } from "../../api/resources/permissions.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
-import type { LookupContext, ManagedKind, ManagedStatus } from "../../runtime/kind.ts";
-import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/result.ts";
+import type { LookupContext, ManagedKind, ManagedStatus } from "../../runtime/sdk/index.ts";
+import { DeletionBlockedError, DependencyNotReadyError, hrefLinks } from "../../runtime/sdk/index.ts";
 import { ClientCache } from "../shared/client-cache.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";

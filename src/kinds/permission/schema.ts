@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { immutable, managedSpec } from "../../runtime/spec.ts";
+import { immutable, managedSpec } from "../../runtime/sdk/index.ts";
 import { ROLE_TITLES, type RoleTitle } from "../../service-model/index.ts";
 
 export { ROLE_TITLES, type RoleTitle };

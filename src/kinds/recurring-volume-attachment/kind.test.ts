@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildCrd } from "../../runtime/crd.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import { buildCrd } from "../../runtime/crd/index.ts";
+import { InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { crdSources } from "../index.ts";
 import { admitter } from "../shared/admission.testing.ts";
 import {

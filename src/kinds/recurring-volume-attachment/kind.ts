@@ -1,8 +1,7 @@
 import { type ServiceApi, selfHref } from "../../api/index.ts";
 import type { RecurringVolumeAttachment } from "../../api/resources/recurring-volume-attachments.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
-import type { ManagedKind, ResolvedReference } from "../../runtime/kind.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import type { ManagedKind, ResolvedReference } from "../../runtime/sdk/index.ts";
+import { hrefLinks, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";

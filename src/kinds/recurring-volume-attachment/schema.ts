@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type CelRule, exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
+import { type CelRule, exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { byName } from "../volume/schema.ts";
 
 /** `/dev/xvd` plus one of b c e f g h i j (spec 4.6). */

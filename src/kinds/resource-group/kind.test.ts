@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ResolvedReference } from "../../runtime/kind.ts";
+import type { ResolvedReference } from "../../runtime/sdk/index.ts";
 import { admitter } from "../shared/admission.testing.ts";
 import { desiredContext, fakeResource } from "../shared/context.testing.ts";
 import { resourceGroupKind as kind } from "./kind.ts";

@@ -1,7 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import type { DesiredContext } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { DesiredContext } from "../../runtime/sdk/index.ts";
+import { NameLookup } from "../../runtime/sdk/index.ts";
 import { CloudDirectory } from "../network/cloud.ts";
 import { admitter } from "../shared/admission.testing.ts";
 import { createRouteTableKind, routeContents } from "./kind.ts";

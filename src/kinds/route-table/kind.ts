@@ -1,6 +1,6 @@
 import { linkHref } from "../../api/schemas.ts";
-import type { DesiredContext, ManagedKind } from "../../runtime/kind.ts";
-import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
+import type { DesiredContext, ManagedKind } from "../../runtime/sdk/index.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { type CloudDirectory, sharedClouds } from "../network/cloud.ts";
 import { LinkCache } from "../shared/link-cache.ts";
 import { orUndefined } from "../shared/observe.ts";

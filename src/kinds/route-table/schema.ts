@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import type { Route } from "../../api/resources/routes.ts";
 import { linkHref } from "../../api/schemas.ts";
-import { exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
+import { exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { compact } from "../shared/observe.ts";
 import { serviceName } from "../shared/spec-fields.ts";
 import { rows } from "../shared/table.ts";

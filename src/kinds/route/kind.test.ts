@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import { InvalidSpecError } from "../../runtime/sdk/index.ts";
 import {
   desiredRoute,
   diffRoute,

@@ -1,9 +1,7 @@
 import { linkHref } from "../../api/index.ts";
 import type { NextHopType, Route, RouteCreate, RouteUpdate } from "../../api/resources/routes.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
-import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/kind.ts";
-import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
-import { deepEqual } from "../../runtime/values.ts";
+import type { DesiredContext, FieldDiff, ManagedKind, Reference } from "../../runtime/sdk/index.ts";
+import { DependencyNotReadyError, deepEqual, hrefLinks, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import type { NetClient } from "../network/api.ts";
 import { LinkCache } from "../shared/link-cache.ts";
 import { compact, orUndefined } from "../shared/observe.ts";

@@ -1,4 +1,4 @@
-import type { CelRule } from "../../runtime/spec.ts";
+import type { CelRule } from "../../runtime/sdk/index.ts";
 
 /** The next-hop fields of a route spec the rules read. */
 export interface NextHopFields {

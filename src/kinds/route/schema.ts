@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { exactlyOne, href, managedSpec, ref } from "../../runtime/spec.ts";
+import { exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { IPV4 } from "../network/cidr.ts";
 import { cidrBlock } from "../network/schema.ts";
 import { nextHopCelRules } from "./rules.ts";

@@ -1,7 +1,6 @@
 import { admit, type JSONSchemaProps, type StatusCause } from "../../admission/index.ts";
-import { buildCrd } from "../../runtime/crd.ts";
-import type { AnyManagedKind } from "../../runtime/kind.ts";
-import type { CrdSource } from "../../runtime/status-schema.ts";
+import { buildCrd } from "../../runtime/crd/index.ts";
+import type { AnyManagedKind, CrdSource } from "../../runtime/sdk/index.ts";
 import { crdSources } from "../index.ts";
 
 /** Admits a spec (and, for transition rules, the spec it replaces): the causes, empty when admitted. */
@@ -10,7 +9,7 @@ export type SpecAdmitter = (spec: unknown, oldSpec?: unknown) => StatusCause[];
 /**
  * For the kinds' schema tests: admits specs the way the apiserver (and the devcluster) does,
  * schema validation and CEL rules, with the kind's CRD as `npm run generate` writes it to crds/
- * (src/runtime/generate.test.ts holds the two equal).
+ * (src/kinds/crds.test.ts holds the two equal).
  */
 export function admitter(kind: AnyManagedKind): SpecAdmitter {
   return crdAdmitter(crdSources([kind]).find((s) => s.kind === kind.kind)!);

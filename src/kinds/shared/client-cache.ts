@@ -1,4 +1,4 @@
-import { SharedAnswers } from "../../runtime/shared-answers.ts";
+import { SharedAnswers } from "../../runtime/sdk/index.ts";
 
 export interface ClientCacheOptions {
   /** How long an answer is kept (default 30 min). */

@@ -1,5 +1,5 @@
 import { type ServiceApi, selfHref } from "../../api/index.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import { NameLookup } from "../../runtime/sdk/index.ts";
 
 /** Where a spec names its cloud: by href or by name (`cloud: {name}`). */
 export interface CloudChoice {

@@ -1,6 +1,6 @@
 import pino from "pino";
-import type { DesiredContext, ResolvedReference } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
+import type { DesiredContext, ResolvedReference } from "../../runtime/sdk/index.ts";
+import { NameLookup } from "../../runtime/sdk/index.ts";
 
 /** For the kinds' unit tests: the context `desired` gets, for object `name` of namespace `ns`. Test support only. */
 export function desiredContext<C>(

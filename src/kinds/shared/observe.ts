@@ -1,5 +1,5 @@
 import { isApiError } from "../../api/index.ts";
-import { DeletionBlockedError } from "../../runtime/result.ts";
+import { DeletionBlockedError } from "../../runtime/sdk/index.ts";
 
 /** Undefined for a service "not found" (404, or 422 ResourceNotFound). */
 export async function orUndefined<T>(promise: Promise<T>): Promise<T | undefined> {

@@ -1,4 +1,4 @@
-import type { ResolvedReference } from "../../runtime/kind.ts";
+import type { ResolvedReference } from "../../runtime/sdk/index.ts";
 
 /**
  * The href an `xRef`/`xHref` pair of a spec names, and the field that named it (so that a

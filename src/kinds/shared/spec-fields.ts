@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { href, ref } from "../../runtime/spec.ts";
+import { href, ref } from "../../runtime/sdk/index.ts";
 
 /** Spec fields several kinds share, with the same words in every CRD. */
 

@@ -1,9 +1,7 @@
 import type { ServiceApi } from "../../api/index.ts";
 import type { Linked } from "../../api/schemas.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
-import type { DesiredContext, ManagedKind, ManagedStatus, Reference } from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
-import { type CelRule, exactlyOne, immutable } from "../../runtime/spec.ts";
+import type { DesiredContext, ManagedKind, ManagedStatus, Reference } from "../../runtime/sdk/index.ts";
+import { type CelRule, exactlyOne, hrefLinks, immutable, NameLookup } from "../../runtime/sdk/index.ts";
 import { cloudLookup } from "./cloud.ts";
 import { destroyOrWait, orUndefined } from "./observe.ts";
 import { type Field, FieldTable } from "./table.ts";

@@ -1,6 +1,6 @@
 import { type Linked, linkHref, selfHref } from "../../api/schemas.ts";
-import type { FieldDiff } from "../../runtime/kind.ts";
-import { deepEqual } from "../../runtime/values.ts";
+import type { FieldDiff } from "../../runtime/sdk/index.ts";
+import { deepEqual } from "../../runtime/sdk/index.ts";
 import { compact } from "./observe.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { type ServiceApi, selfHref } from "../../api/index.ts";
-import type { KindExport } from "../../runtime/kind.ts";
+import type { KindExport } from "../../runtime/sdk/index.ts";
 import type { TableObserved } from "../shared/table-kind.ts";
 import type { StoredScriptAttachmentClient } from "./schema.ts";
 

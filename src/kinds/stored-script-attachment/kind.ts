@@ -1,7 +1,6 @@
 import { isApiError } from "../../api/index.ts";
-import { type KeySource, keySourceOf, sourceField } from "../../runtime/key-sources.ts";
-import type { ManagedKind } from "../../runtime/kind.ts";
-import { InvalidSpecError } from "../../runtime/result.ts";
+import type { ManagedKind } from "../../runtime/sdk/index.ts";
+import { InvalidSpecError, type KeySource, keySourceOf, sourceField } from "../../runtime/sdk/index.ts";
 import { type TableDesired, type TableObserved, tableKind } from "../shared/table-kind.ts";
 import { storedScriptAttachmentExport } from "./export.ts";
 import {

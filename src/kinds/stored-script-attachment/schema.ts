@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
-import { keySourceSchema } from "../../runtime/key-sources.ts";
-import { href, managedSpec } from "../../runtime/spec.ts";
+import { href, keySourceSchema, managedSpec } from "../../runtime/sdk/index.ts";
 import { numeric } from "../shared/observe.ts";
 import { rows } from "../shared/table.ts";
 import { type TableRow, tableRules } from "../shared/table-kind.ts";

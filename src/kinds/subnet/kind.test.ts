@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DesiredContext } from "../../runtime/kind.ts";
+import type { DesiredContext } from "../../runtime/sdk/index.ts";
 import type { NetClient } from "../network/api.ts";
 import {
   checkSubnetCidr,

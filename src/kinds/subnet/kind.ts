@@ -1,13 +1,12 @@
 import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
 import type {
   DesiredContext,
   FieldDiff,
   ManagedKind,
   Reference,
   ResolvedReference,
-} from "../../runtime/kind.ts";
-import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.ts";
+} from "../../runtime/sdk/index.ts";
+import { DependencyNotReadyError, hrefLinks, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import type { NetClient } from "../network/api.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { toNetworkObserved } from "../network/kind.ts";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
+import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { cidrBlock } from "../network/schema.ts";
 
 /** Fields the service takes only on create. */

@@ -1,13 +1,13 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiErrorCodes } from "../../api/index.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
 import {
   DeletionBlockedError,
   DependencyNotReadyError,
   InvalidSpecError,
+  NameLookup,
   WaitError,
-} from "../../runtime/result.ts";
+} from "../../runtime/sdk/index.ts";
 import {
   allowedInstanceChanges,
   createParams,

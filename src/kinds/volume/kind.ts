@@ -1,15 +1,13 @@
 import { isApiError, type ServiceApi, selfHref } from "../../api/index.ts";
 import type { Volume } from "../../api/resources/volumes.ts";
-import { hrefLinks } from "../../runtime/href-links.ts";
 import type {
   DesiredContext,
   FieldDiff,
   ManagedKind,
   ObjectMeta,
   ResolvedReference,
-} from "../../runtime/kind.ts";
-import { NameLookup } from "../../runtime/lookup.ts";
-import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
+} from "../../runtime/sdk/index.ts";
+import { DeletionBlockedError, hrefLinks, NameLookup, Reason, WaitError } from "../../runtime/sdk/index.ts";
 import { resolveCloudHref } from "../shared/cloud.ts";
 import { numeric, orUndefined } from "../shared/observe.ts";
 import { FieldTable, rows } from "../shared/table.ts";

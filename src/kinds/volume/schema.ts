@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type CelRule, exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/spec.ts";
+import { type CelRule, exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/sdk/index.ts";
 
 /** A cloud or volume type by name, looked up through its collection index. */
 export function byName(what: string) {

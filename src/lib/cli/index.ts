@@ -2,7 +2,7 @@
  * The CLI framework every subcommand is written in: a command's flags and their zod schema,
  * parsing argv into typed options with errors that name the flag, help text, the shared flag
  * helpers, and the usage error a server that cannot bind becomes. Owns no subcommand: each part
- * of the product defines its own, and src/cli/commands.ts lists them.
+ * of the product defines its own, and src/commands.ts lists them.
  */
 export {
   type Command,

@@ -1,24 +1,22 @@
 import type { Logger } from "pino";
-import type { AccountUse } from "../account-use.ts";
-import type { AuditAction, FieldChange } from "../audit-text.ts";
-import type { KeySources } from "../key-sources.ts";
+import type { AuditAction, FieldChange } from "../audit/index.ts";
+import type { ObjectRef, ObjectStore } from "../client/index.ts";
+import type { OwnerIndex, ReferenceIndex } from "../indexes/index.ts";
 import type {
+  AccountUse,
   AnyManagedKind,
   DesiredContext,
+  EventReason,
+  KeySources,
   LookupContext,
   ManagedObject,
   ManagedStatus,
   ObjectMeta,
   ResolvedReference,
-} from "../kind.ts";
-import type { ObjectRef, ObjectStore } from "../kube.ts";
-import type { LinkCheck } from "../links.ts";
-import type { OwnerIndex } from "../owners.ts";
-import type { ProblemLog } from "../problems.ts";
-import type { ReferenceIndex } from "../references.ts";
-import type { EventReason } from "../result.ts";
-import type { ExplainServiceError } from "../service-hints.ts";
+} from "../sdk/index.ts";
+import type { ExplainServiceError, ProblemLog } from "../telemetry/index.ts";
 import type { ObservationCache } from "./deps.ts";
+import type { LinkCheck } from "./link-check.ts";
 import type { Desired, RunMemory } from "./state.ts";
 
 /**

@@ -1,10 +1,15 @@
-import { changedFields, shownValue } from "../audit-text.ts";
-import { isTrue } from "../conditions.ts";
-import type { FieldDiff, LastDrift } from "../kind.ts";
-import { Annotation } from "../names.ts";
-import type { Outcome } from "../outcome.ts";
-import { DeletionBlockedError, EventReason, Reason, WaitError } from "../result.ts";
-import { deepEqual, withoutNulls } from "../values.ts";
+import { changedFields, shownValue } from "../audit/index.ts";
+import type { FieldDiff, LastDrift, Outcome } from "../sdk/index.ts";
+import {
+  Annotation,
+  DeletionBlockedError,
+  deepEqual,
+  EventReason,
+  isTrue,
+  Reason,
+  WaitError,
+  withoutNulls,
+} from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { readyToCreate } from "./create.ts";
 import { decideChange, writeOnlyChanges } from "./decide.ts";

@@ -1,7 +1,6 @@
-import { createdFields } from "../audit-text.ts";
-import { mergePatch } from "../kube.ts";
-import { Annotation, FINALIZER } from "../names.ts";
-import { EventReason, Reason, WaitError } from "../result.ts";
+import { createdFields } from "../audit/index.ts";
+import { mergePatch } from "../client/index.ts";
+import { Annotation, EventReason, FINALIZER, Reason, WaitError } from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import type { Desired, Existing, Observed } from "./state.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AnyManagedKind, ManagedObject } from "../kind.ts";
-import { DependencyNotReadyError, type TerminalError } from "../result.ts";
+import type { AnyManagedKind, ManagedObject } from "../sdk/index.ts";
+import { DependencyNotReadyError, type TerminalError } from "../sdk/index.ts";
 import { decideChange, looksUp, resolveReferences, writeOnlyChanges } from "./decide.ts";
 
 const kind = (extra: Partial<AnyManagedKind> = {}) =>

@@ -1,17 +1,17 @@
-import type { AnyManagedKind, FieldDiff, Reference, ResolvedReference } from "../kind.ts";
-import type { ObjectStore } from "../kube.ts";
-import { Annotation, objectKey } from "../names.ts";
-import { referenceProblem } from "../reference-state.ts";
-import { describeCycle } from "../references.ts";
+import type { ObjectStore } from "../client/index.ts";
+import { describeCycle, referenceProblem } from "../indexes/index.ts";
+import type { AnyManagedKind, FieldDiff, Reference, ResolvedReference } from "../sdk/index.ts";
 import {
+  Annotation,
   DependencyNotReadyError,
+  deepEqual,
   InvalidSpecError,
+  objectKey,
   Reason,
   type TerminalError,
   terminal,
   WaitError,
-} from "../result.ts";
-import { deepEqual } from "../values.ts";
+} from "../sdk/index.ts";
 
 /**
  * The reconciler's decisions as pure functions of what it knows, with the errors it ends on. The

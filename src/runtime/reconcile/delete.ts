@@ -1,6 +1,5 @@
-import { blockedMessage, blockersOf } from "../blockers.ts";
-import { Annotation } from "../names.ts";
-import { DeletionBlockedError, EventReason } from "../result.ts";
+import { blockedMessage, blockersOf } from "../indexes/index.ts";
+import { Annotation, DeletionBlockedError, EventReason } from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { lookupPending } from "./observe.ts";
 import { resolveLoosely } from "./resolve.ts";

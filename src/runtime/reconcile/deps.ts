@@ -1,19 +1,12 @@
 import type { Logger } from "pino";
-import type { AccountUse, NoClient } from "../account-use.ts";
-import type { AuditSink } from "../audit.ts";
-import type { BatchedReads } from "../batched-reads.ts";
-import type { Clock } from "../clock.ts";
-import type { EventSink } from "../events.ts";
-import type { KeySources } from "../key-sources.ts";
-import type { KubeWriter, ObjectStore } from "../kube.ts";
-import type { LinkCheck } from "../links.ts";
-import type { NameLookup } from "../lookup.ts";
-import type { Outcome } from "../outcome.ts";
-import type { OwnerIndex } from "../owners.ts";
-import type { ProblemLog } from "../problems.ts";
-import type { ReferenceIndex } from "../references.ts";
-import type { Result } from "../result.ts";
-import type { ExplainServiceError } from "../service-hints.ts";
+import type { Clock } from "../../lib/index.ts";
+import type { AuditSink } from "../audit/index.ts";
+import type { EventSink, KubeWriter, ObjectStore } from "../client/index.ts";
+import type { OwnerIndex, ReferenceIndex } from "../indexes/index.ts";
+import type { AccountUse, KeySources, NameLookup, NoClient, Outcome, Result } from "../sdk/index.ts";
+import type { ExplainServiceError, ProblemLog } from "../telemetry/index.ts";
+import type { BatchedReads } from "./batched-reads.ts";
+import type { LinkCheck } from "./link-check.ts";
 
 /**
  * What the managed reconciler is given (ReconcilerDeps) and what it answers (ReconcileOutcome):

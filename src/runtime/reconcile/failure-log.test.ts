@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../fake-clock.ts";
-import { memoryLog } from "../memory-log.ts";
-import { ProblemLog } from "../problems.ts";
+import { ProblemLog } from "../telemetry/index.ts";
+import { FakeClock, memoryLog } from "../testing/index.ts";
 import type { PhaseRun } from "./context.ts";
 import { logRetriedFailure } from "./failure-log.ts";
 

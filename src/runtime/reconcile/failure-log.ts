@@ -1,4 +1,4 @@
-import { isReported } from "../kube-raw.ts";
+import { isReported } from "../client/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 
 /**

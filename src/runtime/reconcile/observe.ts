@@ -1,7 +1,5 @@
-import { createdFields } from "../audit-text.ts";
-import { selfLinkMismatch } from "../canonical-href.ts";
-import { Annotation, FINALIZER } from "../names.ts";
-import { EventReason, invalidHref } from "../result.ts";
+import { createdFields } from "../audit/index.ts";
+import { Annotation, EventReason, FINALIZER, invalidHref, selfLinkMismatch } from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { recordHref } from "./create.ts";
 import { ambiguous, looksUp, observedGone, observeOnlyWithoutHref } from "./decide.ts";

@@ -1,8 +1,16 @@
-import { ConflictError, GoneError, mergePatch } from "../kube.ts";
-import { Annotation } from "../names.ts";
-import { conditionsFor, type Outcome, outcomeEvent, outcomeOf } from "../outcome.ts";
-import { DEPENDENCY_RETRY_MS, Reason, type ReconcileError, WaitError } from "../result.ts";
-import { withoutNulls } from "../values.ts";
+import { ConflictError, GoneError, mergePatch } from "../client/index.ts";
+import {
+  Annotation,
+  conditionsFor,
+  DEPENDENCY_RETRY_MS,
+  type Outcome,
+  outcomeEvent,
+  outcomeOf,
+  Reason,
+  type ReconcileError,
+  WaitError,
+  withoutNulls,
+} from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { recordUnrecordedHref } from "./create.ts";
 import type { ReconcileOutcome } from "./deps.ts";

@@ -1,6 +1,6 @@
-import type { ManagedObject, Reference, ResolvedReference } from "../kind.ts";
-import { onlyWaitsForReferences } from "../reference-state.ts";
-import { DEPENDENCY_RETRY_MS, DependencyNotReadyError } from "../result.ts";
+import { onlyWaitsForReferences } from "../indexes/index.ts";
+import type { ManagedObject, Reference, ResolvedReference } from "../sdk/index.ts";
+import { DEPENDENCY_RETRY_MS, DependencyNotReadyError } from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { resolveReferences } from "./decide.ts";
 import type { Desired, Validated } from "./state.ts";

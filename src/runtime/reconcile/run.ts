@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { type AccountUse, cannotDelete } from "../account-use.ts";
-import type { AuditBatch } from "../audit.ts";
-import type { AuditAction, AuditChange, FieldChange } from "../audit-text.ts";
-import { NOT_LISTED } from "../batched-reads.ts";
-import { selfLinkMismatch } from "../canonical-href.ts";
+import type { AuditAction, AuditBatch, AuditChange, FieldChange } from "../audit/index.ts";
+import type { ObjectRef } from "../client/index.ts";
 import type {
   AnyManagedKind,
   LookupContext,
@@ -12,13 +9,22 @@ import type {
   ManagedStatus,
   ObjectMeta,
   ResolvedReference,
-} from "../kind.ts";
-import type { ObjectRef } from "../kube.ts";
-import { lazyChild } from "../logging.ts";
-import { NameLookup } from "../lookup.ts";
-import { Annotation, FINALIZER, objectKey } from "../names.ts";
-import { DependencyNotReadyError, EventReason, EventTypes, invalidHref } from "../result.ts";
-import { resyncInterval } from "../resync-interval.ts";
+} from "../sdk/index.ts";
+import {
+  type AccountUse,
+  Annotation,
+  cannotDelete,
+  DependencyNotReadyError,
+  EventReason,
+  EventTypes,
+  FINALIZER,
+  invalidHref,
+  NameLookup,
+  objectKey,
+  selfLinkMismatch,
+} from "../sdk/index.ts";
+import { lazyChild } from "../telemetry/index.ts";
+import { NOT_LISTED } from "./batched-reads.ts";
 import type { Around, PhaseRun, Policy, ReadState } from "./context.ts";
 import { converge } from "./converge.ts";
 import { createIfMissing } from "./create.ts";
@@ -27,6 +33,7 @@ import type { ReconcileOutcome, ReconcilerDeps } from "./deps.ts";
 import { observeOrAdopt } from "./observe.ts";
 import { record, recordFailure, report } from "./report.ts";
 import { references } from "./resolve.ts";
+import { resyncInterval } from "./resync-interval.ts";
 import { AccountPendingError, type Ending, type RunMemory } from "./state.ts";
 import { pausedOrDeleted, validated } from "./validate.ts";
 

@@ -1,5 +1,4 @@
-import type { Reference } from "../kind.ts";
-import type { Outcome } from "../outcome.ts";
+import type { Outcome, Reference } from "../sdk/index.ts";
 
 /** What a reconcile ends with: an outcome to record, or "gone" once the finalizer is released. */
 export type Ending = Outcome | "gone";

@@ -1,13 +1,10 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { getCondition } from "../conditions.ts";
-import { FakeClock } from "../fake-clock.ts";
-import { FakeKube } from "../fake-kube.ts";
-import type { ManagedKind } from "../kind.ts";
-import { OwnerIndex } from "../owners.ts";
-import { ManagedReconciler } from "../reconciler.ts";
-import { ReferenceIndex } from "../references.ts";
-import { managedSpec, ref } from "../spec.ts";
+import { OwnerIndex, ReferenceIndex } from "../indexes/index.ts";
+import type { ManagedKind } from "../sdk/index.ts";
+import { getCondition, managedSpec, ref } from "../sdk/index.ts";
+import { FakeClock, FakeKube } from "../testing/index.ts";
+import { ManagedReconciler } from "./reconciler.ts";
 
 type Spec = { partRef?: { name: string }; accountRef: { name: string } };
 

@@ -1,9 +1,6 @@
-import { hrefProblem } from "../canonical-href.ts";
-import type { Reference } from "../kind.ts";
-import { Annotation, FINALIZER } from "../names.ts";
-import { parseSpec } from "../parse-spec.ts";
-import { referenceKeys } from "../references.ts";
-import { invalidHref } from "../result.ts";
+import { referenceKeys } from "../indexes/index.ts";
+import type { Reference } from "../sdk/index.ts";
+import { Annotation, FINALIZER, hrefProblem, invalidHref, parseSpec } from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { referenceCycle } from "./decide.ts";
 import { deleted } from "./delete.ts";

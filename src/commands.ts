@@ -1,0 +1,20 @@
+import { dev } from "./dev/command.ts";
+import { devcluster } from "./devcluster/command.ts";
+import { exportCommand } from "./export/command.ts";
+import type { Command } from "./lib/cli/index.ts";
+import { planCommand } from "./plan/command.ts";
+import { runCommand } from "./run/index.ts";
+import { simulatorCommand } from "./simulator/command.ts";
+import { traceCommand } from "./trace/command.ts";
+
+// Every subcommand of the product, in the order `svc-operator --help` lists them.
+// biome-ignore lint/suspicious/noExplicitAny: commands carry their own option types
+export const commands: Command<any>[] = [
+  runCommand,
+  simulatorCommand,
+  devcluster,
+  dev,
+  exportCommand,
+  planCommand,
+  traceCommand,
+];

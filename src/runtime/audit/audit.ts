@@ -1,0 +1,392 @@
+import type { Logger } from "pino";
+import { isApiError } from "../../api/index.ts";
+import { BoundedMap } from "../../lib/index.ts";
+import { GoneError, type KubeWriter, type ObjectRef, type ObjectStore } from "../client/index.ts";
+import {
+  type AuditCalls,
+  AuditFailure,
+  type AuditMetrics,
+  auditErrorReason,
+  serviceAuditCalls,
+} from "./audit-calls.ts";
+import { type AuditChange, type AuditContext, detailText, summaryText } from "./audit-text.ts";
+
+/**
+ * The operator's audit trail in the service (spec 4.14): every change the reconciler makes to a
+ * service object is recorded in an audit entry whose auditee is that object, one entry per
+ * object, its href kept in the resource's `status.auditEntryHref`.
+ *
+ * Off the reconcile's critical path: a reconcile hands its changes over when it ends (after its
+ * status write) and goes on; the calls are made here, one at a time per object (in order, so an
+ * append never races the create of its entry) and a few at a time overall (they share the
+ * Account's client, its rate limit and connections, with the reconciles). A failure never reaches
+ * the reconcile: it is counted (`svc_operator_audit_errors_total`) and logged once per object.
+ */
+
+/** One reconcile's changes to service objects, as the reconcile hands them over. */
+export interface AuditBatch {
+  context: Omit<AuditContext, "identity">;
+  ref: ObjectRef;
+  uid: string | undefined;
+  /** The Account the reconcile used, in the resource's namespace; its client makes the calls. */
+  accountName: string;
+  client: unknown;
+  /** What the resource's status said when the reconcile began: the entry of the object at `auditee`. */
+  known: { auditee: string; entry: string } | undefined;
+  changes: AuditChange[];
+}
+
+/** What the reconciler sees of the audit trail. */
+export interface AuditSink {
+  /** Takes a reconcile's changes; returns at once. */
+  submit(batch: AuditBatch): void;
+  /**
+   * Before a service object is deleted: makes sure it has an entry, since the service may refuse
+   * an entry for an object that is gone. Makes a call only for an object without one (adopted,
+   * or changed only while the trail was off); never throws.
+   */
+  beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void>;
+}
+
+export interface AuditTrailOptions {
+  identity: string;
+  store: ObjectStore;
+  kube: KubeWriter;
+  log: Logger;
+  metrics?: AuditMetrics;
+  calls?: AuditCalls;
+  /** Entry hrefs remembered per service object (more are found again in status). */
+  maxEntries?: number;
+  /** Groups of changes waiting for their calls; beyond it a change is counted as lost (`queueFull`). */
+  maxQueued?: number;
+  /**
+   * Audit calls in flight at once per Account while reconciles are running (default 2): the rest
+   * of the Account's connections (`--api-connections`, 16 by default) stay theirs, so a burst of
+   * changes converges first and its trail follows.
+   */
+  concurrency?: number;
+  /** The same when no reconcile is queued or running (default 8): the trail catches up. */
+  idleConcurrency?: number;
+  /** Whether reconciles are queued or running (default: never). */
+  busy?: () => boolean;
+  /** The longest a deletion waits for its object's entry to be made sure of (default 10 s). */
+  beforeDeleteWaitMs?: number;
+  /** Objects remembered as logged (their later failures are only counted). */
+  maxLogged?: number;
+}
+
+/** What a task keeps of its reconcile's batch: whose calls they are and on which client. */
+type Target = Pick<AuditBatch, "ref" | "uid" | "accountName" | "client" | "known">;
+
+/** The write-only fields of a kind that has none (most): one list shared by every task. */
+const NO_FIELDS: readonly string[] = Object.freeze([]);
+
+/**
+ * One object's changes from one reconcile, waiting for its call or making it. A waiting task is
+ * only this record (no promise, no suspended function: a burst of thousands of changes waits for
+ * its calls while reconciles run), linked behind the previous task of its object. It is flat:
+ * the batch's fields it needs are copied in, its context kept as the two fields the ref does not
+ * already hold, the Account's slot key made when needed (accountOf); a batch, its context and a
+ * key per task were 40% of a task, and a converge of thousands of creates queues thousands.
+ */
+interface Task extends Target {
+  reconcileId: string;
+  writeOnly: readonly string[];
+  auditee: string;
+  changes: AuditChange[];
+  cancelled: boolean;
+  /** The object's key (see key()). */
+  key: string;
+  /** The object's next task: it starts once this one is done. */
+  next?: Task;
+  /** Called when this task is done (a deletion waits for its entry). */
+  done?: () => void;
+}
+
+export {
+  type AuditCalls,
+  type AuditErrorReason,
+  type AuditMetrics,
+  auditErrorReason,
+  serviceAuditCalls,
+} from "./audit-calls.ts";
+
+export class AuditTrail implements AuditSink {
+  private readonly o: AuditTrailOptions;
+  private readonly calls: AuditCalls;
+  /** Entry href per service object (`namespace/account` and auditee href: hrefs are per account). */
+  private readonly entries: BoundedMap<string>;
+  /** Objects whose audit failure was logged; forgotten on their next success. */
+  private readonly logged: BoundedMap<true>;
+  /** The last task of each service object (by key): a new one waits behind it. */
+  private readonly lastOf = new Map<string, Task>();
+  /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
+  private readonly pending = new Set<Task>();
+  /** Calls in flight and tasks waiting for a slot, per Account. */
+  private readonly slots = new Map<string, { running: number; waiting: Task[] }>();
+  /** Called once no task is pending (settled()). */
+  private idle: (() => void)[] = [];
+  private closed = false;
+
+  constructor(options: AuditTrailOptions) {
+    this.o = options;
+    this.calls = options.calls ?? serviceAuditCalls;
+    this.entries = new BoundedMap(options.maxEntries ?? 10_000);
+    this.logged = new BoundedMap(options.maxLogged ?? 1_000);
+  }
+
+  submit(batch: AuditBatch): void {
+    if (batch.changes.length === 0 || !this.enabled(batch)) return;
+    const first = batch.changes[0]!.auditee;
+    // Nearly always one object: its task takes the batch's own list.
+    if (batch.changes.every((c) => c.auditee === first)) {
+      this.enqueue(this.task(batch, first, batch.changes));
+      return;
+    }
+    // A reconcile may change two objects (a replacement's new one and the old one it deletes).
+    const byAuditee = new Map<string, AuditChange[]>();
+    for (const change of batch.changes) {
+      const list = byAuditee.get(change.auditee) ?? [];
+      list.push(change);
+      byAuditee.set(change.auditee, list);
+    }
+    for (const [auditee, changes] of byAuditee) this.enqueue(this.task(batch, auditee, changes));
+  }
+
+  async beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void> {
+    if (!this.enabled(batch)) return;
+    // Known and nothing queued for it (the usual case): no call, no wait. Otherwise the check
+    // waits behind the object's queued calls, one of which may be creating its entry.
+    const pending = this.lastOf.has(this.key(batch, auditee));
+    if (this.entryOf(batch, auditee) !== undefined && !pending) return;
+    // On the deletion's critical path: ahead of other objects' calls, and never waited for long
+    // (behind a burst of queued calls of its own, the deletion goes on without the entry).
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.o.beforeDeleteWaitMs ?? 10_000);
+      timer.unref?.();
+    });
+    const task = this.task(batch, auditee, []);
+    const done = new Promise<void>((resolve) => {
+      task.done = resolve;
+    });
+    this.enqueue(task);
+    await Promise.race([done, waited]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves when every call queued so far has been made (or has failed). */
+  async settled(): Promise<void> {
+    while (this.lastOf.size > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  /**
+   * Waits up to `timeoutMs` for the calls queued; those not done by then are counted as lost
+   * (`shutdown`) and logged, never dropped silently.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    this.closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref?.();
+    });
+    await Promise.race([this.settled(), timeout]);
+    clearTimeout(timer);
+    if (this.pending.size === 0) return;
+    // Counted one by one, logged in one line: a shutdown behind a burst of changes would
+    // otherwise log a line per object.
+    const names: string[] = [];
+    for (const task of this.pending) {
+      task.cancelled = true;
+      this.o.metrics?.auditError(task.ref.kind, "shutdown");
+      const { kind, namespace, name } = task.ref;
+      if (names.length < 10) names.push(`${kind} ${namespace}/${name}`);
+    }
+    this.o.log.warn(
+      { count: this.pending.size, reason: "shutdown", first: names },
+      "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
+    );
+    this.pending.clear();
+  }
+
+  /** Whether the resource's Account keeps the trail (`spec.auditTrail`, on unless false). */
+  private enabled(batch: Pick<AuditBatch, "ref" | "accountName">): boolean {
+    const account = this.o.store.get("Account", batch.ref.namespace, batch.accountName);
+    return (account?.spec as { auditTrail?: boolean } | undefined)?.auditTrail !== false;
+  }
+
+  /** Joined, not concatenated: a queued task keeps it, and a concatenation is a tree of pieces. */
+  private key(batch: Pick<AuditBatch, "ref" | "accountName">, auditee: string): string {
+    return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
+  }
+
+  private entryOf(batch: Target, auditee: string): string | undefined {
+    return (
+      this.entries.get(this.key(batch, auditee)) ??
+      (batch.known?.auditee === auditee ? batch.known.entry : undefined)
+    );
+  }
+
+  /** The batch's context (kind, namespace and name are its ref's) is kept as its two other fields. */
+  private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
+    const { ref, uid, accountName, client, known } = batch;
+    const { reconcileId, writeOnly } = batch.context;
+    return {
+      ref,
+      uid,
+      accountName,
+      client,
+      known,
+      reconcileId,
+      writeOnly: writeOnly.length > 0 ? writeOnly : NO_FIELDS,
+      auditee,
+      changes,
+      cancelled: false,
+      key: this.key(batch, auditee),
+    };
+  }
+
+  /** The Account whose slots the task takes (`namespace/name`). */
+  private accountOf(task: Task): string {
+    return `${task.ref.namespace}/${task.accountName}`;
+  }
+
+  private enqueue(task: Task): void {
+    if (this.closed || this.pending.size >= (this.o.maxQueued ?? 10_000)) {
+      const reason = this.closed ? "shutdown" : "queueFull";
+      this.failed(task, new AuditFailure(reason, `audit calls not made: ${reason}`));
+      task.done?.();
+      return;
+    }
+    this.pending.add(task);
+    const last = this.lastOf.get(task.key);
+    this.lastOf.set(task.key, task);
+    if (last) last.next = task;
+    else this.schedule(task);
+  }
+
+  /** Starts the task when its Account has a slot free, else queues it (one without changes first). */
+  private schedule(task: Task): void {
+    const account = this.accountOf(task);
+    let slots = this.slots.get(account);
+    if (!slots) {
+      slots = { running: 0, waiting: [] };
+      this.slots.set(account, slots);
+    }
+    if (slots.running < this.limit()) {
+      slots.running++;
+      this.start(task);
+    } else if (task.changes.length === 0) slots.waiting.unshift(task);
+    else slots.waiting.push(task);
+  }
+
+  private start(task: Task): void {
+    void this.run(task).then(() => this.finish(task));
+  }
+
+  private async run(task: Task): Promise<void> {
+    try {
+      if (task.cancelled) return;
+      await this.write(task);
+      if (!task.cancelled) this.logged.delete(this.objectId(task));
+    } catch (error) {
+      // A task given up at shutdown was counted then.
+      if (!task.cancelled) this.failed(task, error);
+    }
+  }
+
+  /** Frees the task's slot for the next waiting task, and starts its object's next one. */
+  private finish(task: Task): void {
+    this.pending.delete(task);
+    const account = this.accountOf(task);
+    const slots = this.slots.get(account);
+    if (slots) {
+      slots.running--;
+      // The limit may have grown since (reconciles done): start as many as it allows now.
+      while (slots.waiting.length > 0 && slots.running < this.limit()) {
+        slots.running++;
+        this.start(slots.waiting.shift()!);
+      }
+      if (slots.running === 0 && slots.waiting.length === 0) this.slots.delete(account);
+    }
+    if (task.next) this.schedule(task.next);
+    else if (this.lastOf.get(task.key) === task) this.lastOf.delete(task.key);
+    task.done?.();
+    if (this.lastOf.size === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** One call per task: an append to the object's entry, or a create carrying the first detail. */
+  private async write(task: Task): Promise<void> {
+    const { auditee, changes, ref } = task;
+    const key = this.key(task, auditee);
+    let entry = this.entryOf(task, auditee);
+    if (changes.length === 0 && entry !== undefined) return;
+    const { kind, namespace, name } = ref;
+    const context = { kind, namespace, name, reconcileId: task.reconcileId, writeOnly: task.writeOnly };
+    const texts = { ...context, identity: this.o.identity };
+    // An entry made ahead of a deletion starts empty: the deletion is appended once it is done.
+    const summary =
+      changes.length > 0
+        ? summaryText(texts, changes)
+        : `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
+    const detail = changes.length > 0 ? detailText(texts, changes) : "";
+    if (entry !== undefined) {
+      try {
+        await this.calls.append(task.client, entry, { detail, summary });
+        this.entries.set(key, entry);
+        return;
+      } catch (error) {
+        // The entry is gone (deleted in the service): the object gets a new one.
+        if (!(isApiError(error) && error.kind === "notFound")) throw error;
+        this.entries.delete(key);
+      }
+    }
+    entry = await this.calls.create(task.client, { auditee_href: auditee, summary, detail });
+    this.entries.set(key, entry);
+    await this.persist(task, entry);
+  }
+
+  /**
+   * Writes the new entry's href to the resource's status, unless the resource has moved on to
+   * another service object meanwhile (a replacement): then its own entry comes with its own change.
+   */
+  private async persist(task: Task, entry: string): Promise<void> {
+    const { ref, uid } = task;
+    const current = this.o.store.get(ref.kind, ref.namespace, ref.name);
+    if (!current || (uid !== undefined && current.metadata.uid !== uid)) return;
+    const href = current.status?.href;
+    if ((href !== undefined && href !== task.auditee) || current.status?.auditEntryHref === entry) return;
+    try {
+      await this.o.kube.patchUnread(ref, { status: { auditEntryHref: entry } });
+    } catch (error) {
+      if (error instanceof GoneError) return;
+      throw new AuditFailure("statusWrite", `could not record ${entry} in status.auditEntryHref`, {
+        cause: error,
+      });
+    }
+  }
+
+  private limit(): number {
+    return this.o.busy?.() ? (this.o.concurrency ?? 2) : (this.o.idleConcurrency ?? 8);
+  }
+
+  private objectId(task: Task): string {
+    const { ref, uid } = task;
+    return [ref.kind, ref.namespace, ref.name, uid ?? ""].join("/");
+  }
+
+  /** Counted every time; logged once per object until a call for it succeeds again. */
+  private failed(task: Task, error: unknown): void {
+    const reason = auditErrorReason(error);
+    const { ref } = task;
+    this.o.metrics?.auditError(ref.kind, reason);
+    const id = this.objectId(task);
+    if (this.logged.get(id)) return;
+    this.logged.set(id, true);
+    this.o.log.warn(
+      { err: error, reason, kind: ref.kind, namespace: ref.namespace, name: ref.name, href: task.auditee },
+      "could not write the audit trail in the service; the resource is not affected, further failures for it are only counted",
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { systemClock } from "../../lib/index.ts";
+import type { OperatorMetrics } from "../telemetry/index.ts";
+import { Workers } from "./operator-workers.ts";
+
+const metrics = {
+  leader: { set: () => {} },
+  queueDepth: { set: () => {} },
+  retries: { inc: () => {} },
+} as unknown as OperatorMetrics;
+
+describe("Workers.lend", () => {
+  it("a reconcile waiting on a lent wait lets another key run in its slot, then resumes first", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const parked = new Promise<void>((r) => {
+      release = r;
+    });
+    let idle = 0;
+    const workers: Workers = new Workers({
+      clock: systemClock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      resyncMs: 3_600_000,
+      resync: () => {},
+      priority: () => 0,
+      enqueueAll: () => {
+        workers.queue!.add("Widget/ns/a");
+        workers.queue!.add("Widget/ns/b");
+      },
+      onIdle: () => {
+        idle++;
+        release();
+      },
+      reconcile: async (key) => {
+        order.push(`start ${key}`);
+        if (key === "Widget/ns/a") await workers.lend(parked);
+        order.push(`end ${key}`);
+        return {};
+      },
+    });
+    workers.start();
+    const deadline = Date.now() + 5_000;
+    while (order.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await workers.stop(1_000);
+    // b ran while a was parked (one slot); a's wait went once nothing else was at work (onIdle).
+    expect(order).toEqual(["start Widget/ns/a", "start Widget/ns/b", "end Widget/ns/b", "end Widget/ns/a"]);
+    expect(idle).toBeGreaterThan(0);
+  });
+});
+
+describe("Workers: the order keys start in", () => {
+  it("is the queue's, also when a worker finishing hands its slot to one waiting", async () => {
+    const started: string[] = [];
+    const keys = ["a", "b", "c", "d", "e"].map((k) => `Widget/ns/${k}`);
+    const workers: Workers = new Workers({
+      clock: systemClock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      resyncMs: 3_600_000,
+      resync: () => {},
+      priority: () => 0,
+      enqueueAll: () => {
+        for (const key of keys) workers.queue!.add(key);
+      },
+      reconcile: async (key) => {
+        started.push(key);
+        // A lent wait: one more worker, so that two wait for the one slot from then on.
+        if (key === keys[0]) await workers.lend(Promise.resolve());
+        return {};
+      },
+    });
+    workers.start();
+    const deadline = Date.now() + 5_000;
+    while (started.length < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await workers.stop(1_000);
+    expect(started).toEqual(keys);
+  });
+});

@@ -1,0 +1,346 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
+import { StringPool } from "../../src/lib/index.ts";
+import {
+  cacheTransform,
+  InformerSet,
+  LAST_APPLIED,
+  type ListPage,
+  listPath,
+  pagedList,
+  withoutManagedFields,
+} from "../../src/runtime/cache/index.ts";
+import { RawKube } from "../../src/runtime/client/index.ts";
+import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
+import { API_VERSION } from "../../src/runtime/sdk/index.ts";
+import { ProblemLog } from "../../src/runtime/telemetry/index.ts";
+import { FakeClock, memoryLog } from "../../src/runtime/testing/index.ts";
+
+const path = (name = "") => `/apis/${API_VERSION}/namespaces/ns/deployments${name ? `/${name}` : ""}`;
+
+const managedFields = (o: ManagedObject | undefined) =>
+  (o?.metadata as { managedFields?: unknown[] } | undefined)?.managedFields;
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("withoutManagedFields", () => {
+  it("drops metadata.managedFields and keeps the rest", () => {
+    const o = {
+      apiVersion: API_VERSION,
+      kind: "Deployment",
+      metadata: { name: "a", namespace: "ns", managedFields: [{ manager: "x" }], annotations: { k: "v" } },
+      spec: { description: "d" },
+    };
+    const slim = withoutManagedFields(o);
+    expect(slim).toBe(o);
+    expect(slim).toEqual({
+      apiVersion: API_VERSION,
+      kind: "Deployment",
+      metadata: { name: "a", namespace: "ns", annotations: { k: "v" } },
+      spec: { description: "d" },
+    });
+    expect(withoutManagedFields({ metadata: { name: "b" } })).toEqual({ metadata: { name: "b" } });
+  });
+});
+
+describe("listPath", () => {
+  it("asks for a page of 500 with the shard's label selector and the continue token, encoded", () => {
+    expect(listPath("/apis/g/v1/things", undefined, undefined)).toBe("/apis/g/v1/things?limit=500");
+    expect(listPath("/api/v1/namespaces/a/configmaps", "shard in (a,b)", "tok/en=")).toBe(
+      "/api/v1/namespaces/a/configmaps?limit=500&labelSelector=shard+in+%28a%2Cb%29&continue=tok%2Fen%3D",
+    );
+  });
+});
+
+describe("cacheTransform", () => {
+  const object = (name: string, uid: string) =>
+    JSON.parse(
+      JSON.stringify({
+        apiVersion: API_VERSION,
+        kind: "Volume",
+        metadata: {
+          name,
+          namespace: "ns",
+          uid,
+          resourceVersion: uid,
+          creationTimestamp: "2026-11-25T16:00:18Z",
+          finalizers: ["cloud.svc.io/finalizer"],
+          managedFields: [{ manager: "svc-operator" }],
+        },
+        spec: { cloudHref: "/api/clouds/1", size: 10 },
+        status: { conditions: [{ type: "Ready", status: "True", reason: "ReconcileSuccess" }] },
+      }),
+    );
+
+  it("drops managedFields and pools the strings objects share, not their names and uids", () => {
+    const pool = new StringPool();
+    const slim = cacheTransform(pool);
+    const a = slim(object("a", "uid-a"));
+    const shared = pool.length;
+    // apiVersion, kind, namespace, creationTimestamp, finalizer, cloudHref and the condition's strings.
+    expect(shared).toBeGreaterThanOrEqual(7);
+    const b = slim(object("b", "uid-b"));
+    expect(pool.length).toBe(shared);
+    expect(b).toEqual({
+      apiVersion: API_VERSION,
+      kind: "Volume",
+      metadata: {
+        name: "b",
+        namespace: "ns",
+        uid: "uid-b",
+        resourceVersion: "uid-b",
+        creationTimestamp: "2026-11-25T16:00:18Z",
+        finalizers: ["cloud.svc.io/finalizer"],
+      },
+      spec: { cloudHref: "/api/clouds/1", size: 10 },
+      status: { conditions: [{ type: "Ready", status: "True", reason: "ReconcileSuccess" }] },
+    });
+    expect(a.metadata.name).toBe("a");
+    // Equal condition lists are one list.
+    expect(b.status.conditions).toBe(a.status.conditions);
+  });
+
+  it("given the version the cache holds, keeps that version's parts where the new one is equal", () => {
+    const slim = cacheTransform(new StringPool());
+    const previous = slim(object("a", "uid-a"));
+    previous.metadata.annotations = { "cloud.svc.io/href": "/api/volumes/1" };
+    previous.status.atProvider = { name: "a", size: 10 };
+    const next = object("a", "uid-a");
+    next.metadata.resourceVersion = "2";
+    next.metadata.annotations = { "cloud.svc.io/href": "/api/volumes/1" };
+    next.status = {
+      conditions: [{ type: "Ready", status: "False", reason: "Creating" }],
+      atProvider: { name: "a", size: 10 },
+      href: "/api/volumes/1",
+    };
+    const kept = slim(next, previous);
+    expect(kept.spec).toBe(previous.spec);
+    expect(kept.status.atProvider).toBe(previous.status.atProvider);
+    expect(kept.metadata.annotations).toBe(previous.metadata.annotations);
+    expect(kept.metadata.finalizers).toBe(previous.metadata.finalizers);
+    // What changed is the new version's.
+    expect(kept.metadata.resourceVersion).toBe("2");
+    expect(kept.status.conditions).toEqual([{ type: "Ready", status: "False", reason: "Creating" }]);
+    expect(kept.status.href).toBe("/api/volumes/1");
+    const changed = object("a", "uid-a");
+    changed.spec.size = 20;
+    expect(slim(changed, previous).spec).toEqual({ cloudHref: "/api/clouds/1", size: 20 });
+    expect(slim(object("a", "uid-a")).spec).not.toBe(previous.spec);
+  });
+
+  it("drops kubectl's last-applied annotation and keeps the others", () => {
+    const o = object("c", "uid-c");
+    o.metadata.annotations = { [LAST_APPLIED]: JSON.stringify(o), "cloud.svc.io/href": "/api/volumes/1" };
+    expect(cacheTransform(new StringPool())(o).metadata.annotations).toEqual({
+      "cloud.svc.io/href": "/api/volumes/1",
+    });
+  });
+});
+
+describe("InformerSet against the devcluster", () => {
+  let cluster: DevCluster;
+  let raw: RawKube;
+  let informers: InformerSet;
+  const added: ManagedObject[] = [];
+  const updated: { object: ManagedObject; old: ManagedObject | undefined }[] = [];
+
+  beforeAll(async () => {
+    cluster = await createDevCluster();
+    const kc = new KubeConfig();
+    kc.loadFromString(cluster.kubeconfig);
+    raw = new RawKube(kc);
+    const crd = parse(await readFile(join(import.meta.dirname, "../../crds/deployment.yaml"), "utf8"));
+    await raw.call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+    await raw.call("POST", "/api/v1/namespaces", { metadata: { name: "ns" } });
+    await raw.call("POST", path(), {
+      apiVersion: API_VERSION,
+      kind: "Deployment",
+      metadata: { name: "web" },
+      spec: { accountRef: { name: "default" }, description: "first" },
+    });
+    informers = new InformerSet({
+      kubeConfig: kc,
+      kube: raw,
+      kinds: [{ kind: "Deployment", plural: "deployments" }],
+      namespaces: [],
+      handlers: {
+        added: (_kind, object) => added.push(object),
+        updated: (_kind, object, old) => updated.push({ object, old }),
+        deleted: () => {},
+      },
+      log: pino({ level: "silent" }),
+    });
+    await informers.start();
+  });
+
+  afterAll(async () => {
+    await informers?.stop();
+    await raw?.close();
+    await cluster?.close();
+  });
+
+  it("caches listed objects without managedFields", async () => {
+    const stored = await raw.call<ManagedObject>("GET", path("web"));
+    expect(managedFields(stored)?.length).toBeGreaterThan(0);
+    const cached = informers.get("Deployment", "ns", "web");
+    expect(cached?.metadata.name).toBe("web");
+    expect(cached?.metadata.resourceVersion).toBe(stored.metadata.resourceVersion);
+    expect(managedFields(cached)).toBeUndefined();
+    expect(added.map((o) => o.metadata.name)).toEqual(["web"]);
+    expect(added[0]).toBe(cached);
+  });
+
+  it("delivers watched updates without managedFields, with the version before", async () => {
+    await raw.call("PATCH", path("web"), { spec: { description: "second" } }, "application/merge-patch+json");
+    await until(() => updated.length > 0, "the update");
+    const { object, old } = updated[0]!;
+    expect(object.spec).toMatchObject({ description: "second" });
+    expect(managedFields(object)).toBeUndefined();
+    expect(old?.spec).toMatchObject({ description: "first" });
+    expect(informers.get("Deployment", "ns", "web")).toBe(object);
+    expect(informers.list("Deployment")).toEqual([object]);
+  });
+
+  it("keeps the parts an update left as they were from the version before (its spec after a metadata write)", async () => {
+    const before = informers.get("Deployment", "ns", "web")!;
+    await raw.call(
+      "PATCH",
+      path("web"),
+      { metadata: { labels: { tier: "web" } } },
+      "application/merge-patch+json",
+    );
+    await until(
+      () => informers.get("Deployment", "ns", "web")?.metadata.labels?.tier === "web",
+      "the update",
+    );
+    const after = informers.get("Deployment", "ns", "web")!;
+    expect(after).not.toBe(before);
+    expect(after.spec).toBe(before.spec);
+  });
+
+  it("reads a list page by page with the server's continue token, slimming each page", async () => {
+    for (const name of ["b", "c"])
+      await raw.call("POST", path(), {
+        apiVersion: API_VERSION,
+        kind: "Deployment",
+        metadata: { name },
+        spec: { accountRef: { name: "default" } },
+      });
+    const tokens: (string | undefined)[] = [];
+    const list = await pagedList((cont) => {
+      tokens.push(cont);
+      const query = new URLSearchParams({ limit: "2", ...(cont ? { continue: cont } : {}) });
+      return raw.call<ListPage>("GET", `${path()}?${query}`);
+    });
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]).toBeUndefined();
+    expect(tokens[1]).toEqual(expect.any(String));
+    expect(list.items.map((o) => o.metadata?.name).sort()).toEqual(["b", "c", "web"]);
+    expect(list.items.every((o) => managedFields(o as ManagedObject) === undefined)).toBe(true);
+    expect(list.metadata?.resourceVersion).toEqual(expect.any(String));
+  });
+});
+
+describe("InformerSet when the apiserver refuses", () => {
+  /** A FakeClock that records the delays asked of it. */
+  class RecordingClock extends FakeClock {
+    readonly delays: number[] = [];
+    override setTimeout(fn: () => void, ms: number): unknown {
+      this.delays.push(ms);
+      return super.setTimeout(fn, ms);
+    }
+  }
+
+  let cluster: DevCluster;
+  let informers: InformerSet;
+  const clock = new RecordingClock();
+  const { log, lines, text } = memoryLog("info");
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    cluster = await createDevCluster({ deny: [{ verb: "list", resource: "deployments" }] });
+    const kc = new KubeConfig();
+    kc.loadFromString(cluster.kubeconfig);
+    const crd = parse(await readFile(join(import.meta.dirname, "../../crds/deployment.yaml"), "utf8"));
+    await new RawKube(kc).call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+    informers = new InformerSet({
+      kubeConfig: kc,
+      kube: new RawKube(kc),
+      kinds: [{ kind: "Deployment", plural: "deployments" }],
+      namespaces: [],
+      handlers: { added: () => {}, updated: () => {}, deleted: () => {} },
+      log,
+      clock,
+      problems: new ProblemLog({ log, clock, gatherMs: 0 }),
+      onError: (kind, reason) => errors.push(`${kind} ${reason}`),
+      random: () => 1,
+    });
+    await informers.start();
+  });
+
+  afterAll(async () => {
+    await informers?.stop();
+    await cluster?.close();
+  });
+
+  /** Fires the pending restart and waits for the attempt it makes to end (the next one is scheduled, or none is). */
+  async function retry(): Promise<void> {
+    const asked = clock.delays.length;
+    clock.advance(clock.delays.at(-1)!);
+    await until(() => clock.delays.length > asked || informers.synced, "the restart's attempt");
+  }
+
+  it("is not ready, says why, and logs the refusal once, readable, without the exception", async () => {
+    expect(informers.synced).toBe(false);
+    expect(informers.notReady()).toEqual([
+      expect.stringMatching(/^Deployment: cannot list deployments\.cloud\.svc\.io \(403 Forbidden: /),
+    ]);
+    // Nine attempts over 77 s (of the fake clock): the first line, then one a minute.
+    for (let i = 0; i < 8; i++) await retry();
+    const first =
+      'cannot list deployments.cloud.svc.io (403 Forbidden: deployments.cloud.svc.io is forbidden: User "system:serviceaccount:svc-operator-system:svc-operator" cannot list resource "deployments" in API group "cloud.svc.io" at the cluster scope); ' +
+      "the operator's ServiceAccount lacks `list` on deployments.cloud.svc.io: apply deploy/operator/rbac.yaml";
+    expect(lines.map((l) => l.msg)).toEqual([
+      first,
+      `still failing: ${first} (7 failed attempts in the last 1m17s)`,
+    ]);
+    expect(lines[0]).toMatchObject({
+      verb: "list",
+      resource: "deployments.cloud.svc.io",
+      status: 403,
+      kind: "Deployment",
+    });
+    expect(text.join("")).not.toMatch(/stack|HTTP-Code|headers|\\\\/i);
+    expect(errors).toEqual(Array(9).fill("Deployment forbidden"));
+  });
+
+  it("backs off exponentially with jitter up to its cap, and starts over once a list succeeds", async () => {
+    // random() = 1: each delay is the doubled base plus its full 25%.
+    expect(clock.delays).toEqual([625, 1250, 2500, 5000, 10_000, 20_000, 37_500, 37_500, 37_500]);
+    cluster.deny({ rules: [] });
+    await retry();
+    await until(() => informers.synced, "the list");
+    expect(informers.notReady()).toEqual([]);
+    expect(lines.at(-1)).toMatchObject({ level: 30, problem: "resolved" });
+    expect(String(lines.at(-1)!.msg)).toMatch(/^resolved: list deployments\.cloud\.svc\.io works again/);
+    // A later failure (the watch cut) waits the first delay again, and makes the set unready.
+    const before = clock.delays.length;
+    cluster.cutWatches("reset");
+    await until(() => clock.delays.length > before, "the watch's restart");
+    expect(clock.delays.at(-1)).toBe(625);
+    expect(informers.synced).toBe(false);
+    await retry();
+    await until(() => informers.synced, "the watch again");
+  });
+});
