@@ -49,14 +49,16 @@ module.exports = {
     },
     {
       name: "stand-ins-apart-from-the-operator",
-      comment: "the simulator and the devcluster import nothing of the operator's side: shared code lives in neutral libraries",
+      comment:
+        "the simulator and the devcluster import nothing of the operator's side: shared code lives in neutral libraries",
       severity: "error",
       from: { path: STAND_INS, pathNot: "\\.test\\.ts$" },
       to: { path: OPERATOR },
     },
     {
       name: "operator-apart-from-the-stand-ins",
-      comment: "the operator's side imports nothing of the simulator or the devcluster (only src/dev and src/commands.ts start them)",
+      comment:
+        "the operator's side imports nothing of the simulator or the devcluster (only src/dev and src/commands.ts start them)",
       severity: "error",
       from: { path: OPERATOR, pathNot: "\\.test\\.ts$" },
       to: { path: STAND_INS },
@@ -101,10 +103,18 @@ module.exports = {
     },
     {
       name: "packages-through-their-faces",
-      comment: "a package (runtime/*, lib, inventory, run, admission, service-model) is imported through its index.ts from outside it",
+      comment:
+        "a package (runtime/*, lib, inventory, run, admission, service-model) is imported through its index.ts from outside it",
       severity: "error",
-      from: { path: "^(src/|test/|bench/|scripts/)", pathNot: `^src/runtime/|${FACED.map((p) => `^src/${p}/`).join("|")}` },
-      to: { path: `^src/(runtime/[^/]+|${FACED.join("|")})/[^/]+$`, pathNot: ["/index\\.ts$", "\\.testing\\.ts$"] },
+      from: {
+        path: "^(src/|test/|bench/|scripts/)",
+        pathNot: `^src/runtime/|${FACED.map((p) => `^src/${p}/`).join("|")}`,
+      },
+      to: {
+        path: `^src/(runtime/[^/]+|${FACED.join("|")})/[^/]+$`,
+        // src/commands.ts lists each subcommand's definition (command.ts), which loads the rest when it runs.
+        pathNot: ["/index\\.ts$", "\\.testing\\.ts$", "^src/run/command\\.ts$"],
+      },
     },
     ...FACED.map((pkg) => ({
       name: `${pkg.replace("/", "-")}-imports-other-packages-through-their-faces`,

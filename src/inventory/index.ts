@@ -5,7 +5,6 @@
  * or export make of them.
  */
 
-export * from "./admission.ts";
 export * from "./cluster-reader.ts";
 export * from "./desired.ts";
 export * from "./inventory.ts";

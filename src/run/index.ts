@@ -5,3 +5,4 @@
  */
 
 export * from "./command.ts";
+export * from "./start.ts";

@@ -4,7 +4,7 @@ import { delimiter, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
-import { loadConfig } from "../../src/runtime/manager/index.ts";
+import { loadConfig } from "../../src/runtime/config/index.ts";
 import { GROUP } from "../../src/runtime/sdk/index.ts";
 import { OperatorMetrics, operatorRegistry } from "../../src/runtime/telemetry/index.ts";
 import { familyOf, groupingLabels, metricRefs } from "./promql.ts";

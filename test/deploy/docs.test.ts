@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { commands } from "../../src/commands.ts";
 import { dev } from "../../src/dev/command.ts";
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
-import { CONFIG_FLAGS } from "../../src/runtime/manager/index.ts";
+import { CONFIG_FLAGS } from "../../src/runtime/config/index.ts";
 import { Reason } from "../../src/runtime/sdk/index.ts";
 import {
   MemoryMetrics,

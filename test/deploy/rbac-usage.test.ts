@@ -8,9 +8,9 @@ import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts
 import { crdSources, managedKinds } from "../../src/kinds/index.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/run/index.ts";
+import { loadConfig } from "../../src/runtime/config/index.ts";
 import { buildCrd } from "../../src/runtime/crd/index.ts";
 import type { Operator } from "../../src/runtime/manager/index.ts";
-import { loadConfig } from "../../src/runtime/manager/index.ts";
 import type { AnyManagedKind } from "../../src/runtime/sdk/index.ts";
 import { isTrue } from "../../src/runtime/sdk/index.ts";
 import { createSimulator, type Simulator } from "../../src/simulator/server.ts";

@@ -9,8 +9,8 @@ import { createPermissionKind } from "../../src/kinds/permission/kind.ts";
 import { createStoredScriptAttachmentKind } from "../../src/kinds/stored-script-attachment/kind.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/run/index.ts";
+import { loadConfig } from "../../src/runtime/config/index.ts";
 import type { Operator } from "../../src/runtime/manager/index.ts";
-import { loadConfig } from "../../src/runtime/manager/index.ts";
 import { type Stack, serviceApi, simStats, startStack } from "../operator/harness.ts";
 
 export {

@@ -8,8 +8,8 @@ import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts
 import { crdSources } from "../../src/kinds/index.ts";
 import { createOperator } from "../../src/run/index.ts";
 import { RawKube } from "../../src/runtime/client/index.ts";
+import { loadConfig, type OperatorConfig } from "../../src/runtime/config/index.ts";
 import type { Operator } from "../../src/runtime/manager/index.ts";
-import { loadConfig, type OperatorConfig } from "../../src/runtime/manager/index.ts";
 import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import { GROUP, getCondition, VERSION } from "../../src/runtime/sdk/index.ts";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator/server.ts";

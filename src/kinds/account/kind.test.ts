@@ -1,7 +1,7 @@
 import pino from "pino";
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EndpointAllowlist } from "../../api/allowlist.ts";
+import { EndpointAllowlist } from "../../api/index.ts";
 import { AccountController } from "../../runtime/accounts/index.ts";
 import { ReferenceIndex } from "../../runtime/indexes/index.ts";
 import type { AccountKind } from "../../runtime/sdk/index.ts";

@@ -4,7 +4,6 @@
  * operator's configuration and its lifecycle. Not here: what a reconcile does (reconcile/).
  */
 
-export * from "./config.ts";
 export * from "./observer.ts";
 export * from "./operator.ts";
 export * from "./operator-workers.ts";

@@ -6,6 +6,7 @@ import type { AccountController } from "../accounts/index.ts";
 import type { AuditTrail } from "../audit/index.ts";
 import type { InformerSet } from "../cache/index.ts";
 import type { EventRecorder, RawKube } from "../client/index.ts";
+import type { OperatorConfig } from "../config/index.ts";
 import type { MemoryMetrics, ProblemLog } from "../telemetry/index.ts";
 import {
   type KindObjects,
@@ -13,7 +14,6 @@ import {
   resourceConditionLines,
   startHealthServer,
 } from "../telemetry/index.ts";
-import type { OperatorConfig } from "./config.ts";
 import { LeaderElector, rawLeaseApi } from "./leader.ts";
 import type { Workers } from "./operator-workers.ts";
 

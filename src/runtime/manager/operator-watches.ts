@@ -3,10 +3,10 @@ import type { Logger } from "pino";
 import type { Clock } from "../../lib/index.ts";
 import { configMapWatch, type InformerHandlers, InformerSet } from "../cache/index.ts";
 import type { KubeFailureReason, RawKube } from "../client/index.ts";
+import type { OperatorConfig } from "../config/index.ts";
 import type { AnyManagedKind } from "../sdk/index.ts";
 import { KeySources, type KeySourcesOptions } from "../sdk/index.ts";
 import type { ProblemLog } from "../telemetry/index.ts";
-import type { OperatorConfig } from "./config.ts";
 
 /** What the operator watches in the cluster, and the keys specs read from it. */
 export interface ClusterWatches {

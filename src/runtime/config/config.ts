@@ -1,6 +1,5 @@
 import * as z from "zod";
-import { EndpointAllowlist } from "../../api/allowlist.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TRANSPORT } from "../../api/transport.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TRANSPORT, EndpointAllowlist } from "../../api/index.ts";
 
 /**
  * Operator configuration from flags and environment. A flag wins over its
