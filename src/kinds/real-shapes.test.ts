@@ -3,8 +3,7 @@ import { deploymentKind, desiredDeployment } from "./deployment/kind.ts";
 import { deploymentSpecSchema } from "./deployment/schema.ts";
 import { desiredNetwork, networkKind } from "./network/kind.ts";
 import { networkSpecSchema } from "./network/schema.ts";
-import { desiredGateway, networkGatewayKind } from "./network-gateway/kind.ts";
-import { networkGatewaySpecSchema } from "./network-gateway/schema.ts";
+import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
 import {
   type FakeService,
@@ -14,8 +13,7 @@ import {
   realRepresentation as real,
 } from "./real-media-types.testing.ts";
 import { tableKindCases } from "./real-shapes-table.testing.ts";
-import { desiredAttachment, recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
-import { attachmentSpecSchema } from "./recurring-volume-attachment/schema.ts";
+import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
 import { createRouteKind, desiredRoute } from "./route/kind.ts";
 import { routeSpecSchema } from "./route/schema.ts";
 import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
@@ -179,12 +177,13 @@ const cases: RealShapeCase[] = [
     reason: "NetworkGateway: the attachment is the network link; a gateway without one is detached (drift)",
     kind: networkGatewayKind,
     href: "/api/network_gateways/3",
-    desired: desiredGateway(
-      networkGatewaySpecSchema.parse({ cloudHref: C, type: "internet", networkRef: { name: "main" } }),
-      "igw",
-      C,
-      "/api/networks/1",
-    ),
+    desired: {
+      cloudHref: C,
+      type: "internet",
+      name: "igw",
+      networkHref: "/api/networks/1",
+      fields: { networkHref: "networkRef" },
+    },
     paths: {
       "/api/network_gateways/3": real(
         "network_gateway",
@@ -276,15 +275,13 @@ const cases: RealShapeCase[] = [
     reason: "RecurringVolumeAttachment: runnable and storage are its links; another runnable is drift",
     kind: recurringVolumeAttachmentKind,
     href: `${C}/recurring_volume_attachments/2`,
-    desired: desiredAttachment(
-      attachmentSpecSchema.parse({
-        cloudHref: C,
-        storageHref: `${C}/volumes/7`,
-        runnableHref: "/api/servers/1",
-        device: "/dev/xvdb",
-      }),
-      { cloudHref: C },
-    ),
+    desired: {
+      cloudHref: C,
+      storageHref: `${C}/volumes/7`,
+      runnableHref: "/api/servers/1",
+      device: "/dev/xvdb",
+      fields: {},
+    },
     paths: {
       [`${C}/recurring_volume_attachments/2`]: real(
         "recurring_volume_attachment",
