@@ -52,8 +52,8 @@ const cases: { kind: AnyManagedKind; spec: Record<string, unknown>; links: [stri
     },
     links: [
       ["cloudHref", "/api/clouds/1"],
-      ["storageHref", "/api/clouds/1/volumes/1"],
       ["runnableHref", "/api/servers/1"],
+      ["storageHref", "/api/clouds/1/volumes/1"],
       ["volumeTypeHref", "/api/clouds/1/volume_types/1"],
     ],
   },

@@ -196,8 +196,12 @@ function tableBase<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): 
   const table = new FieldTable<TableDesired, TableObserved>(rows);
   const scopeOf = (d: TableDesired | undefined) =>
     o.perCloud ? (d?.[o.perCloud] as string | undefined) : "";
-  const record = (rep: Linked, scope: string | undefined) =>
-    table.observe(rep, o.perCloud ? { [o.perCloud]: scope } : {});
+  const record = (rep: Linked, scope: string | undefined) => {
+    const r = table.observe(rep);
+    // The collection's parent, where the representation shows none of its own.
+    if (o.perCloud && r[o.perCloud] === undefined) r[o.perCloud] = scope;
+    return r;
+  };
   const locked = createOnly(rows);
   const links = rowLinks(rows);
   const identity = rows.filter((r) => o.lookupBy.includes(r.spec));
