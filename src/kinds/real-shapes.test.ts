@@ -307,7 +307,7 @@ const cases: RealShapeCase[] = [
     reason: "Permission: the user is the user link; another user is drift",
     kind: permissionKind,
     href: "/api/permissions/2-observer",
-    desired: { userHref: "/api/users/2", roleTitle: "observer" },
+    desired: { userHref: "/api/users/2", roleTitle: "observer", fields: {} },
     paths: {
       "/api/permissions/2-observer": real(
         "permission",

@@ -1,8 +1,20 @@
 import * as z from "zod";
+import type { ServiceApi } from "../../api/index.ts";
 import { ROLE_TITLES, type RoleTitle } from "../../api/roles.ts";
 import { immutable, managedSpec } from "../../runtime/spec.ts";
+import { rows } from "../shared/table.ts";
+import type { TableRow } from "../shared/table-kind.ts";
 
 export { ROLE_TITLES, type RoleTitle };
+
+export type PermissionClient = Pick<ServiceApi, "permissions">;
+
+/** A grant's fields: both are create-only (the href names user and role; there is no update). */
+export const permissionRows: TableRow<PermissionClient>[] = [
+  { spec: "roleTitle", param: "role_title", attribute: "role_title", write: "create" },
+  rows.createOnlyLink("userHref", "user", "user_href"),
+  ...rows.read({ createdAt: "created_at" }),
+];
 
 export const permissionSpecSchema = managedSpec(
   {

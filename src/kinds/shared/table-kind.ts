@@ -48,7 +48,9 @@ export interface TableBase<S, C> extends Kind<S, C, TableDesired> {
 /**
  * Per-operation overrides (ACK's hooks, crossplane's ExternalClientFns): each receives the
  * table-derived kind (`base`) first, and wraps its default (Volume's delete: check the
- * attachments, then `base.delete`) or replaces it (Route's next-hop diff).
+ * attachments, then `base.delete`) or replaces it (Route's next-hop diff). A member that makes
+ * calls is one of them, so that it reads through the table (`base.resource`, `base.record`);
+ * the pure members a kind adds are plain options.
  */
 export interface TableOverrides<S, C, D extends TableDesired> {
   desired?(base: TableBase<S, C>, spec: S, ctx: DesiredContext<C>): Promise<D>;
@@ -69,6 +71,8 @@ export interface TableOverrides<S, C, D extends TableDesired> {
     diff: FieldDiff[],
   ): Promise<void>;
   delete?(base: TableBase<S, C>, client: C, href: string, observed: TableObserved): Promise<void>;
+  /** ManagedKind.beforeWrite (the table has none: `base.beforeWrite` is undefined). */
+  beforeWrite?(base: TableBase<S, C>, client: C, desired: D, fields?: readonly string[]): Promise<void>;
   diff?(base: TableBase<S, C>, desired: D, observed: TableObserved): FieldDiff[];
   /** The index listing (ManagedKind.index.list). */
   list?(
@@ -96,7 +100,6 @@ export interface TableKindOptions<S, C, D extends TableDesired = TableDesired>
     | "notReady"
     | "validate"
     | "replace"
-    | "beforeWrite"
     | "warnings"
     | "contents"
     | "siblings"
@@ -132,7 +135,7 @@ export interface TableKindOptions<S, C, D extends TableDesired = TableDesired>
    * (default) is DeletionBlocked, retried; `stall` reports the service's answer (a terminal error).
    */
   deleteRefused?: "wait" | "stall";
-  overrides?: TableOverrides<S, C, D>;
+  overrides?: TableOverrides<S, C, NoInfer<D>>;
 }
 
 /**
@@ -162,6 +165,7 @@ export function tableKind<
       ? (client, href, d, obs, diff) => v.update!(base, client, href, d, obs, diff)
       : derived.update,
     delete: v.delete ? (client, href, obs) => v.delete!(base, client, href, obs) : derived.delete,
+    beforeWrite: v.beforeWrite && ((client, d, fields) => v.beforeWrite!(base, client, d, fields)),
     diff: v.diff ? (d, obs) => v.diff!(base, d, obs) : derived.diff,
     index: {
       ...derived.index,
