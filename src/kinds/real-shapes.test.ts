@@ -18,8 +18,7 @@ import { createRouteKind, desiredRoute } from "./route/kind.ts";
 import { routeSpecSchema } from "./route/schema.ts";
 import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
 import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
-import { desiredSubnet, subnetKind } from "./subnet/kind.ts";
-import { subnetSpecSchema } from "./subnet/schema.ts";
+import { subnetKind } from "./subnet/kind.ts";
 import { desiredVolume, volumeKind } from "./volume/kind.ts";
 import { volumeSpecSchema } from "./volume/schema.ts";
 
@@ -142,16 +141,15 @@ const cases: RealShapeCase[] = [
     reason: "Subnet: network, datacenter and route table are its links; another route table is drift",
     kind: subnetKind,
     href: `${C}/subnets/1`,
-    desired: desiredSubnet(
-      subnetSpecSchema.parse({
-        networkHref: "/api/networks/1",
-        cidrBlock: "10.0.1.0/24",
-        datacenterHref: `${C}/datacenters/1`,
-        routeTableHref: "/api/route_tables/2",
-      }),
-      "a",
-      { href: "/api/networks/1", cloudHref: C },
-    ),
+    desired: {
+      networkHref: "/api/networks/1",
+      cidrBlock: "10.0.1.0/24",
+      datacenterHref: `${C}/datacenters/1`,
+      name: "a",
+      routeTableHref: "/api/route_tables/2",
+      cloudHref: C,
+      fields: {},
+    },
     paths: {
       [`${C}/subnets/1`]: real(
         "subnet",
