@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { deploymentKind, desiredDeployment } from "./deployment/kind.ts";
 import { deploymentSpecSchema } from "./deployment/schema.ts";
-import { desiredNetwork, networkKind } from "./network/kind.ts";
-import { networkSpecSchema } from "./network/schema.ts";
+import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
 import {
@@ -102,16 +101,14 @@ const cases: RealShapeCase[] = [
     reason: "Network: deployment and default route table are its links; another deployment is drift",
     kind: networkKind,
     href: "/api/networks/1",
-    desired: desiredNetwork(
-      networkSpecSchema.parse({
-        cloudHref: C,
-        cidrBlock: "10.0.0.0/16",
-        deploymentHref: "/api/deployments/1",
-        routeTableHref: "/api/route_tables/1",
-      }),
-      "main",
-      C,
-    ),
+    desired: {
+      cloudHref: C,
+      cidrBlock: "10.0.0.0/16",
+      name: "main",
+      deploymentHref: "/api/deployments/1",
+      routeTableHref: "/api/route_tables/1",
+      fields: {},
+    },
     paths: {
       "/api/networks/1": real(
         "network",
