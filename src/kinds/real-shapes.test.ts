@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { deploymentKind, desiredDeployment } from "./deployment/kind.ts";
-import { deploymentSpecSchema } from "./deployment/schema.ts";
+import { deploymentKind } from "./deployment/kind.ts";
 import { networkKind } from "./network/kind.ts";
 import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
@@ -73,9 +72,7 @@ const cases: RealShapeCase[] = [
     reason: "Deployment: the resource group is the resource_group link; another one is drift (updatable)",
     kind: deploymentKind,
     href: "/api/deployments/1",
-    desired: desiredDeployment(deploymentSpecSchema.parse({ resourceGroupHref: "/api/resource_groups/1" }), {
-      name: "web",
-    }),
+    desired: { name: "web", resourceGroupHref: "/api/resource_groups/1", locked: false, fields: {} },
     paths: {
       "/api/deployments/1": real(
         "deployment",
