@@ -17,8 +17,7 @@ import { routeSpecSchema } from "./route/schema.ts";
 import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
 import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
-import { desiredVolume, volumeKind } from "./volume/kind.ts";
-import { volumeSpecSchema } from "./volume/schema.ts";
+import { volumeKind } from "./volume/kind.ts";
 
 /**
  * Every kind observed from representations built strictly from the real media types (only the
@@ -217,18 +216,16 @@ const cases: RealShapeCase[] = [
     reason: "Volume: deployment, volume type, datacenter, placement group are links, iops an attribute",
     kind: volumeKind,
     href: `${C}/volumes/7`,
-    desired: desiredVolume(
-      volumeSpecSchema.parse({
-        cloudHref: C,
-        datacenterHref: `${C}/datacenters/1`,
-        deploymentHref: "/api/deployments/1",
-        volumeTypeHref: `${C}/volume_types/1`,
-        placementGroupHref: `${C}/placement_groups/1`,
-        iops: 300,
-      }),
-      { name: "data" },
-      { cloudHref: C },
-    ),
+    desired: {
+      cloudHref: C,
+      name: "data",
+      datacenterHref: `${C}/datacenters/1`,
+      deploymentHref: "/api/deployments/1",
+      volumeTypeHref: `${C}/volume_types/1`,
+      placementGroupHref: `${C}/placement_groups/1`,
+      iops: 300,
+      fields: {},
+    },
     paths: {
       [`${C}/volumes/7`]: real(
         "volume",

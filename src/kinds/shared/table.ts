@@ -92,19 +92,10 @@ export class FieldTable<D, O> {
   readonly fields: readonly Field<D, O>[];
   /** The spec fields the service never shows (see `writeOnly`). */
   readonly writeOnlyFields: readonly string[];
-  private readonly read?: (observed: O, f: Field<D, O>) => unknown;
 
-  /**
-   * `read` reads a row's observed value for a kind whose observed record is its own shape (rows
-   * with their own `read` aside); by default it is the record's member under the observed key.
-   */
-  constructor(
-    fields: readonly Field<D, O>[],
-    options: { read?: (observed: O, f: Field<D, O>) => unknown } = {},
-  ) {
+  constructor(fields: readonly Field<D, O>[]) {
     this.fields = fields;
     this.writeOnlyFields = fields.filter(writeOnly).map((f) => f.spec);
-    this.read = options.read;
   }
 
   /** The observed record of a representation: `href`, each row's value by its observed key, and `extra`. */
@@ -193,7 +184,6 @@ export class FieldTable<D, O> {
 
   private have(f: Field<D, O>, observed: O): unknown {
     if (f.read) return f.read(observed);
-    if (this.read) return this.read(observed, f);
     return (observed as Record<string, unknown>)[f.observed ?? f.spec];
   }
 
