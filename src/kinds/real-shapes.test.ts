@@ -12,8 +12,7 @@ import {
 } from "./real-media-types.testing.ts";
 import { tableKindCases } from "./real-shapes-table.testing.ts";
 import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
-import { createRouteKind, desiredRoute } from "./route/kind.ts";
-import { routeSpecSchema } from "./route/schema.ts";
+import { createRouteKind } from "./route/kind.ts";
 import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
 import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
 import { subnetKind } from "./subnet/kind.ts";
@@ -56,15 +55,13 @@ const ROUTE = (links: Record<string, string>) =>
     },
     { self: "/api/route_tables/1/routes/4", route_table: "/api/route_tables/1", cloud: C, ...links },
   );
-const routeDesired = desiredRoute(
-  routeSpecSchema.parse({
-    networkRef: { name: "main" },
-    destinationCidrBlock: "0.0.0.0/0",
-    nextHopType: "network_gateway",
-    nextHopGatewayRef: { name: "igw" },
-  }),
-  { routeTableHref: "/api/route_tables/1", gatewayHref: "/api/network_gateways/3" },
-);
+const routeDesired = {
+  routeTableHref: "/api/route_tables/1",
+  destinationCidrBlock: "0.0.0.0/0",
+  nextHopType: "network_gateway",
+  nextHopHref: "/api/network_gateways/3",
+  fields: { routeTableHref: "networkRef", nextHopHref: "nextHopGatewayRef" },
+};
 
 const cases: RealShapeCase[] = [
   {
