@@ -146,6 +146,19 @@ describe("network diff", () => {
     });
   }
 
+  it("a Deployment named by reference: another deployment differs under deploymentRef, and the update moves it", async () => {
+    const web = { kind: "Deployment", name: "web", href: "/api/deployments/2", atProvider: {} };
+    const d = await desired({ deploymentRef: { name: "web" } }, { deploymentRef: web });
+    const shown = { ...observed, deploymentHref: "/api/deployments/1" };
+    const diff = networkKind.diff(d, shown);
+    expect(diff).toEqual([
+      { field: "deploymentRef", desired: "/api/deployments/2", observed: "/api/deployments/1" },
+    ]);
+    calls.length = 0;
+    await networkKind.update(client, N, d, shown, diff);
+    expect(calls).toEqual([`update ${N} {"deployment_href":"/api/deployments/2"}`]);
+  });
+
   it("lists the create-only fields as immutable (Stalled when a change gets through)", () => {
     expect(networkKind.immutable).toEqual(["cloudHref", "cloud", "cidrBlock", "instanceTenancy"]);
     expect(networkKind.replace).toBeUndefined();
