@@ -214,7 +214,7 @@ describe("permission kind", () => {
     const observed = await account.observed("/api/permissions/2-actor");
     expect(kind.diff(desired(U, "actor"), observed)).toEqual([]);
     expect(kind.diff(desired(U, "admin"), observed).map((d) => d.field)).toEqual(["roleTitle"]);
-    expect(kind.immutable).toEqual(["roleTitle", "userHref"]);
+    expect(kind.immutable).toEqual(["userHref", "roleTitle"]);
     expect(kind.replace).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/res
 import { ClientCache } from "../shared/client-cache.ts";
 import { type TableBase, type TableObserved, tableKind } from "../shared/table-kind.ts";
 import {
+  PERMISSION_CREATE_ONLY,
   type PermissionClient,
   type PermissionSpec,
   permissionRows,
@@ -99,6 +100,8 @@ export function createPermissionKind(options: { orderRetryMs?: number } = {}) {
       destroy: (href) => client.permissions.destroy(href),
     }),
     lookupBy: ["userHref", "roleTitle"],
+    // The CRD's rules, in their order.
+    immutable: PERMISSION_CREATE_ONLY,
     adoptExisting: true,
     siblings: (spec) => spec.userHref,
     // The other roles wait for observer's Ready; no grant waits for another role's.

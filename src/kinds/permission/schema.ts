@@ -9,6 +9,9 @@ export { ROLE_TITLES, type RoleTitle };
 
 export type PermissionClient = Pick<ServiceApi, "permissions">;
 
+/** Both fields: the href names user and role, and there is no update. */
+export const PERMISSION_CREATE_ONLY = ["userHref", "roleTitle"] as const;
+
 /** A grant's fields: both are create-only (the href names user and role; there is no update). */
 export const permissionRows: TableRow<PermissionClient>[] = [
   { spec: "roleTitle", param: "role_title", attribute: "role_title", write: "create" },
@@ -29,7 +32,7 @@ export const permissionSpecSchema = managedSpec(
           "a grant that already exists is adopted, and an adopted observer grant is never revoked. Immutable.",
       ),
   },
-  [immutable("userHref"), immutable("roleTitle")],
+  PERMISSION_CREATE_ONLY.map(immutable),
   "Desired role grant. Both fields are immutable: create a new Permission to grant another role.",
 );
 

@@ -6,7 +6,7 @@ import { desiredContext, fakeResource } from "../shared/context.testing.ts";
 import type { TableDesired } from "../shared/table-kind.ts";
 import { admitter } from "../volume/admit-helper.ts";
 import { recurringVolumeAttachmentKind as kind } from "./kind.ts";
-import { type AttachmentClient, attachmentSpecSchema } from "./schema.ts";
+import { ATTACHMENT_FIELDS, type AttachmentClient, attachmentSpecSchema } from "./schema.ts";
 
 const admit = admitter(kind);
 const base = {
@@ -83,18 +83,6 @@ const rep = {
   ],
 };
 const storage = { kind: "Volume", name: "data", href: "/api/clouds/1/volumes/7", atProvider: {} };
-
-/** Every spec field: the service has no update, so a change of any of them replaces the attachment. */
-const ATTACHMENT_FIELDS = [
-  "cloudHref",
-  "cloud",
-  "device",
-  "runnableHref",
-  "storageRef",
-  "storageHref",
-  "settings",
-  "volumeTypeHref",
-];
 
 function fake() {
   const calls: string[] = [];

@@ -1,6 +1,12 @@
 import { InvalidSpecError } from "../../runtime/result.ts";
 import { tableKind } from "../shared/table-kind.ts";
-import { type AttachmentClient, attachmentRows, attachmentSpecSchema, DEVICE } from "./schema.ts";
+import {
+  ATTACHMENT_FIELDS,
+  type AttachmentClient,
+  attachmentRows,
+  attachmentSpecSchema,
+  DEVICE,
+} from "./schema.ts";
 
 /**
  * A recurring volume attachment (spec 4.6): a table kind, listed per cloud. The service cannot
@@ -34,6 +40,7 @@ export const recurringVolumeAttachmentKind = tableKind({
   perCloud: "cloudHref",
   lookupBy: ["runnableHref", "storageHref"],
   matchBy: ["device"],
+  immutable: ATTACHMENT_FIELDS,
   replace: "deleteBeforeCreate",
   deleteRefused: "stall",
   validate(spec) {

@@ -41,6 +41,18 @@ export const attachmentRows: TableRow<AttachmentClient>[] = [
   }),
 ];
 
+/** Every spec field: the service has no update, so a change of any of them replaces the attachment. */
+export const ATTACHMENT_FIELDS = [
+  "cloudHref",
+  "cloud",
+  "device",
+  "runnableHref",
+  "storageRef",
+  "storageHref",
+  "settings",
+  "volumeTypeHref",
+] as const;
+
 export const attachmentRules: CelRule[] = [
   { ...exactlyOne(["cloudHref", "cloud"]), fieldPath: ".cloudHref" },
   { ...exactlyOne(["storageRef", "storageHref"]), fieldPath: ".storageRef" },

@@ -4,7 +4,13 @@ import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/result.
 import { cidrContains } from "../network/cidr.ts";
 import { orUndefined } from "../shared/observe.ts";
 import { tableKind } from "../shared/table-kind.ts";
-import { type SubnetClient, type SubnetSpec, subnetRows, subnetSpecSchema } from "./schema.ts";
+import {
+  SUBNET_CREATE_ONLY,
+  type SubnetClient,
+  type SubnetSpec,
+  subnetRows,
+  subnetSpecSchema,
+} from "./schema.ts";
 
 /** What the network tells a subnet: its href, cloud and CIDR. */
 export interface NetworkFacts {
@@ -90,6 +96,8 @@ export const subnetKind = tableKind({
   perCloud: "cloudHref",
   lookupBy: ["networkHref"],
   matchBy: ["cidrBlock"],
+  // The CRD's rules, in their order.
+  immutable: SUBNET_CREATE_ONLY,
   deleteRefused: "stall",
   notReady: (o) => (o.state === "pending" ? `subnet ${o.href} is pending in the service` : undefined),
   overrides: {

@@ -1,7 +1,7 @@
 import { selfHref } from "../../api/index.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/result.ts";
 import { tableKind } from "../shared/table-kind.ts";
-import { type VolumeClient, volumeRows, volumeSpecSchema } from "./schema.ts";
+import { VOLUME_CREATE_ONLY, type VolumeClient, volumeRows, volumeSpecSchema } from "./schema.ts";
 
 /** Statuses of a volume attached (or being attached) to an instance: it is not deleted then. */
 const ATTACHED = new Set(["in-use", "attaching"]);
@@ -54,6 +54,8 @@ export function createVolumeKind(options: { deletionRetryMs?: number } = {}) {
     perCloud: "cloudHref",
     // Names are not unique: a candidate must also show every create-only value the spec sets.
     lookupBy: ["name"],
+    // The CRD's rules, in their order.
+    immutable: VOLUME_CREATE_ONLY,
     deleteRetryMs: retryMs,
     notReady: (o) =>
       typeof o.status === "string" && NOT_READY.has(o.status)
