@@ -36,10 +36,9 @@ export interface TableResource {
 
 type Kind<S, C, D> = ManagedKind<S, D, TableObserved, C>;
 
-/** The table-derived kind an override wraps: its operations, and the table and calls they are made of. */
+/** The table-derived kind an override wraps: its operations, and the calls and records they are made of. */
 export interface TableBase<S, C> extends Kind<S, C, TableDesired> {
   index: NonNullable<Kind<S, C, TableDesired>["index"]>;
-  table: FieldTable<TableDesired, TableObserved>;
   resource(client: C): TableResource;
   /** The observed record of a representation of `scope`'s collection (the scope: a per-cloud kind's cloud). */
   record(representation: Linked, scope: string | undefined): TableObserved;
@@ -151,7 +150,7 @@ export function tableKind<
 >(o: TableKindOptions<S, C, D>): Kind<S, C, D> {
   const base = tableBase(o);
   const v = o.overrides ?? {};
-  const { table: _table, resource: _resource, record: _record, ...derived } = base;
+  const { resource: _resource, record: _record, ...derived } = base;
   return {
     ...(derived as unknown as Kind<S, C, D>),
     ...ownMembers(o),
@@ -216,7 +215,6 @@ function tableBase<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): 
     shortNames: o.shortNames,
     description: o.description,
     schema: o.schema,
-    table,
     resource: o.resource,
     record,
     references: (spec) => rowReferences(rows, spec as Record<string, unknown>),
