@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { deploymentKind, desiredDeployment } from "./deployment/kind.ts";
-import { deploymentSpecSchema } from "./deployment/schema.ts";
-import { desiredNetwork, networkKind } from "./network/kind.ts";
-import { networkSpecSchema } from "./network/schema.ts";
-import { desiredGateway, networkGatewayKind } from "./network-gateway/kind.ts";
-import { networkGatewaySpecSchema } from "./network-gateway/schema.ts";
+import { deploymentKind } from "./deployment/kind.ts";
+import { networkKind } from "./network/kind.ts";
+import { networkGatewayKind } from "./network-gateway/kind.ts";
 import { permissionKind } from "./permission/kind.ts";
 import {
   type FakeService,
@@ -14,16 +11,12 @@ import {
   realRepresentation as real,
 } from "./real-media-types.testing.ts";
 import { tableKindCases } from "./real-shapes-table.testing.ts";
-import { desiredAttachment, recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
-import { attachmentSpecSchema } from "./recurring-volume-attachment/schema.ts";
-import { createRouteKind, desiredRoute } from "./route/kind.ts";
-import { routeSpecSchema } from "./route/schema.ts";
+import { recurringVolumeAttachmentKind } from "./recurring-volume-attachment/kind.ts";
+import { createRouteKind } from "./route/kind.ts";
 import { routeTableRealShape } from "./route-table/real-shape.testing.ts";
 import { storedScriptAttachmentKind } from "./stored-script-attachment/kind.ts";
-import { desiredSubnet, subnetKind } from "./subnet/kind.ts";
-import { subnetSpecSchema } from "./subnet/schema.ts";
-import { desiredVolume, volumeKind } from "./volume/kind.ts";
-import { volumeSpecSchema } from "./volume/schema.ts";
+import { subnetKind } from "./subnet/kind.ts";
+import { volumeKind } from "./volume/kind.ts";
 
 /**
  * Every kind observed from representations built strictly from the real media types (only the
@@ -62,24 +55,20 @@ const ROUTE = (links: Record<string, string>) =>
     },
     { self: "/api/route_tables/1/routes/4", route_table: "/api/route_tables/1", cloud: C, ...links },
   );
-const routeDesired = desiredRoute(
-  routeSpecSchema.parse({
-    networkRef: { name: "main" },
-    destinationCidrBlock: "0.0.0.0/0",
-    nextHopType: "network_gateway",
-    nextHopGatewayRef: { name: "igw" },
-  }),
-  { routeTableHref: "/api/route_tables/1", gatewayHref: "/api/network_gateways/3" },
-);
+const routeDesired = {
+  routeTableHref: "/api/route_tables/1",
+  destinationCidrBlock: "0.0.0.0/0",
+  nextHopType: "network_gateway",
+  nextHopHref: "/api/network_gateways/3",
+  fields: { routeTableHref: "networkRef", nextHopHref: "nextHopGatewayRef" },
+};
 
 const cases: RealShapeCase[] = [
   {
     reason: "Deployment: the resource group is the resource_group link; another one is drift (updatable)",
     kind: deploymentKind,
     href: "/api/deployments/1",
-    desired: desiredDeployment(deploymentSpecSchema.parse({ resourceGroupHref: "/api/resource_groups/1" }), {
-      name: "web",
-    }),
+    desired: { name: "web", resourceGroupHref: "/api/resource_groups/1", locked: false, fields: {} },
     paths: {
       "/api/deployments/1": real(
         "deployment",
@@ -105,16 +94,14 @@ const cases: RealShapeCase[] = [
     reason: "Network: deployment and default route table are its links; another deployment is drift",
     kind: networkKind,
     href: "/api/networks/1",
-    desired: desiredNetwork(
-      networkSpecSchema.parse({
-        cloudHref: C,
-        cidrBlock: "10.0.0.0/16",
-        deploymentHref: "/api/deployments/1",
-        routeTableHref: "/api/route_tables/1",
-      }),
-      "main",
-      C,
-    ),
+    desired: {
+      cloudHref: C,
+      cidrBlock: "10.0.0.0/16",
+      name: "main",
+      deploymentHref: "/api/deployments/1",
+      routeTableHref: "/api/route_tables/1",
+      fields: {},
+    },
     paths: {
       "/api/networks/1": real(
         "network",
@@ -144,16 +131,15 @@ const cases: RealShapeCase[] = [
     reason: "Subnet: network, datacenter and route table are its links; another route table is drift",
     kind: subnetKind,
     href: `${C}/subnets/1`,
-    desired: desiredSubnet(
-      subnetSpecSchema.parse({
-        networkHref: "/api/networks/1",
-        cidrBlock: "10.0.1.0/24",
-        datacenterHref: `${C}/datacenters/1`,
-        routeTableHref: "/api/route_tables/2",
-      }),
-      "a",
-      { href: "/api/networks/1", cloudHref: C },
-    ),
+    desired: {
+      networkHref: "/api/networks/1",
+      cidrBlock: "10.0.1.0/24",
+      datacenterHref: `${C}/datacenters/1`,
+      name: "a",
+      routeTableHref: "/api/route_tables/2",
+      cloudHref: C,
+      fields: {},
+    },
     paths: {
       [`${C}/subnets/1`]: real(
         "subnet",
@@ -179,12 +165,13 @@ const cases: RealShapeCase[] = [
     reason: "NetworkGateway: the attachment is the network link; a gateway without one is detached (drift)",
     kind: networkGatewayKind,
     href: "/api/network_gateways/3",
-    desired: desiredGateway(
-      networkGatewaySpecSchema.parse({ cloudHref: C, type: "internet", networkRef: { name: "main" } }),
-      "igw",
-      C,
-      "/api/networks/1",
-    ),
+    desired: {
+      cloudHref: C,
+      type: "internet",
+      name: "igw",
+      networkHref: "/api/networks/1",
+      fields: { networkHref: "networkRef" },
+    },
     paths: {
       "/api/network_gateways/3": real(
         "network_gateway",
@@ -226,18 +213,16 @@ const cases: RealShapeCase[] = [
     reason: "Volume: deployment, volume type, datacenter, placement group are links, iops an attribute",
     kind: volumeKind,
     href: `${C}/volumes/7`,
-    desired: desiredVolume(
-      volumeSpecSchema.parse({
-        cloudHref: C,
-        datacenterHref: `${C}/datacenters/1`,
-        deploymentHref: "/api/deployments/1",
-        volumeTypeHref: `${C}/volume_types/1`,
-        placementGroupHref: `${C}/placement_groups/1`,
-        iops: 300,
-      }),
-      { name: "data" },
-      { cloudHref: C },
-    ),
+    desired: {
+      cloudHref: C,
+      name: "data",
+      datacenterHref: `${C}/datacenters/1`,
+      deploymentHref: "/api/deployments/1",
+      volumeTypeHref: `${C}/volume_types/1`,
+      placementGroupHref: `${C}/placement_groups/1`,
+      iops: 300,
+      fields: {},
+    },
     paths: {
       [`${C}/volumes/7`]: real(
         "volume",
@@ -276,15 +261,13 @@ const cases: RealShapeCase[] = [
     reason: "RecurringVolumeAttachment: runnable and storage are its links; another runnable is drift",
     kind: recurringVolumeAttachmentKind,
     href: `${C}/recurring_volume_attachments/2`,
-    desired: desiredAttachment(
-      attachmentSpecSchema.parse({
-        cloudHref: C,
-        storageHref: `${C}/volumes/7`,
-        runnableHref: "/api/servers/1",
-        device: "/dev/xvdb",
-      }),
-      { cloudHref: C },
-    ),
+    desired: {
+      cloudHref: C,
+      storageHref: `${C}/volumes/7`,
+      runnableHref: "/api/servers/1",
+      device: "/dev/xvdb",
+      fields: {},
+    },
     paths: {
       [`${C}/recurring_volume_attachments/2`]: real(
         "recurring_volume_attachment",
@@ -310,7 +293,7 @@ const cases: RealShapeCase[] = [
     reason: "Permission: the user is the user link; another user is drift",
     kind: permissionKind,
     href: "/api/permissions/2-observer",
-    desired: { userHref: "/api/users/2", roleTitle: "observer" },
+    desired: { userHref: "/api/users/2", roleTitle: "observer", fields: {} },
     paths: {
       "/api/permissions/2-observer": real(
         "permission",

@@ -46,9 +46,11 @@ export function createAlertSpecKind(options: { metrics?: SubjectMetrics } = {}) 
       destroy: (href) => client.alertSpecs.destroy(href),
     }),
     lookupBy: ["subjectHref", "name"],
-    async beforeWrite(client, desired, fields) {
-      if (fields && !fields.some((f) => METRIC_FIELDS.has(f))) return;
-      await metrics.check(client, desired);
+    overrides: {
+      async beforeWrite(_base, client, desired, fields) {
+        if (fields && !fields.some((f) => METRIC_FIELDS.has(f))) return;
+        await metrics.check(client, desired);
+      },
     },
   });
 }

@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { InvalidSpecError } from "../../runtime/sdk/index.ts";
-import {
-  createParams,
-  type DeploymentDesired,
-  type DeploymentObserved,
-  deploymentKind,
-  deploymentWarnings,
-  desiredDeployment,
-  diffDeployment,
-  normalizeInput,
-  updateParams,
-} from "./kind.ts";
-import { deploymentSpecSchema } from "./schema.ts";
+import { desiredContext, fakeResource } from "../shared/context.testing.ts";
+import type { TableDesired, TableObserved } from "../shared/table-kind.ts";
+import { deploymentWarnings, normalizeInput } from "./inputs.ts";
+import { deploymentKind } from "./kind.ts";
+import { type DeploymentClient, deploymentSpecSchema } from "./schema.ts";
 
-const observed: DeploymentObserved = {
-  href: "/api/deployments/7",
+const D = "/api/deployments/7";
+const rep = {
   name: "web",
   description: "Web tier",
   locked: false,
@@ -24,14 +17,40 @@ const observed: DeploymentObserved = {
     { name: "EMPTY", value: "blank" },
     { name: "SKIP", value: "ignore" },
   ],
+  links: [{ rel: "self", href: D }],
 };
 
-function desired(over: Partial<DeploymentDesired> = {}): DeploymentDesired {
-  return { name: "web", description: "Web tier", serverTagScope: "deployment", locked: false, ...over };
+/** A fake service: the deployment (its lock and inputs calls too), recording every call. */
+function fake(items: object[] = [rep]) {
+  const calls: string[] = [];
+  const deployments = {
+    ...fakeResource(items as never, calls, "/api/deployments/9"),
+    lock: async (href: string) => void calls.push(`lock ${href}`),
+    unlock: async (href: string) => void calls.push(`unlock ${href}`),
+  };
+  const inputs = {
+    multiUpdate: async (href: string, values: object) =>
+      void calls.push(`inputs ${href} ${JSON.stringify(values)}`),
+  };
+  return { client: { deployments, inputs } as unknown as DeploymentClient, calls };
+}
+
+const { client, calls } = fake();
+const observed: TableObserved = (await deploymentKind.observe(client, D, { fields: {} }))!;
+
+function desired(over: Record<string, unknown> = {}): TableDesired {
+  return {
+    name: "web",
+    description: "Web tier",
+    serverTagScope: "deployment",
+    locked: false,
+    fields: {},
+    ...over,
+  };
 }
 
 describe("deployment spec", () => {
-  it("defaults name to metadata.name, policies and accountRef", () => {
+  it("defaults name to metadata.name, policies and accountRef", async () => {
     const spec = deploymentSpecSchema.parse({});
     expect(spec).toMatchObject({
       locked: false,
@@ -39,7 +58,8 @@ describe("deployment spec", () => {
       managementPolicy: "Manage",
       accountRef: { name: "default" },
     });
-    expect(desiredDeployment(spec, { name: "meta-name" }).name).toBe("meta-name");
+    const d = await deploymentKind.desired(spec, desiredContext(client, "meta-name"));
+    expect(d.name).toBe("meta-name");
   });
 
   it("rejects unknown fields and bad enums, naming the field", () => {
@@ -56,8 +76,8 @@ describe("deployment spec", () => {
   });
 });
 
-describe("diffDeployment", () => {
-  const cases: { reason: string; desired: DeploymentDesired; want: string[] }[] = [
+describe("deployment diff", () => {
+  const cases: { reason: string; desired: TableDesired; want: string[] }[] = [
     { reason: "in sync", desired: desired(), want: [] },
     { reason: "renamed", desired: desired({ name: "web2" }), want: ["name"] },
     { reason: "description changed", desired: desired({ description: "x" }), want: ["description"] },
@@ -88,38 +108,54 @@ describe("diffDeployment", () => {
     },
   ];
   it.each(cases)("$reason", ({ desired, want }) => {
-    expect(diffDeployment(desired, observed).map((d) => d.field)).toEqual(want);
+    expect(deploymentKind.diff(desired, observed).map((d) => d.field)).toEqual(want);
   });
 
   it("null description equals an empty desired one", () => {
-    expect(diffDeployment(desired({ description: "" }), { ...observed, description: null })).toEqual([]);
+    expect(deploymentKind.diff(desired({ description: "" }), { ...observed, description: null })).toEqual([]);
   });
 });
 
 describe("parameters", () => {
-  it("update sends only the fields that differ", () => {
+  it("update sends only the fields that differ", async () => {
     const d = desired({ name: "web2", locked: true });
-    expect(updateParams(diffDeployment(d, observed), d)).toEqual({ name: "web2" });
+    calls.length = 0;
+    await deploymentKind.update(client, D, d, observed, deploymentKind.diff(d, observed));
+    expect(calls).toEqual([`update ${D} {"name":"web2"}`, `lock ${D}`]);
   });
 
-  it("update moves the deployment to the desired resource group (the service updates it in place)", () => {
+  it("update applies the changed inputs with multi_update, after the fields", async () => {
+    const d = desired({ description: "x", inputs: { APP_ENV: "text:staging", EMPTY: "text:" } });
+    const diff = deploymentKind.diff(d, observed);
+    expect(diff[1]).toEqual({
+      field: "inputs",
+      desired: { APP_ENV: "text:staging" },
+      observed: { APP_ENV: "text:production" },
+    });
+    calls.length = 0;
+    await deploymentKind.update(client, D, d, observed, diff);
+    expect(calls).toEqual([`update ${D} {"description":"x"}`, `inputs ${D} {"APP_ENV":"text:staging"}`]);
+  });
+
+  it("update moves the deployment to the desired resource group (the service updates it in place)", async () => {
     const d = desired({ resourceGroupHref: "/api/resource_groups/1" });
     const o = { ...observed, resourceGroupHref: "/api/resource_groups/2" };
-    expect(diffDeployment(d, o)).toEqual([
+    expect(deploymentKind.diff(d, o)).toEqual([
       { field: "resourceGroupHref", desired: "/api/resource_groups/1", observed: "/api/resource_groups/2" },
     ]);
-    expect(updateParams(diffDeployment(d, o), d)).toEqual({ resource_group_href: "/api/resource_groups/1" });
-    expect(diffDeployment(d, { ...o, resourceGroupHref: "/api/resource_groups/1" })).toEqual([]);
+    calls.length = 0;
+    await deploymentKind.update(client, D, d, o, deploymentKind.diff(d, o));
+    expect(calls).toEqual([`update ${D} {"resource_group_href":"/api/resource_groups/1"}`]);
+    expect(deploymentKind.diff(d, { ...o, resourceGroupHref: "/api/resource_groups/1" })).toEqual([]);
     expect(deploymentKind.atProvider(o).resourceGroupHref).toBe("/api/resource_groups/2");
   });
 
-  it("create sends the create fields", () => {
-    expect(createParams(desired({ resourceGroupHref: "/api/resource_groups/1" }))).toEqual({
-      name: "web",
-      description: "Web tier",
-      server_tag_scope: "deployment",
-      resource_group_href: "/api/resource_groups/1",
-    });
+  it("create sends the create fields", async () => {
+    calls.length = 0;
+    await deploymentKind.create(client, desired({ resourceGroupHref: "/api/resource_groups/1" }));
+    expect(calls).toEqual([
+      'create {"name":"web","description":"Web tier","server_tag_scope":"deployment","resource_group_href":"/api/resource_groups/1"}',
+    ]);
   });
 
   it("normalizes input spellings", () => {
@@ -142,8 +178,8 @@ describe("parameters", () => {
 describe("deploymentWarnings: inputs the service ignores", () => {
   const cases: {
     reason: string;
-    desired: DeploymentDesired;
-    observed?: DeploymentObserved;
+    desired: TableDesired;
+    observed?: TableObserved;
     want: string[];
   }[] = [
     { reason: "no inputs in the spec", desired: desired(), want: [] },
@@ -163,13 +199,13 @@ describe("deploymentWarnings: inputs the service ignores", () => {
     {
       reason: "a deployment with no inputs at all (a new one): every name",
       desired: desired({ inputs: { APP_ENV: "text:production" } }),
-      observed: { ...observed, inputs: [] },
+      observed: { ...observed, inputs: {} },
       want: [expect.stringContaining("no input named APP_ENV,") as unknown as string],
     },
     {
       reason: "the inputs were not shown (another view): nothing can be said",
       desired: desired({ inputs: { APP_ENV: "text:production" } }),
-      observed: { ...observed, inputs: undefined },
+      observed: { ...observed, inputs: null },
       want: [],
     },
     {

@@ -1,5 +1,39 @@
 import * as z from "zod";
-import { exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
+import type { ServiceApi } from "../../api/index.ts";
+import { href, managedSpec, ref } from "../../runtime/sdk/index.ts";
+import { rows } from "../shared/table.ts";
+import { type TableRow, tableRules } from "../shared/table-kind.ts";
+import { changedInputs, inputsOf } from "./inputs.ts";
+
+export type DeploymentClient = Pick<ServiceApi, "deployments" | "inputs">;
+
+/**
+ * Spec field, API parameter (spec 4.13) and member of the real deployment media type (view
+ * inputs_2_0, which shows the inputs). The resource group is the `resource_group` link; create
+ * and update take `resource_group_href`. The lock and the inputs are compared here and set by
+ * the kind's own calls (lock and unlock, multi_update).
+ */
+export const deploymentRows: TableRow<DeploymentClient>[] = [
+  { ...rows.name(), defaultName: true },
+  rows.description(),
+  {
+    spec: "serverTagScope",
+    param: "server_tag_scope",
+    attribute: "server_tag_scope",
+    observed: "server_tag_scope",
+    at: "serverTagScope",
+    write: "update",
+  },
+  {
+    spec: "resourceGroupHref",
+    ref: { field: "resourceGroupRef", kind: "ResourceGroup" },
+    param: "resource_group_href",
+    link: "resource_group",
+    write: "update",
+  },
+  { spec: "locked", attribute: "locked", write: "kind" },
+  { spec: "inputs", attribute: "inputs", fromApi: inputsOf, diff: changedInputs, write: "kind" },
+];
 
 // 2.0 notation (spec 4.13), as far as a RE2 pattern can tell; the reconciler parses each value fully.
 const INPUT_VALUE =
@@ -46,7 +80,7 @@ export const deploymentSpecSchema = managedSpec(
           "applied with multi_update. Only inputs the deployment already has are applied; the service ignores other names.",
       ),
   },
-  [{ ...exactlyOne(["resourceGroupRef", "resourceGroupHref"], false), fieldPath: ".resourceGroupRef" }],
+  tableRules(deploymentRows),
   "Desired state of the deployment.",
 );
 

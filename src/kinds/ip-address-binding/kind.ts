@@ -42,10 +42,12 @@ export const ipAddressBindingKind = tableKind({
   perCloud: "cloudHref",
   lookupBy: ["publicIpAddressHref", "instanceHref"],
   replace: "deleteBeforeCreate",
-  async beforeWrite(client, desired) {
-    const server = desired.serverHref as string | undefined;
-    if (server === undefined) return;
-    if (!linkHref(await client.linksOf(server), "current_instance"))
-      throw new DependencyNotReadyError(`spec.serverHref: ${server} has no current instance to bind to`);
+  overrides: {
+    async beforeWrite(_base, client, desired) {
+      const server = desired.serverHref as string | undefined;
+      if (server === undefined) return;
+      if (!linkHref(await client.linksOf(server), "current_instance"))
+        throw new DependencyNotReadyError(`spec.serverHref: ${server} has no current instance to bind to`);
+    },
   },
 });

@@ -1,116 +1,121 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { ResolvedReference } from "../../runtime/sdk/index.ts";
 import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
-import type { NetClient } from "../network/api.ts";
-import {
-  desiredGateway,
-  diffGateway,
-  gatewayCreateParams,
-  gatewayUpdateParams,
-  type NetworkGatewayDesired,
-  type NetworkGatewayObserved,
-  networkGatewayKind,
-} from "./kind.ts";
-import { networkGatewaySpecSchema } from "./schema.ts";
+import { CloudDirectory } from "../network/cloud.ts";
+import { desiredContext, fakeResource } from "../shared/context.testing.ts";
+import type { TableDesired } from "../shared/table-kind.ts";
+import { createNetworkGatewayKind } from "./kind.ts";
+import { type NetworkGatewayClient, networkGatewaySpecSchema } from "./schema.ts";
 
-const observed: NetworkGatewayObserved = {
-  href: "/api/network_gateways/3",
+const G = "/api/network_gateways/3";
+const rep = (over: Record<string, unknown> = {}, network: string | null = "/api/networks/1") => ({
   name: "igw",
   description: null,
   type: "internet",
   state: "available",
-  resourceUid: "igw-3",
-  cloudHref: "/api/clouds/1",
-  networkHref: "/api/networks/1",
-};
+  resource_uid: "igw-3",
+  links: [
+    { rel: "self", href: G },
+    { rel: "cloud", href: "/api/clouds/1" },
+    ...(network ? [{ rel: "network", href: network }] : []),
+  ],
+  ...over,
+});
 
-function desired(over: Partial<NetworkGatewayDesired> = {}): NetworkGatewayDesired {
-  return {
-    cloudHref: "/api/clouds/1",
-    cloudField: "cloudHref",
-    name: "igw",
-    type: "internet",
-    networkHref: "/api/networks/1",
-    networkField: "networkRef",
-    ...over,
-  };
+/** A fake service: the gateway and a cloud of every capability, recording the gateway calls. */
+function fake(items = [rep()]) {
+  const calls: string[] = [];
+  const client = {
+    networkGateways: fakeResource(items, calls, "/api/network_gateways/9"),
+    clouds: { show: async () => ({ capabilities: [], links: [] }), index: async () => [] },
+  } as unknown as NetworkGatewayClient;
+  return { client, calls };
+}
+
+const kind = createNetworkGatewayKind(new CloudDirectory());
+const main: ResolvedReference = { kind: "Network", name: "main", href: "/api/networks/1", atProvider: {} };
+const spec = (over: Record<string, unknown> = {}) =>
+  networkGatewaySpecSchema.parse({ cloudHref: "/api/clouds/1", type: "internet", ...over });
+
+async function desired(
+  client: NetworkGatewayClient,
+  over: Record<string, unknown> = {},
+  refs: Record<string, ResolvedReference> = { networkRef: main },
+) {
+  return kind.desired(spec({ networkRef: { name: "main" }, ...over }), desiredContext(client, "igw", refs));
 }
 
 describe("gateway desired state", () => {
-  it("no network reference means detached", () => {
-    const spec = networkGatewaySpecSchema.parse({ cloudHref: "/api/clouds/1", type: "vpn" });
-    expect(desiredGateway(spec, "gw", "/api/clouds/1").networkHref).toBeNull();
-    const byRef = networkGatewaySpecSchema.parse({
-      cloudHref: "/api/clouds/1",
-      type: "vpn",
-      networkRef: { name: "main" },
-    });
-    expect(desiredGateway(byRef, "gw", "/api/clouds/1", "/api/networks/7").networkHref).toBe(
-      "/api/networks/7",
-    );
-    expect(networkGatewayKind.references(byRef)).toEqual([
+  it("no network reference means detached", async () => {
+    const { client } = fake();
+    const detached = await kind.desired(spec(), desiredContext(client, "igw"));
+    expect(detached.networkHref).toBeUndefined();
+    const o = (await kind.observe(client, G, detached))!;
+    expect(kind.diff(detached, o)).toEqual([
+      { field: "networkHref", desired: null, observed: "/api/networks/1" },
+    ]);
+    const byRef = await desired(client);
+    expect(byRef.networkHref).toBe("/api/networks/1");
+    expect(kind.references(spec({ networkRef: { name: "main" } }))).toEqual([
       { field: "networkRef", kind: "Network", name: "main" },
     ]);
   });
 });
 
-describe("diffGateway", () => {
+describe("gateway diff", () => {
   const cases: {
     reason: string;
-    desired: NetworkGatewayDesired;
-    observed?: Partial<NetworkGatewayObserved>;
+    desired?: Record<string, unknown>;
+    refs?: Record<string, ResolvedReference>;
+    network?: string | null;
     want: string[];
   }[] = [
-    { reason: "in sync", desired: desired(), want: [] },
-    { reason: "renamed", desired: desired({ name: "x" }), want: ["name"] },
-    { reason: "type (immutable)", desired: desired({ type: "vpn" }), want: ["type"] },
-    { reason: "attach", desired: desired(), observed: { networkHref: undefined }, want: ["networkRef"] },
+    { reason: "in sync", want: [] },
+    { reason: "renamed", desired: { name: "x" }, want: ["name"] },
+    { reason: "type (immutable)", desired: { type: "vpn" }, want: ["type"] },
+    { reason: "attach", network: null, want: ["networkRef"] },
     {
       reason: "detach (reference removed)",
-      desired: desired({ networkHref: null, networkField: "networkHref" }),
+      desired: { networkRef: undefined },
+      refs: {},
       want: ["networkHref"],
     },
     {
       reason: "move to another network",
-      desired: desired({ networkHref: "/api/networks/2" }),
+      refs: { networkRef: { ...main, href: "/api/networks/2" } },
       want: ["networkRef"],
     },
   ];
   for (const c of cases) {
-    it(c.reason, () =>
-      expect(diffGateway(c.desired, { ...observed, ...c.observed }).map((d) => d.field)).toEqual(c.want),
-    );
+    it(c.reason, async () => {
+      const { client } = fake([rep({}, c.network === undefined ? "/api/networks/1" : c.network)]);
+      const d = await desired(client, c.desired, c.refs ?? { networkRef: main });
+      const o = (await kind.observe(client, G, d))!;
+      expect(kind.diff(d, o).map((x) => x.field)).toEqual(c.want);
+    });
   }
 
-  it("attaches and detaches through update; type is immutable", () => {
-    const detach = desired({ networkHref: null, networkField: "networkHref" });
-    expect(gatewayUpdateParams(diffGateway(detach, observed), detach)).toEqual({ network_href: "" });
-    expect(gatewayCreateParams(desired({ description: "d" }))).toEqual({
-      cloud_href: "/api/clouds/1",
-      name: "igw",
-      type: "internet",
-      description: "d",
-    });
-    expect(networkGatewayKind.immutable).toContain("type");
+  it("attaches and detaches through update; type is immutable", async () => {
+    const { client, calls } = fake();
+    const detach = await kind.desired(spec(), desiredContext(client, "igw"));
+    const o = (await kind.observe(client, G, detach))!;
+    await kind.update(client, G, detach, o, kind.diff(detach, o));
+    await kind.create(client, await desired(client, { description: "d" }));
+    expect(calls).toEqual([
+      `update ${G} {"network_href":""}`,
+      'create {"cloud_href":"/api/clouds/1","type":"internet","name":"igw","description":"d"}',
+    ]);
+    expect(kind.immutable).toContain("type");
   });
 
   it("detaches before destroying", async () => {
-    const calls: string[] = [];
-    const client = {
-      networkGateways: {
-        update: vi.fn(
-          async (href: string, p: unknown) => void calls.push(`update ${href} ${JSON.stringify(p)}`),
-        ),
-        destroy: vi.fn(async (href: string) => void calls.push(`destroy ${href}`)),
-      },
-    } as unknown as NetClient;
-    await networkGatewayKind.delete(client, observed.href, observed);
-    expect(calls).toEqual([
-      'update /api/network_gateways/3 {"network_href":""}',
-      "destroy /api/network_gateways/3",
-    ]);
+    const { client, calls } = fake();
+    const o = (await kind.observe(client, G, {} as TableDesired))!;
+    await kind.delete(client, G, o);
+    expect(calls).toEqual([`update ${G} {"network_href":""}`, `destroy ${G}`]);
     calls.length = 0;
-    await networkGatewayKind.delete(client, observed.href, { ...observed, networkHref: undefined });
-    expect(calls).toEqual(["destroy /api/network_gateways/3"]);
+    await kind.delete(client, G, { ...o, networkHref: undefined });
+    expect(calls).toEqual([`destroy ${G}`]);
   });
 });
 
@@ -126,10 +131,11 @@ describe("gateway cloud", () => {
     });
     const client = {
       clouds: { show: async () => Promise.reject(missing), index: async () => [] },
-    } as unknown as NetClient;
-    const spec = networkGatewaySpecSchema.parse({ cloudHref: "/api/clouds/9", type: "vpn" });
-    const ctx = { meta: { name: "gw", namespace: "n" }, client, refs: {}, log: undefined as never };
-    const error = await Promise.resolve(networkGatewayKind.desired(spec, ctx)).catch((e: unknown) => e);
+    } as unknown as NetworkGatewayClient;
+    const gw = networkGatewaySpecSchema.parse({ cloudHref: "/api/clouds/9", type: "vpn" });
+    const error = await Promise.resolve(kind.desired(gw, desiredContext(client, "gw"))).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DependencyNotReadyError);
     expect((error as Error).message).toBe("spec.cloudHref: /api/clouds/9 does not exist in the service");
   });

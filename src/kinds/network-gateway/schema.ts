@@ -1,9 +1,33 @@
 import * as z from "zod";
-import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/sdk/index.ts";
+import type { ServiceApi } from "../../api/index.ts";
+import { href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { cloudChoice, serviceName } from "../shared/spec-fields.ts";
+import { rows } from "../shared/table.ts";
+import { type TableRow, tableRows, tableRules } from "../shared/table-kind.ts";
 
-/** Fields the service takes only on create. */
-export const GATEWAY_CREATE_ONLY = ["cloudHref", "cloud", "type"] as const;
+export type NetworkGatewayClient = Pick<ServiceApi, "networkGateways" | "clouds">;
+
+/**
+ * Spec field, API parameter (spec 4.9) and member of the real network_gateway media type. Cloud
+ * and type are create-only. The attachment is always managed (no network named means detached)
+ * and is an update: the update after the first observation attaches it.
+ */
+export const networkGatewayRows: TableRow<NetworkGatewayClient>[] = [
+  // Not a link checked before the create: the kind reads the cloud's capabilities first.
+  tableRows.cloud({ param: "cloud_href", link: "cloud", empty: "unshown", linkCheck: false }),
+  { spec: "type", param: "type", attribute: "type", write: "create" },
+  { ...rows.name(), defaultName: true },
+  rows.description(),
+  {
+    spec: "networkHref",
+    ref: { field: "networkRef", kind: "Network" },
+    param: "network_href",
+    link: "network",
+    write: "afterCreate",
+    empty: "none",
+  },
+  ...rows.read({ state: "state", resourceUid: "resource_uid" }),
+];
 
 export const networkGatewaySpecSchema = managedSpec(
   {
@@ -17,11 +41,7 @@ export const networkGatewaySpecSchema = managedSpec(
     ).optional(),
     networkHref: href("a network to attach the gateway to (removing it detaches the gateway)").optional(),
   },
-  [
-    { ...exactlyOne(["cloudHref", "cloud"]), fieldPath: ".cloudHref" },
-    { ...exactlyOne(["networkRef", "networkHref"], false), fieldPath: ".networkRef" },
-    ...GATEWAY_CREATE_ONLY.map(immutable),
-  ],
+  tableRules(networkGatewayRows),
   "Desired state of the network gateway.",
 );
 

@@ -1,6 +1,9 @@
 import * as z from "zod";
-import { exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/sdk/index.ts";
+import type { ServiceApi } from "../../api/index.ts";
+import { href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { cloudByName, cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
+import { rows } from "../shared/table.ts";
+import { type TableRow, tableRows, tableRules } from "../shared/table-kind.ts";
 import { IPV4_CIDR } from "./cidr.ts";
 
 export { cloudByName };
@@ -8,8 +11,32 @@ export { cloudByName };
 export const cidrBlock = (what: string) =>
   z.string().regex(IPV4_CIDR, "must be an IPv4 CIDR block such as 10.10.0.0/16").describe(what);
 
-/** Fields the service takes only on create: changing them needs a new network. */
-export const NETWORK_CREATE_ONLY = ["cloudHref", "cloud", "cidrBlock", "instanceTenancy"] as const;
+export type NetworkClient = Pick<ServiceApi, "networks" | "networkGateways" | "clouds">;
+
+/**
+ * Spec field, API parameter (spec 4.7) and member of the real network media type. The cloud,
+ * CIDR and tenancy are create-only: changing them needs a new network. The default route table
+ * can only be chosen once the network (and so its tables) exists: the update after the create
+ * sets it, and its RouteTable, which names this network, is an after-create reference.
+ */
+export const networkRows: TableRow<NetworkClient>[] = [
+  // Not a link checked before the create: the kind reads the cloud's capabilities first.
+  tableRows.cloud({ param: "cloud_href", link: "cloud", empty: "unshown", linkCheck: false }),
+  { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "create" },
+  { spec: "instanceTenancy", param: "instance_tenancy", attribute: "instance_tenancy", write: "create" },
+  { ...rows.name(), defaultName: true },
+  rows.description(),
+  tableRows.deployment(),
+  {
+    spec: "routeTableHref",
+    ref: { field: "defaultRouteTableRef", kind: "RouteTable", afterCreate: true },
+    param: "route_table_href",
+    link: "default_route_table",
+    observed: "defaultRouteTableHref",
+    write: "afterCreate",
+  },
+  ...rows.read({ isDefault: "is_default", resourceUid: "resource_uid" }),
+];
 
 export const networkSpecSchema = managedSpec(
   {
@@ -31,12 +58,7 @@ export const networkSpecSchema = managedSpec(
         "network exists and the RouteTable (which names this network) is Ready; the network is Ready before that.",
     ).optional(),
   },
-  [
-    { ...exactlyOne(["cloudHref", "cloud"]), fieldPath: ".cloudHref" },
-    { ...exactlyOne(["deploymentRef", "deploymentHref"], false), fieldPath: ".deploymentRef" },
-    { ...exactlyOne(["defaultRouteTableRef", "routeTableHref"], false), fieldPath: ".defaultRouteTableRef" },
-    ...NETWORK_CREATE_ONLY.map(immutable),
-  ],
+  tableRules(networkRows),
   "Desired state of the network.",
 );
 

@@ -4,15 +4,9 @@ import { BatchedReads } from "../../runtime/reconcile/index.ts";
 import type { AnyManagedKind, LookupContext } from "../../runtime/sdk/index.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { admitter } from "../shared/admission.testing.ts";
-import {
-  createPermissionKind,
-  diffPermission,
-  type PermissionCalls,
-  type PermissionObserved,
-  retainPermission,
-  userOf,
-} from "./kind.ts";
-import { permissionSpecSchema, ROLE_TITLES } from "./schema.ts";
+import type { TableObserved } from "../shared/table-kind.ts";
+import { createPermissionKind, retainPermission, userOf } from "./kind.ts";
+import { type PermissionClient, permissionSpecSchema, ROLE_TITLES } from "./schema.ts";
 
 const kind = createPermissionKind({ orderRetryMs: 10 });
 const admit = admitter(kind);
@@ -50,51 +44,71 @@ describe("Permission CRD admission (CEL)", () => {
   });
 });
 
+/** A grant as the real service shows it. */
+const grant = (href: string, role: string, user: string) => ({
+  role_title: role,
+  created_at: null,
+  links: [
+    { rel: "self", href },
+    { rel: "user", href: user },
+  ],
+});
+
 /** A fake account: grants by user, refusing what the service refuses (observer first, removed last). */
 function fakeAccount(initial: [string, string][] = []) {
-  const grants = new Map<string, PermissionObserved>();
+  const grants = new Map<string, ReturnType<typeof grant>>();
   const calls: string[] = [];
   /** Each listing: the user filtered on, or "all". */
   const listings: string[] = [];
+  const userOfGrant = (g: ReturnType<typeof grant>) => g.links[1]!.href;
   const add = (user: string, role: string) => {
     const href = `/api/permissions/${user.split("/").pop()}-${role}`;
-    grants.set(href, { href, roleTitle: role, userHref: user, createdAt: null });
+    grants.set(href, grant(href, role, user));
     return href;
   };
   for (const [u, r] of initial) add(u, r);
-  const permissions: PermissionCalls = {
-    show: async (href) => grants.get(href),
-    index: async (user) => {
+  const permissions = {
+    show: async (href: string) => grants.get(href),
+    index: async (options?: { filter?: { user_href?: string } }) => {
+      const user = options?.filter?.user_href;
       listings.push(user ?? "all");
-      return [...grants.values()].filter((g) => user === undefined || g.userHref === user);
+      return [...grants.values()].filter((g) => user === undefined || userOfGrant(g) === user);
     },
-    create: async (p) => {
+    create: async (p: { role_title: string; user_href: string }) => {
       calls.push(`create ${p.role_title}`);
-      const held = [...grants.values()].some((g) => g.userHref === p.user_href && g.roleTitle === "observer");
+      const held = [...grants.values()].some(
+        (g) => userOfGrant(g) === p.user_href && g.role_title === "observer",
+      );
       if (p.role_title !== "observer" && !held) throw new Error("422 A user must have the observer role.");
       return add(p.user_href, p.role_title);
     },
-    destroy: async (href) => {
+    destroy: async (href: string) => {
       calls.push(`destroy ${href}`);
       grants.delete(href);
     },
   };
-  return { client: { permissions }, grants, calls, listings };
+  const client = { permissions } as unknown as PermissionClient & { permissions: typeof permissions };
+  /** A grant as the kind observes it. */
+  const observed = async (href: string) => (await kind.observe(client, href, desired("", "")))!;
+  return { client, grants, calls, listings, observed };
 }
+
+/** The desired state of a grant (the table's: each row's value, and no alternative field). */
+const desired = (userHref: string, roleTitle: string) => ({ userHref, roleTitle, fields: {} });
 
 const U = "/api/users/2";
 
 describe("permission kind", () => {
   it("a non-observer role waits (DependencyNotReady, 'grant observer first') before its create until the user holds observer", async () => {
     const account = fakeAccount();
-    const actor = { userHref: U, roleTitle: "actor" } as const;
+    const actor = desired(U, "actor");
     // beforeWrite: the runtime asks it before the create-pending intent, so a waiting role writes none.
     const error = await kind.beforeWrite!(account.client, actor).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyNotReadyError);
     expect((error as Error).message).toMatch(/grant observer first/);
     expect(account.calls).toEqual([]);
-    await kind.beforeWrite!(account.client, { userHref: U, roleTitle: "observer" });
-    await kind.create(account.client, { userHref: U, roleTitle: "observer" });
+    await kind.beforeWrite!(account.client, desired(U, "observer"));
+    await kind.create(account.client, desired(U, "observer"));
     await kind.beforeWrite!(account.client, actor);
     expect(await kind.create(account.client, actor)).toBe("/api/permissions/2-actor");
     // An update's check (fields given) asks nothing: there is no update of a grant.
@@ -105,15 +119,15 @@ describe("permission kind", () => {
     const account = fakeAccount([[U, "observer"]]);
     const k = createPermissionKind();
     const reads = new BatchedReads({ windowMs: 5 });
-    const ctx: LookupContext<PermissionObserved> = {
+    const ctx: LookupContext<TableObserved> = {
       listIndex: (scope) => reads.list(k as AnyManagedKind, "ns/default", account.client, scope) as never,
     };
     const roles = ["observer", "actor", "designer", "library"] as const;
     const found = await Promise.all(
-      roles.map((roleTitle) => k.lookup(account.client, { userHref: U, roleTitle }, ctx)),
+      roles.map((roleTitle) => k.lookup(account.client, desired(U, roleTitle), ctx)),
     );
     expect(found.map((f) => f.map((p) => p.href))).toEqual([["/api/permissions/2-observer"], [], [], []]);
-    for (const roleTitle of roles.slice(1)) await k.beforeWrite!(account.client, { userHref: U, roleTitle });
+    for (const roleTitle of roles.slice(1)) await k.beforeWrite!(account.client, desired(U, roleTitle));
     // Four lookups and three checks: one index call (it was one per lookup, and one per check).
     expect(account.listings).toEqual(["all"]);
   });
@@ -127,7 +141,7 @@ describe("permission kind", () => {
 
   it("an observer grant that already exists in the account lets other roles proceed", async () => {
     const account = fakeAccount([[U, "observer"]]);
-    await kind.create(account.client, { userHref: U, roleTitle: "admin" });
+    await kind.create(account.client, desired(U, "admin"));
     expect(account.calls).toEqual(["create admin"]);
   });
 
@@ -136,7 +150,7 @@ describe("permission kind", () => {
       [U, "observer"],
       [U, "actor"],
     ]);
-    const observer = account.grants.get("/api/permissions/2-observer")!;
+    const observer = await account.observed("/api/permissions/2-observer");
     const error = await kind.delete(account.client, observer.href, observer).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeletionBlockedError);
     expect((error as Error).message).toMatch(/observer is revoked last.*still holds actor/);
@@ -144,7 +158,7 @@ describe("permission kind", () => {
     await kind.delete(
       account.client,
       "/api/permissions/2-actor",
-      account.grants.get("/api/permissions/2-actor")!,
+      await account.observed("/api/permissions/2-actor"),
     );
     await kind.delete(account.client, observer.href, observer);
     expect(account.grants.size).toBe(0);
@@ -160,11 +174,11 @@ describe("permission kind", () => {
     });
     const account = fakeAccount([[U, "observer"]]);
     account.client.permissions.create = () => Promise.reject(refused);
-    await expect(kind.create(account.client, { userHref: U, roleTitle: "actor" })).rejects.toBeInstanceOf(
+    await expect(kind.create(account.client, desired(U, "actor"))).rejects.toBeInstanceOf(
       DependencyNotReadyError,
     );
+    const observer = await account.observed("/api/permissions/2-observer");
     account.client.permissions.destroy = () => Promise.reject(refused);
-    const observer = account.grants.get("/api/permissions/2-observer")!;
     await expect(kind.delete(account.client, observer.href, observer)).rejects.toBeInstanceOf(
       DeletionBlockedError,
     );
@@ -176,7 +190,7 @@ describe("permission kind", () => {
       ["/api/users/3", "observer"],
     ]);
     expect(kind.adoptExisting).toBe(true);
-    const found = await kind.lookup(account.client, { userHref: U, roleTitle: "observer" });
+    const found = await kind.lookup(account.client, desired(U, "observer"));
     expect(found.map((p) => p.href)).toEqual(["/api/permissions/2-observer"]);
   });
 
@@ -195,12 +209,11 @@ describe("permission kind", () => {
     expect(kind.references(spec)).toEqual([]);
   });
 
-  it("diff: both fields are immutable and compared", () => {
-    const observed = { href: "/api/permissions/2-actor", roleTitle: "actor", userHref: U, createdAt: null };
-    expect(diffPermission({ userHref: U, roleTitle: "actor" }, observed)).toEqual([]);
-    expect(diffPermission({ userHref: U, roleTitle: "admin" }, observed).map((d) => d.field)).toEqual([
-      "roleTitle",
-    ]);
+  it("diff: both fields are immutable and compared", async () => {
+    const account = fakeAccount([[U, "actor"]]);
+    const observed = await account.observed("/api/permissions/2-actor");
+    expect(kind.diff(desired(U, "actor"), observed)).toEqual([]);
+    expect(kind.diff(desired(U, "admin"), observed).map((d) => d.field)).toEqual(["roleTitle"]);
     expect(kind.immutable).toEqual(["userHref", "roleTitle"]);
     expect(kind.replace).toBeUndefined();
   });

@@ -1,72 +1,29 @@
-import { isApiError, type ServiceApi } from "../../api/index.ts";
-import type { Permission } from "../../api/resources/permissions.ts";
-import type { LookupContext, ManagedKind, ManagedStatus } from "../../runtime/sdk/index.ts";
-import { DeletionBlockedError, DependencyNotReadyError, hrefLinks } from "../../runtime/sdk/index.ts";
+import { isApiError } from "../../api/index.ts";
+import type { LookupContext, ManagedStatus } from "../../runtime/sdk/index.ts";
+import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { ClientCache } from "../shared/client-cache.ts";
-import { orUndefined } from "../shared/observe.ts";
-import { FieldTable, rows } from "../shared/table.ts";
-import { type PermissionSpec, permissionSpecSchema } from "./schema.ts";
+import { type TableBase, type TableObserved, tableKind } from "../shared/table-kind.ts";
+import {
+  PERMISSION_CREATE_ONLY,
+  type PermissionClient,
+  type PermissionSpec,
+  permissionRows,
+  permissionSpecSchema,
+} from "./schema.ts";
 
-export interface PermissionObserved {
-  href: string;
-  roleTitle: string;
-  userHref?: string;
-  createdAt: string | null;
-}
-
-export interface PermissionDesired {
-  userHref: string;
-  roleTitle: string;
-}
-
-export interface PermissionCalls {
-  show(href: string): Promise<PermissionObserved | undefined>;
-  /** Every grant, or those of one user; `wanted`: only those grants are needed (ManagedKind.index.list). */
-  index(userHref?: string, wanted?: ReadonlySet<string>): Promise<PermissionObserved[]>;
-  create(params: { role_title: string; user_href: string }): Promise<string>;
-  destroy(href: string): Promise<void>;
-}
-
-/** A grant's fields: both are create-only (the href names user and role; there is no update). */
-export const permissionFields = new FieldTable<PermissionDesired, PermissionObserved>([
-  { spec: "roleTitle", param: "role_title", attribute: "role_title", write: "create" },
-  rows.createOnlyLink("userHref", "user", "user_href"),
-  ...rows.read({ createdAt: "created_at" }),
-]);
-
-export const toPermissionObserved = (p: Permission): PermissionObserved => permissionFields.observe(p);
-
-export function permissionCalls(api: ServiceApi): PermissionCalls {
-  return {
-    show: async (href) => {
-      const p = await orUndefined(api.permissions.show(href));
-      return p && toPermissionObserved(p);
-    },
-    index: async (userHref, wanted) =>
-      (await api.permissions.index({ filter: userHref ? { user_href: userHref } : undefined, wanted })).map(
-        toPermissionObserved,
-      ),
-    create: (params) => api.permissions.create(params),
-    destroy: (href) => api.permissions.destroy(href),
-  };
-}
-
-export type PermissionClient = ServiceApi | { permissions: PermissionCalls };
-
-function calls(client: PermissionClient): PermissionCalls {
-  return "client" in client ? permissionCalls(client) : (client.permissions as PermissionCalls);
-}
+type Base = TableBase<PermissionSpec, PermissionClient>;
 
 /** A user's grants as the service shows them; the user link may be missing, the filter already chose the user. */
-async function grantsOf(client: PermissionClient, userHref: string): Promise<PermissionObserved[]> {
-  return (await calls(client).index(userHref)).filter(
-    (p) => p.userHref === undefined || p.userHref === userHref,
-  );
+async function grantsOf(base: Base, client: PermissionClient, userHref: string): Promise<TableObserved[]> {
+  const grants = await base.resource(client).index("", { filter: { user_href: userHref } });
+  return grants
+    .map((p) => base.record(p, ""))
+    .filter((p) => p.userHref === undefined || p.userHref === userHref);
 }
 
 /** The user a grant of an unfiltered listing is for: its user link, else its href (/api/permissions/<user id>-<role>). */
-export function userOf(grant: PermissionObserved): string | undefined {
-  if (grant.userHref !== undefined) return grant.userHref;
+export function userOf(grant: TableObserved): string | undefined {
+  if (grant.userHref !== undefined) return grant.userHref as string;
   const id = /^\/api\/permissions\/(.+)-[a-z_]+$/.exec(grant.href)?.[1];
   return id === undefined ? undefined : `/api/users/${id}`;
 }
@@ -77,11 +34,12 @@ export function userOf(grant: PermissionObserved): string | undefined {
  * the same time, and for the just-created grants read then), else its own filtered listing.
  */
 async function listGrants(
+  base: Base,
   client: PermissionClient,
   userHref: string,
-  ctx: LookupContext<PermissionObserved> | undefined,
-): Promise<PermissionObserved[]> {
-  if (!ctx) return grantsOf(client, userHref);
+  ctx: LookupContext<TableObserved> | undefined,
+): Promise<TableObserved[]> {
+  if (!ctx) return grantsOf(base, client, userHref);
   return (await ctx.listIndex("")).filter((p) => userOf(p) === userHref);
 }
 
@@ -94,16 +52,17 @@ export const Message = {
     "the observer grant existed before the operator adopted it, and the operator never revokes an observer grant it did not make",
 } as const;
 
-export const diffPermission = (d: PermissionDesired, o: PermissionObserved) => permissionFields.diff(d, o);
-
 /** Pure: an adopted observer grant stays when its Permission goes. */
 export function retainPermission(spec: PermissionSpec, status: ManagedStatus): string | undefined {
   return spec.roleTitle === "observer" && status.adopted === true ? Message.adoptedObserver : undefined;
 }
 
-export function createPermissionKind(
-  options: { orderRetryMs?: number } = {},
-): ManagedKind<PermissionSpec, PermissionDesired, PermissionObserved, PermissionClient> {
+/**
+ * A role granted to a user (spec 5.3): a table kind, listed account-wide, whose grants of one
+ * user order themselves: observer is granted first and revoked last; a grant that exists is
+ * adopted; an adopted observer grant is never revoked.
+ */
+export function createPermissionKind(options: { orderRetryMs?: number } = {}) {
   // Permissions of the same user wake each other (siblings); the re-check only catches grants made outside.
   const retryMs = options.orderRetryMs ?? 10_000;
   // The latest listing of each user's grants, for a second: the observer-first check before a
@@ -111,8 +70,8 @@ export function createPermissionKind(
   // that check reads it (a grant revoked since is the create's 422, one made since what the
   // sibling wake-up brings); a lookup never does: after a create whose answer was lost, only a
   // listing sent after the reconcile started is sure to show it (LookupContext.listIndex).
-  const recentGrants = new ClientCache<PermissionObserved[]>({ ttlMs: 1_000 });
-  return {
+  const recentGrants = new ClientCache<TableObserved[]>({ ttlMs: 1_000 });
+  return tableKind({
     kind: "Permission",
     plural: "permissions",
     singular: "permission",
@@ -133,81 +92,73 @@ export function createPermissionKind(
         priority: 1,
       },
     ],
-    references: () => [],
-    links: (spec) => hrefLinks(spec, ["userHref"]),
+    rows: permissionRows,
+    resource: (client: PermissionClient) => ({
+      show: (href) => client.permissions.show(href),
+      index: (_scope, options) => client.permissions.index(options),
+      create: (_scope, params) => client.permissions.create(params as never),
+      destroy: (href) => client.permissions.destroy(href),
+    }),
+    lookupBy: ["userHref", "roleTitle"],
+    // The CRD's rules, in their order.
+    immutable: PERMISSION_CREATE_ONLY,
+    adoptExisting: true,
     siblings: (spec) => spec.userHref,
     // The other roles wait for observer's Ready; no grant waits for another role's.
     leadsSiblings: (spec) => spec.roleTitle === "observer",
-    desired: (spec) => ({ userHref: spec.userHref, roleTitle: spec.roleTitle }),
-    observe: (client, href) => calls(client).show(href),
-    async lookup(client, desired, ctx) {
-      const grants = listGrants(client, desired.userHref, ctx);
-      recentGrants.put(client, desired.userHref, grants);
-      return (await grants).filter((p) => p.roleTitle === desired.roleTitle);
-    },
-    adoptExisting: true,
-    hrefOf: (o) => o.href,
-    // Before the create-pending intent is written: a role that waits for observer has no create
-    // to look up afterwards, and no intent write to make.
-    async beforeWrite(client, desired, fields) {
-      if (fields !== undefined || desired.roleTitle === "observer") return;
-      // The lookup just listed them (adoptExisting): that listing, not a second one. A grant
-      // revoked since is the create's 422.
-      const grants = await (recentGrants.peek(client, desired.userHref) ??
-        grantsOf(client, desired.userHref));
-      if (!grants.some((p) => p.roleTitle === "observer"))
-        throw new DependencyNotReadyError(Message.observerFirst(desired.userHref), retryMs);
-    },
-    async create(client, desired) {
-      try {
-        return await calls(client).create(permissionFields.createParams(desired));
-      } catch (error) {
-        // 422 "A user must have the observer role.": observer was revoked since the check.
-        if (desired.roleTitle !== "observer" && isApiError(error) && error.kind === "conflict")
-          throw new DependencyNotReadyError(
-            `${Message.observerFirst(desired.userHref)}: ${error.message}`,
-            retryMs,
-          );
-        throw error;
-      }
-    },
-    update() {
-      // Unreachable: both fields are immutable.
-      return Promise.reject(new Error("permissions cannot be updated"));
-    },
-    async delete(client, href, observed) {
-      if (observed.roleTitle === "observer") {
-        const user = observed.userHref ?? "the user";
-        const others = observed.userHref
-          ? (await grantsOf(client, observed.userHref)).filter((p) => p.roleTitle !== "observer")
-          : [];
-        if (others.length > 0)
-          throw new DeletionBlockedError(
-            Message.observerLast(user, others.map((p) => p.roleTitle).sort()),
-            retryMs,
-          );
-      }
-      try {
-        await calls(client).destroy(href);
-      } catch (error) {
-        // 422: a role was granted since the check; observer waits until it is revoked.
-        if (observed.roleTitle === "observer" && isApiError(error) && error.kind === "conflict")
-          throw new DeletionBlockedError(
-            Message.observerLast(observed.userHref ?? "the user", [error.message]),
-            retryMs,
-          );
-        throw error;
-      }
-    },
     retain: retainPermission,
-    diff: diffPermission,
-    immutable: ["userHref", "roleTitle"],
-    atProvider: (o) => permissionFields.atProvider(o),
-    index: {
-      scope: () => "",
-      list: (client, _scope, wanted) => calls(client).index(undefined, wanted),
+    overrides: {
+      async lookup(base, client, desired, ctx) {
+        const user = desired.userHref as string;
+        const grants = listGrants(base, client, user, ctx);
+        recentGrants.put(client, user, grants);
+        return (await grants).filter((p) => p.roleTitle === desired.roleTitle);
+      },
+      // Before the create-pending intent is written: a role that waits for observer has no create
+      // to look up afterwards, and no intent write to make.
+      async beforeWrite(base, client, desired, fields) {
+        if (fields !== undefined || desired.roleTitle === "observer") return;
+        const user = desired.userHref as string;
+        // The lookup just listed them (adoptExisting): that listing, not a second one. A grant
+        // revoked since is the create's 422.
+        const grants = await (recentGrants.peek(client, user) ?? grantsOf(base, client, user));
+        if (!grants.some((p) => p.roleTitle === "observer"))
+          throw new DependencyNotReadyError(Message.observerFirst(user), retryMs);
+      },
+      async create(base, client, desired) {
+        try {
+          return await base.create(client, desired);
+        } catch (error) {
+          // 422 "A user must have the observer role.": observer was revoked since the check.
+          if (desired.roleTitle !== "observer" && isApiError(error) && error.kind === "conflict")
+            throw new DependencyNotReadyError(
+              `${Message.observerFirst(desired.userHref as string)}: ${error.message}`,
+              retryMs,
+            );
+          throw error;
+        }
+      },
+      async delete(base, client, href, observed) {
+        const user = (observed.userHref as string | undefined) ?? "the user";
+        if (observed.roleTitle === "observer" && observed.userHref !== undefined) {
+          const others = (await grantsOf(base, client, user)).filter((p) => p.roleTitle !== "observer");
+          if (others.length > 0)
+            throw new DeletionBlockedError(
+              Message.observerLast(user, others.map((p) => p.roleTitle as string).sort()),
+              retryMs,
+            );
+        }
+        try {
+          await base.resource(client).destroy(href);
+        } catch (error) {
+          // 422: a role was granted since the check; observer waits until it is revoked.
+          if (observed.roleTitle === "observer" && isApiError(error) && error.kind === "conflict")
+            throw new DeletionBlockedError(Message.observerLast(user, [error.message]), retryMs);
+          throw error;
+        }
+      },
     },
-  };
+  });
 }
 
 export const permissionKind = createPermissionKind();

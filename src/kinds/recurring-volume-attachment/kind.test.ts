@@ -3,17 +3,10 @@ import { buildCrd } from "../../runtime/crd/index.ts";
 import { InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { crdSources } from "../index.ts";
 import { admitter } from "../shared/admission.testing.ts";
-import {
-  ATTACHMENT_FIELDS,
-  type AttachmentDesired,
-  type AttachmentObserved,
-  attachmentAtProvider,
-  createParams,
-  desiredAttachment,
-  diffAttachment,
-  recurringVolumeAttachmentKind as kind,
-} from "./kind.ts";
-import { attachmentSpecSchema } from "./schema.ts";
+import { desiredContext, fakeResource } from "../shared/context.testing.ts";
+import type { TableDesired } from "../shared/table-kind.ts";
+import { recurringVolumeAttachmentKind as kind } from "./kind.ts";
+import { ATTACHMENT_FIELDS, type AttachmentClient, attachmentSpecSchema } from "./schema.ts";
 
 const admit = admitter(kind);
 const base = {
@@ -75,30 +68,44 @@ describe("RecurringVolumeAttachment CRD admission (CEL)", () => {
   });
 });
 
-const observed: AttachmentObserved = {
-  href: "/api/clouds/1/recurring_volume_attachments/3",
+const A = "/api/clouds/1/recurring_volume_attachments/3";
+const rep = {
   device: "/dev/xvdb",
   status: "attached",
   size: "10 GB",
-  cloudHref: "/api/clouds/1",
-  runnableHref: "/api/servers/1",
-  storageHref: "/api/clouds/1/volumes/7",
-  runnableType: "Server",
-  storageType: "Volume",
+  runnable_type: "Server",
+  storage_type: "Volume",
+  links: [
+    { rel: "self", href: A },
+    { rel: "cloud", href: "/api/clouds/1" },
+    { rel: "runnable", href: "/api/servers/1" },
+    { rel: "storage", href: "/api/clouds/1/volumes/7" },
+  ],
 };
 const storage = { kind: "Volume", name: "data", href: "/api/clouds/1/volumes/7", atProvider: {} };
 
-describe("attachment kind", () => {
-  const d = (spec: Record<string, unknown>): AttachmentDesired =>
-    desiredAttachment(attachmentSpecSchema.parse(spec), { cloudHref: "/api/clouds/1", storage });
+function fake() {
+  const calls: string[] = [];
+  const client = {
+    recurringVolumeAttachments: fakeResource([rep], calls, A),
+    clouds: { index: async () => [] },
+  } as unknown as AttachmentClient;
+  return { client, calls };
+}
 
-  it("takes the storage href from the Volume it references", () => {
-    expect(d(base)).toEqual({
+describe("attachment kind", () => {
+  const { client, calls } = fake();
+  const d = async (spec: Record<string, unknown>, volume = storage): Promise<TableDesired> =>
+    kind.desired(attachmentSpecSchema.parse(spec), desiredContext(client, "a", { storageRef: volume }));
+  const observed = async () => (await kind.observe(client, A, await d(base)))!;
+
+  it("takes the storage href from the Volume it references", async () => {
+    expect(await d(base)).toEqual({
       cloudHref: "/api/clouds/1",
       device: "/dev/xvdb",
       runnableHref: "/api/servers/1",
       storageHref: "/api/clouds/1/volumes/7",
-      fields: { cloud: "cloudHref", storage: "storageRef" },
+      fields: { storageHref: "storageRef" },
     });
     expect(kind.references(attachmentSpecSchema.parse(base))).toEqual([
       { field: "storageRef", kind: "Volume", name: "data" },
@@ -114,35 +121,35 @@ describe("attachment kind", () => {
       spec: { ...base, settings: { a: "b" } },
       want: [],
     },
-  ])("diff: $reason", ({ spec, want }) => {
-    expect(diffAttachment(d(spec), observed).map((x) => x.field)).toEqual(want);
+  ])("diff: $reason", async ({ spec, want }) => {
+    expect(kind.diff(await d(spec), await observed()).map((x) => x.field)).toEqual(want);
   });
 
-  it("a storage that changed (another Volume, or the Volume re-created) differs under the spec field used", () => {
-    const other = desiredAttachment(attachmentSpecSchema.parse(base), {
-      cloudHref: "/api/clouds/1",
-      storage: { ...storage, href: "/api/clouds/1/volumes/8" },
-    });
-    expect(diffAttachment(other, observed).map((x) => x.field)).toEqual(["storageRef"]);
+  it("a storage that changed (another Volume, or the Volume re-created) differs under the spec field used", async () => {
+    const other = await d(base, { ...storage, href: "/api/clouds/1/volumes/8" });
+    expect(kind.diff(other, await observed()).map((x) => x.field)).toEqual(["storageRef"]);
   });
 
-  it("every field is replaced (delete, then create); settings and volume type are recorded as write-only", () => {
+  it("every field is replaced (delete, then create); settings and volume type are recorded as write-only", async () => {
     expect(kind.replace).toBe("deleteBeforeCreate");
     expect([...(kind.immutable ?? [])].sort()).toEqual([...ATTACHMENT_FIELDS].sort());
-    const desired = d({ ...base, settings: { a: "b" }, volumeTypeHref: "/api/clouds/1/volume_types/1" });
+    const desired = await d({
+      ...base,
+      settings: { a: "b" },
+      volumeTypeHref: "/api/clouds/1/volume_types/1",
+    });
     expect(kind.writeOnly?.(desired)).toEqual({
       settings: { a: "b" },
       volumeTypeHref: "/api/clouds/1/volume_types/1",
     });
   });
 
-  it("create parameters", () => {
-    expect(createParams(d({ ...base, settings: { a: "b" } }))).toEqual({
-      device: "/dev/xvdb",
-      runnable_href: "/api/servers/1",
-      storage_href: "/api/clouds/1/volumes/7",
-      settings: { a: "b" },
-    });
+  it("create parameters", async () => {
+    calls.length = 0;
+    await kind.create(client, await d({ ...base, settings: { a: "b" } }));
+    expect(calls).toEqual([
+      'create /api/clouds/1 {"device":"/dev/xvdb","runnable_href":"/api/servers/1","storage_href":"/api/clouds/1/volumes/7","settings":{"a":"b"}}',
+    ]);
   });
 
   it("validate() re-checks the device for a spec that got past admission", () => {
@@ -151,11 +158,11 @@ describe("attachment kind", () => {
     expect(() => kind.validate?.(spec, { name: "x", namespace: "n" })).toThrow(/spec\.device/);
   });
 
-  it("atProvider", () => {
-    expect(attachmentAtProvider(observed)).toMatchObject({
+  it("atProvider", async () => {
+    expect(kind.atProvider(await observed())).toMatchObject({
       device: "/dev/xvdb",
       status: "attached",
-      storageHref: observed.storageHref,
+      storageHref: "/api/clouds/1/volumes/7",
     });
   });
 });

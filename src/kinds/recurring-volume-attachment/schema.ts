@@ -1,10 +1,57 @@
 import * as z from "zod";
+import type { ServiceApi } from "../../api/index.ts";
 import { type CelRule, exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
+import { rows } from "../shared/table.ts";
+import { type TableRow, tableRows } from "../shared/table-kind.ts";
 import { byName } from "../volume/schema.ts";
+
+export type AttachmentClient = Pick<ServiceApi, "recurringVolumeAttachments" | "clouds">;
 
 /** `/dev/xvd` plus one of b c e f g h i j (spec 4.6). */
 export const DEVICE = /^\/dev\/xvd[bcefghij]$/;
 export const DEVICE_RULE = "^/dev/xvd[bcefghij]$";
+
+/**
+ * Spec field, API parameter (spec 4.6) and member of the real recurring_volume_attachment media
+ * type. The service has no update: every row is create-only and a change replaces the attachment.
+ * Settings and volume type are never shown (write-only: the runtime diffs them against
+ * status.applied); the cloud is the collection's, never a parameter.
+ */
+export const attachmentRows: TableRow<AttachmentClient>[] = [
+  tableRows.cloud({ link: "cloud", empty: "unshown" }),
+  { spec: "device", param: "device", attribute: "device", write: "create", empty: "unshown" },
+  rows.createOnlyLink("runnableHref", "runnable", "runnable_href"),
+  {
+    ...rows.createOnlyLink("storageHref", "storage", "storage_href"),
+    ref: { field: "storageRef", kind: "Volume" },
+    required: true,
+  },
+  {
+    spec: "settings",
+    param: "settings",
+    write: "create",
+    toParam: (v) => (Object.keys(v as object).length > 0 ? v : undefined),
+  },
+  { spec: "volumeTypeHref", param: "volume_type_href", write: "create" },
+  ...rows.read({
+    status: "status",
+    size: "size",
+    runnableType: "runnable_type",
+    storageType: "storage_type",
+  }),
+];
+
+/** Every spec field: the service has no update, so a change of any of them replaces the attachment. */
+export const ATTACHMENT_FIELDS = [
+  "cloudHref",
+  "cloud",
+  "device",
+  "runnableHref",
+  "storageRef",
+  "storageHref",
+  "settings",
+  "volumeTypeHref",
+] as const;
 
 export const attachmentRules: CelRule[] = [
   { ...exactlyOne(["cloudHref", "cloud"]), fieldPath: ".cloudHref" },

@@ -64,7 +64,7 @@ export function createRouteTableKind(
 ): ManagedKind<RouteTableSpec, TableDesired, TableObserved, RouteTableClient> {
   const networkClouds = options.networkClouds ?? new LinkCache({ rel: "cloud" });
   const clouds = options.clouds ?? sharedClouds;
-  const base = tableKind<RouteTableSpec, RouteTableClient>({
+  return tableKind<RouteTableSpec, RouteTableClient>({
     kind: "RouteTable",
     plural: "routetables",
     singular: "routetable",
@@ -101,31 +101,30 @@ export function createRouteTableKind(
     lookupBy: ["networkHref"],
     matchBy: ["name"],
     deleteHint: DELETE_HINT,
-  });
-  return {
-    ...base,
-    async desired(spec, ctx) {
-      const d = await base.desired(spec, ctx);
-      const field = d.fields.networkHref ?? "networkHref";
-      const cloudHref = await cloudOf(ctx, d.networkHref as string, field, networkClouds);
-      // Before any create: a cloud without route tables would only answer it with an error.
-      await clouds.require(ctx.client.clouds, cloudHref, "supports_route_tables", "route tables", field);
-      return { ...d, cloudHref, fields: { ...d.fields, cloudHref: field } };
-    },
-    async lookup(client, desired) {
-      const found = await base.lookup(client, desired);
-      if (found.length === 0) return found;
-      // Never the network's own default table (the service names it `default`): a RouteTable of
-      // that name whose create was lost must not take it for its own.
-      const network = await orUndefined(client.networks.show(desired.networkHref as string));
-      const own = network && linkHref(network, "default_route_table");
-      return found.filter((t) => t.href !== own);
-    },
     contents: routeContents,
     // A difference of cloud is reported against the network field (the cloud is the network's).
     immutable: ["networkRef", "networkHref"],
     replace: "createBeforeDelete",
-  };
+    overrides: {
+      async desired(base, spec, ctx) {
+        const d = await base.desired(spec, ctx);
+        const field = d.fields.networkHref ?? "networkHref";
+        const cloudHref = await cloudOf(ctx, d.networkHref as string, field, networkClouds);
+        // Before any create: a cloud without route tables would only answer it with an error.
+        await clouds.require(ctx.client.clouds, cloudHref, "supports_route_tables", "route tables", field);
+        return { ...d, cloudHref, fields: { ...d.fields, cloudHref: field } };
+      },
+      async lookup(base, client, desired) {
+        const found = await base.lookup(client, desired);
+        if (found.length === 0) return found;
+        // Never the network's own default table (the service names it `default`): a RouteTable of
+        // that name whose create was lost must not take it for its own.
+        const network = await orUndefined(client.networks.show(desired.networkHref as string));
+        const own = network && linkHref(network, "default_route_table");
+        return found.filter((t) => t.href !== own);
+      },
+    },
+  });
 }
 
 export const routeTableKind = createRouteTableKind();

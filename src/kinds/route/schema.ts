@@ -1,8 +1,74 @@
 import * as z from "zod";
+import type { ServiceApi } from "../../api/index.ts";
 import { exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { IPV4 } from "../network/cidr.ts";
 import { cidrBlock } from "../network/schema.ts";
+import { compact } from "../shared/observe.ts";
+import { rows } from "../shared/table.ts";
+import type { TableRow } from "../shared/table-kind.ts";
 import { nextHopCelRules } from "./rules.ts";
+
+export type RouteClient = Pick<ServiceApi, "routes" | "routeTables">;
+
+/** cloud_specific_attributes' member `key`, where the route shows them. */
+const attribute = (key: string) => (raw: unknown) => (raw as Record<string, unknown> | null)?.[key];
+
+/**
+ * Spec field, API parameter (spec 4.4) and member of the real route media type: what the create
+ * sends and atProvider shows. The diff and the update are the kind's own: the next-hop rules
+ * decide which members a change of type carries and what replaces the route. The route has no
+ * `network` link: its network is its route table's, which the kind reads (and `networkRef` names).
+ */
+export const routeRows: TableRow<RouteClient>[] = [
+  { spec: "networkHref", ref: { field: "networkRef", kind: "Network" }, write: "read" },
+  {
+    spec: "routeTableHref",
+    ref: { field: "routeTableRef", kind: "RouteTable" },
+    param: "route_table_href",
+    link: "route_table",
+    write: "create",
+  },
+  {
+    spec: "destinationCidrBlock",
+    param: "destination_cidr_block",
+    attribute: "destination_cidr_block",
+    write: "update",
+  },
+  { spec: "nextHopType", param: "next_hop_type", attribute: "next_hop_type", write: "update" },
+  // The hop's href is the `next_hop` link (the real route has no `next_hop_href` attribute).
+  {
+    spec: "nextHopHref",
+    ref: { field: "nextHopGatewayRef", kind: "NetworkGateway" },
+    param: "next_hop_href",
+    link: "next_hop",
+    write: "update",
+  },
+  { spec: "nextHopIp", param: "next_hop_ip", attribute: "next_hop_ip", write: "update" },
+  { spec: "nextHopUrl", param: "next_hop_url", attribute: "next_hop_url", write: "create" },
+  rows.description(),
+  {
+    spec: "cloudSpecificAttributes",
+    param: "cloud_specific_attributes",
+    attribute: "cloud_specific_attributes",
+    toParam: (v) => {
+      const { instanceTags, priority } = v as { instanceTags?: string[]; priority?: number };
+      return instanceTags === undefined && priority === undefined
+        ? undefined
+        : compact({ instance_tags: instanceTags, priority });
+    },
+    at: false,
+    write: "create",
+  },
+  {
+    spec: "instanceTags",
+    attribute: "cloud_specific_attributes",
+    fromApi: attribute("instance_tags"),
+    write: "read",
+  },
+  { spec: "priority", attribute: "cloud_specific_attributes", fromApi: attribute("priority"), write: "read" },
+  ...rows.read({ state: "state", resourceUid: "resource_uid" }),
+  { spec: "cloudHref", link: "cloud", write: "read" },
+];
 
 export const routeSpecSchema = managedSpec(
   {

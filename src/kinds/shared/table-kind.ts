@@ -1,32 +1,24 @@
-import type { ServiceApi } from "../../api/index.ts";
 import type { Linked } from "../../api/schemas.ts";
-import type { DesiredContext, ManagedKind, ManagedStatus, Reference } from "../../runtime/sdk/index.ts";
-import { type CelRule, exactlyOne, hrefLinks, immutable, NameLookup } from "../../runtime/sdk/index.ts";
-import { cloudLookup } from "./cloud.ts";
+import type {
+  DesiredContext,
+  FieldDiff,
+  LookupContext,
+  ManagedKind,
+  ManagedStatus,
+} from "../../runtime/sdk/index.ts";
 import { destroyOrWait, orUndefined } from "./observe.ts";
-import { type Field, FieldTable } from "./table.ts";
+import { FieldTable } from "./table.ts";
+import {
+  createOnly,
+  desiredOf,
+  rowLinks,
+  rowReferences,
+  type TableDesired,
+  type TableObserved,
+  type TableRow,
+} from "./table-rows.ts";
 
-/** Desired state of a table kind: each row's value by spec field, and the spec field each came from. */
-export type TableDesired = Record<string, unknown> & { fields: Record<string, string> };
-/** Observed record of a table kind: `href`, and each row's value by its observed key. */
-export type TableObserved = Record<string, unknown> & { href: string };
-
-/**
- * A row of a kind built by `tableKind`: a Field, and where the desired value comes from when
- * the spec does not give it directly.
- */
-export interface TableRow<C = unknown> extends Field<TableDesired, TableObserved> {
-  /** The spec may name a custom resource instead (`deploymentRef: {name}` for `deploymentHref`). */
-  ref?: { field: string; kind: string };
-  /** The spec may name the object instead (`cloud: {name}`), looked up through a collection index. */
-  byName?: { field: string; collection: string; list(client: C): Promise<{ name: string; href: string }[]> };
-  /** Exactly one of the spec field and its alternative (`ref` or `byName`) must be set. */
-  required?: boolean;
-  /** Unset: metadata.name. */
-  defaultName?: boolean;
-  /** The index filter that finds the object by this value, where it is not named as the parameter. */
-  filter?: string;
-}
+export { type TableDesired, type TableObserved, type TableRow, tableRows, tableRules } from "./table-rows.ts";
 
 /** The service calls of a resource: one collection for the account, or one per cloud (`/api/clouds/:id/...`). */
 export interface TableResource {
@@ -42,10 +34,61 @@ export interface TableResource {
   destroy(href: string): Promise<void>;
 }
 
-/** What names and shows the kind is the kind's own; the rest comes from the rows and the resource. */
-export interface TableKindOptions<S, C>
+type Kind<S, C, D> = ManagedKind<S, D, TableObserved, C>;
+
+/** The table-derived kind an override wraps: its operations, and the calls and records they are made of. */
+export interface TableBase<S, C> extends Kind<S, C, TableDesired> {
+  index: NonNullable<Kind<S, C, TableDesired>["index"]>;
+  resource(client: C): TableResource;
+  /** The observed record of a representation of `scope`'s collection (the scope: a per-cloud kind's cloud). */
+  record(representation: Linked, scope: string | undefined): TableObserved;
+}
+
+/**
+ * Per-operation overrides (ACK's hooks, crossplane's ExternalClientFns): each receives the
+ * table-derived kind (`base`) first, and wraps its default (Volume's delete: check the
+ * attachments, then `base.delete`) or replaces it (Route's next-hop diff). A member that makes
+ * calls is one of them, so that it reads through the table (`base.resource`, `base.record`);
+ * the pure members a kind adds are plain options.
+ */
+export interface TableOverrides<S, C, D extends TableDesired> {
+  desired?(base: TableBase<S, C>, spec: S, ctx: DesiredContext<C>): Promise<D>;
+  observe?(base: TableBase<S, C>, client: C, href: string, desired: D): Promise<TableObserved | undefined>;
+  lookup?(
+    base: TableBase<S, C>,
+    client: C,
+    desired: D,
+    ctx?: LookupContext<TableObserved>,
+  ): Promise<TableObserved[]>;
+  create?(base: TableBase<S, C>, client: C, desired: D): Promise<string>;
+  update?(
+    base: TableBase<S, C>,
+    client: C,
+    href: string,
+    desired: D,
+    observed: TableObserved,
+    diff: FieldDiff[],
+  ): Promise<void>;
+  delete?(base: TableBase<S, C>, client: C, href: string, observed: TableObserved): Promise<void>;
+  /** ManagedKind.beforeWrite (the table has none: `base.beforeWrite` is undefined). */
+  beforeWrite?(base: TableBase<S, C>, client: C, desired: D, fields?: readonly string[]): Promise<void>;
+  diff?(base: TableBase<S, C>, desired: D, observed: TableObserved): FieldDiff[];
+  /** The index listing (ManagedKind.index.list). */
+  list?(
+    base: TableBase<S, C>,
+    client: C,
+    scope: string,
+    wanted?: ReadonlySet<string>,
+  ): Promise<TableObserved[]>;
+}
+
+/**
+ * What names and shows the kind, and the optional members it adds, are the kind's own; the rest
+ * comes from the rows and the resource, and `overrides` wrap or replace what is special.
+ */
+export interface TableKindOptions<S, C, D extends TableDesired = TableDesired>
   extends Pick<
-    ManagedKind<S, TableDesired, TableObserved, C>,
+    Kind<S, C, D>,
     | "kind"
     | "plural"
     | "singular"
@@ -56,7 +99,15 @@ export interface TableKindOptions<S, C>
     | "notReady"
     | "validate"
     | "replace"
-    | "beforeWrite"
+    | "warnings"
+    | "contents"
+    | "siblings"
+    | "leadsSiblings"
+    | "keySources"
+    | "retain"
+    | "adoptExisting"
+    | "export"
+    | "immutable"
   > {
   rows: readonly TableRow<C>[];
   resource(client: C): TableResource;
@@ -76,90 +127,71 @@ export interface TableKindOptions<S, C>
   matchBy?: string[];
   /** What lets the object go while the service refuses its deletion, said in DeletionBlocked. */
   deleteHint?: string;
-}
-
-/** Rows several table kinds share. */
-export const tableRows = {
-  /** The cloud, by `cloudHref` or by `cloud: {name}` (exactly one); create-only. `shown`: how the service shows it. */
-  cloud: (shown: Partial<TableRow<Pick<ServiceApi, "clouds">>>): TableRow<Pick<ServiceApi, "clouds">> => ({
-    spec: "cloudHref",
-    byName: cloudLookup,
-    required: true,
-    write: "create",
-    ...shown,
-  }),
-  /** The deployment it belongs to, by `deploymentRef` or `deploymentHref`; updatable. */
-  deployment: (): TableRow => ({
-    spec: "deploymentHref",
-    ref: { field: "deploymentRef", kind: "Deployment" },
-    param: "deployment_href",
-    link: "deployment",
-    write: "update",
-  }),
-};
-
-/**
- * The CEL rules a table implies: one of each alternative pair, and create-only fields immutable,
- * unless the kind replaces its object when one changes (`replaced`): then admission lets it through.
- */
-export function tableRules<C>(rows: readonly TableRow<C>[], options: { replaced?: boolean } = {}): CelRule[] {
-  const rules: CelRule[] = [];
-  for (const r of rows) {
-    if (r.ref)
-      rules.push({ ...exactlyOne([r.ref.field, r.spec], r.required ?? false), fieldPath: `.${r.ref.field}` });
-    if (r.byName)
-      rules.push({ ...exactlyOne([r.spec, r.byName.field], r.required ?? false), fieldPath: `.${r.spec}` });
-  }
-  return options.replaced ? rules : [...rules, ...createOnly(rows).map(immutable)];
-}
-
-/** The spec fields of the create-only rows, alternatives included. */
-function createOnly<C>(rows: readonly TableRow<C>[]): string[] {
-  return rows
-    .filter((r) => r.write === "create")
-    .flatMap((r) => [r.spec, ...(r.ref ? [r.ref.field] : []), ...(r.byName ? [r.byName.field] : [])]);
-}
-
-/** The desired state: each row's value from the spec, a resolved reference, a name lookup or metadata.name. */
-async function desiredOf<C>(
-  rows: readonly TableRow<C>[],
-  spec: Record<string, unknown>,
-  ctx: DesiredContext<C>,
-): Promise<TableDesired> {
-  const d: TableDesired = { fields: {} };
-  for (const r of rows) {
-    let value = spec[r.spec];
-    if (value === undefined && r.ref && spec[r.ref.field] !== undefined) {
-      value = ctx.refs[r.ref.field]?.href;
-      d.fields[r.spec] = r.ref.field;
-    }
-    const named = r.byName && (spec[r.byName.field] as { name: string } | undefined);
-    if (value === undefined && r.byName && named) {
-      const names = ctx.names ?? new NameLookup();
-      const list = r.byName.list;
-      value = await names.href(
-        `${ctx.account ?? ""}${r.byName.collection}`,
-        named.name,
-        `${r.byName.field}.name`,
-        () => list(ctx.client),
-      );
-      d.fields[r.spec] = r.byName.field;
-    }
-    if (value === undefined && r.defaultName) value = ctx.meta.name;
-    if (value !== undefined) d[r.spec] = value;
-  }
-  return d;
+  /** How long a deletion the service refuses waits before it is tried again (default DELETION_RETRY_MS). */
+  deleteRetryMs?: number;
+  /**
+   * A deletion the service refuses (409/422: something it knows still uses the object): `wait`
+   * (default) is DeletionBlocked, retried; `stall` reports the service's answer (a terminal error).
+   */
+  deleteRefused?: "wait" | "stall";
+  overrides?: TableOverrides<S, C, NoInfer<D>>;
 }
 
 /**
  * A whole ManagedKind from a field table and the resource's calls: the kind is its table, its
  * schema and a few lines of wiring. References, links checked before a create, `immutable`,
  * write-only values, the lookup of a lost create and drift through the collection index all
- * come from the rows. What is special stays with the kind (wrap the result to add it).
+ * come from the rows; `overrides` add what is special to one operation.
  */
-export function tableKind<S extends { accountRef: { name: string } }, C>(
-  o: TableKindOptions<S, C>,
-): ManagedKind<S, TableDesired, TableObserved, C> {
+export function tableKind<
+  S extends { accountRef: { name: string } },
+  C,
+  D extends TableDesired = TableDesired,
+>(o: TableKindOptions<S, C, D>): Kind<S, C, D> {
+  const base = tableBase(o);
+  const v = o.overrides ?? {};
+  const { resource: _resource, record: _record, ...derived } = base;
+  return {
+    ...(derived as unknown as Kind<S, C, D>),
+    ...ownMembers(o),
+    desired: v.desired
+      ? (spec, ctx) => v.desired!(base, spec, ctx)
+      : (derived.desired as Kind<S, C, D>["desired"]),
+    observe: v.observe ? (client, href, d) => v.observe!(base, client, href, d) : derived.observe,
+    lookup: v.lookup ? (client, d, ctx) => v.lookup!(base, client, d, ctx) : derived.lookup,
+    create: v.create ? (client, d) => v.create!(base, client, d) : derived.create,
+    update: v.update
+      ? (client, href, d, obs, diff) => v.update!(base, client, href, d, obs, diff)
+      : derived.update,
+    delete: v.delete ? (client, href, obs) => v.delete!(base, client, href, obs) : derived.delete,
+    beforeWrite: v.beforeWrite && ((client, d, fields) => v.beforeWrite!(base, client, d, fields)),
+    diff: v.diff ? (d, obs) => v.diff!(base, d, obs) : derived.diff,
+    index: {
+      ...derived.index,
+      list: v.list ? (client, scope, wanted) => v.list!(base, client, scope, wanted) : derived.index.list,
+    },
+  };
+}
+
+/** The members the options give the kind as they are: all but the table's own options. */
+function ownMembers<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): Partial<Kind<S, C, D>> {
+  const {
+    rows,
+    resource,
+    perCloud,
+    lookupBy,
+    matchBy,
+    deleteHint,
+    deleteRetryMs,
+    deleteRefused,
+    overrides,
+    ...own
+  } = o;
+  return own;
+}
+
+/** The kind the rows and the resource make, before any override. */
+function tableBase<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): TableBase<S, C> {
   const rows = o.rows.map((r) => ({
     ...r,
     from: r.from ?? ((d: TableDesired) => d.fields[r.spec] ?? r.spec),
@@ -167,34 +199,30 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
   const table = new FieldTable<TableDesired, TableObserved>(rows);
   const scopeOf = (d: TableDesired | undefined) =>
     o.perCloud ? (d?.[o.perCloud] as string | undefined) : "";
-  const observe = (rep: Linked, scope: string | undefined) =>
-    table.observe(rep, o.perCloud ? { [o.perCloud]: scope } : {});
-  const hrefFields = rows.filter((r) => r.spec.endsWith("Href") && r.write !== "read").map((r) => r.spec);
+  const record = (rep: Linked, scope: string | undefined) => {
+    const r = table.observe(rep);
+    // The collection's parent, where the representation shows none of its own.
+    if (o.perCloud && r[o.perCloud] === undefined) r[o.perCloud] = scope;
+    return r;
+  };
   const locked = createOnly(rows);
-  const { kind, plural, singular, shortNames, description, schema, printerColumns } = o;
+  const links = rowLinks(rows);
   const identity = rows.filter((r) => o.lookupBy.includes(r.spec));
   return {
-    kind,
-    plural,
-    singular,
-    shortNames,
-    description,
-    schema,
-    printerColumns,
-    notReady: o.notReady,
-    validate: o.validate,
-    replace: o.replace,
-    beforeWrite: o.beforeWrite,
-    references: (spec) =>
-      rows.flatMap((r): Reference[] => {
-        const target = r.ref && (spec as Record<string, { name: string } | undefined>)[r.ref.field];
-        return r.ref && target ? [{ field: r.ref.field, kind: r.ref.kind, name: target.name }] : [];
-      }),
-    links: (spec) => hrefLinks(spec as Record<string, unknown>, hrefFields),
+    kind: o.kind,
+    plural: o.plural,
+    singular: o.singular,
+    shortNames: o.shortNames,
+    description: o.description,
+    schema: o.schema,
+    resource: o.resource,
+    record,
+    references: (spec) => rowReferences(rows, spec as Record<string, unknown>),
+    links: (spec) => links(spec as Record<string, unknown>),
     desired: (spec, ctx) => desiredOf(rows, spec as Record<string, unknown>, ctx),
     async observe(client, href, desired) {
       const rep = await orUndefined(o.resource(client).show(href));
-      return rep && observe(rep, scopeOf(desired));
+      return rep && record(rep, scopeOf(desired));
     },
     async lookup(client, desired) {
       const given = identity.filter((r) => desired[r.spec] !== undefined);
@@ -202,7 +230,7 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
       const found = await o.resource(client).index(scopeOf(desired)!, { filter });
       // Filters may match partially: a candidate shows every identifying value and no other create-only one.
       return found
-        .map((rep) => observe(rep, scopeOf(desired)))
+        .map((rep) => record(rep, scopeOf(desired)))
         .filter(
           (c) =>
             given.every((r) => c[r.observed ?? r.spec] === desired[r.spec]) &&
@@ -218,12 +246,15 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
       const resource = o.resource(client);
       // Unreachable for a kind without update: its rows are create-only, and it replaces.
       if (!resource.update)
-        throw new Error(`${kind} objects cannot be updated: ${Object.keys(params).join(", ")}`);
+        throw new Error(`${o.kind} objects cannot be updated: ${Object.keys(params).join(", ")}`);
       await resource.update(href, params);
     },
-    // The service refuses (422) while something it knows still uses the object: wait, do not stall.
-    delete: (client, href) =>
-      destroyOrWait(() => o.resource(client).destroy(href), href, undefined, o.deleteHint),
+    delete(client, href) {
+      const destroy = () => o.resource(client).destroy(href);
+      if (o.deleteRefused === "stall") return destroy();
+      // The service refuses (422) while something it knows still uses the object: wait, do not stall.
+      return destroyOrWait(destroy, href, o.deleteRetryMs, o.deleteHint);
+    },
     diff: (desired, observed) => table.diff(desired, observed),
     immutable: locked,
     writeOnly: table.writeOnlyFields.length > 0 ? (d) => table.writeOnly(d) : undefined,
@@ -236,7 +267,7 @@ export function tableKind<S extends { accountRef: { name: string } }, C>(
       },
       scopeOfDesired: scopeOf,
       list: async (client, scope, wanted) =>
-        (await o.resource(client).index(scope, { wanted })).map((rep) => observe(rep, scope)),
+        (await o.resource(client).index(scope, { wanted })).map((rep) => record(rep, scope)),
     },
   };
 }

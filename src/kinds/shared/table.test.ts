@@ -190,13 +190,43 @@ describe("FieldTable atProvider and writeOnly", () => {
     expect(table.writeOnly({ settings: { a: "1" } })).toEqual({ settings: { a: "1" } });
   });
 
-  it("a kind's own observed shape is read through `read`", () => {
-    const own = new FieldTable<Rec, { links: Rec }>([{ spec: "cloudHref", link: "cloud", write: "create" }], {
-      read: (o, f) => o.links[f.link!],
-    });
-    expect(own.diff({ cloudHref: "/api/clouds/2" }, { links: { cloud: "/api/clouds/1" } })).toEqual([
+  it("a row's `read` reads a value no attribute or link shows (the collection's cloud), and is not write-only", () => {
+    const own = new FieldTable<Rec, Rec>([{ spec: "cloudHref", read: (o) => o.scope, write: "create" }]);
+    expect(own.diff({ cloudHref: "/api/clouds/2" }, { scope: "/api/clouds/1" })).toEqual([
       { field: "cloudHref", desired: "/api/clouds/2", observed: "/api/clouds/1" },
     ]);
+    expect(own.writeOnlyFields).toEqual([]);
+    expect(own.atProvider({ scope: "/api/clouds/1" })).toEqual({ cloudHref: "/api/clouds/1" });
+  });
+
+  it("a row's own `diff` (a set in any order) and `change` (the update sends what changed)", () => {
+    const asSet = (v: unknown) => new Set((v as string[] | null) ?? []);
+    const allowed = new FieldTable<Rec, Rec>([
+      {
+        spec: "allowed",
+        param: "allowed",
+        attribute: "allowed",
+        write: "update",
+        diff: (want, have) => {
+          const [w, h] = [asSet(want), asSet(have)];
+          const same = w.size === h.size && [...w].every((x) => h.has(x));
+          return same ? undefined : { desired: [...w], observed: [...h] };
+        },
+        change: (d) => ({
+          add: (d.desired as string[]).filter((x) => !asSet(d.observed).has(x)),
+          remove: (d.observed as string[]).filter((x) => !asSet(d.desired).has(x)),
+        }),
+      },
+    ]);
+    const shown = allowed.observe({ allowed: ["a", "b"], links: [{ rel: "self", href: "/x/1" }] } as never);
+    expect(allowed.diff({ allowed: ["b", "a"] }, shown)).toEqual([]);
+    expect(allowed.diff({}, shown)).toEqual([]);
+    expect(allowed.diff({ allowed: [] }, { ...shown, allowed: null })).toEqual([]);
+    const diff = allowed.diff({ allowed: ["b", "c"] }, shown);
+    expect(diff).toEqual([{ field: "allowed", desired: ["b", "c"], observed: ["a", "b"] }]);
+    expect(allowed.updateParams(diff, { allowed: ["b", "c"] })).toEqual({
+      allowed: { add: ["c"], remove: ["a"] },
+    });
   });
 
   it("`compare`: the diff compares the fingerprint the service shows, the parameter carries the value", () => {

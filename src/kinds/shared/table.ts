@@ -64,8 +64,19 @@ export interface Field<D = any, O = any> {
    * (the digest of uploaded content): the diff compares it, the parameter carries the value itself.
    */
   compare?: (value: unknown) => unknown;
-  /** Reads the observed value from a record not built by `observe` (a kind's own observed shape). */
+  /** Reads the observed value from the record, where no attribute or link shows it (the collection's cloud). */
   read?: (observed: O) => unknown;
+  /**
+   * The row's own comparison, where equality is not the rule (a set in any order, values of
+   * several spellings): the values a difference reports, or undefined when in sync. Asked only
+   * for a value the spec manages (see Empty); `have` is null when the service shows none.
+   */
+  diff?: (want: unknown, have: unknown) => { desired: unknown; observed: unknown } | undefined;
+  /**
+   * The update parameter of a difference, where the service takes what changed rather than the
+   * value (a volume's allowed instances: the hrefs to add and to remove).
+   */
+  change?: (difference: FieldDiff) => unknown;
   /** Sent in every update call, changed or not, because the API requires it (an IP address's name). */
   always?: boolean;
 }
@@ -81,19 +92,10 @@ export class FieldTable<D, O> {
   readonly fields: readonly Field<D, O>[];
   /** The spec fields the service never shows (see `writeOnly`). */
   readonly writeOnlyFields: readonly string[];
-  private readonly read?: (observed: O, f: Field<D, O>) => unknown;
 
-  /**
-   * `read` reads a row's observed value for a kind whose observed record is its own shape (rows
-   * with their own `read` aside); by default it is the record's member under the observed key.
-   */
-  constructor(
-    fields: readonly Field<D, O>[],
-    options: { read?: (observed: O, f: Field<D, O>) => unknown } = {},
-  ) {
+  constructor(fields: readonly Field<D, O>[]) {
     this.fields = fields;
     this.writeOnlyFields = fields.filter(writeOnly).map((f) => f.spec);
-    this.read = options.read;
   }
 
   /** The observed record of a representation: `href`, each row's value by its observed key, and `extra`. */
@@ -134,11 +136,16 @@ export class FieldTable<D, O> {
 
   /** The update parameters for the rows that differ (one call, only what changed, plus `always` rows). */
   updateParams<P extends object = Record<string, unknown>>(diff: readonly FieldDiff[], desired: D): P {
-    const changed = new Set(diff.map((d) => d.field));
+    const changed = new Map(diff.map((d) => [d.field, d]));
     const p: Record<string, unknown> = {};
     for (const f of this.fields) {
       if (f.param === undefined || (f.write !== "update" && f.write !== "afterCreate")) continue;
-      if (!changed.has(this.named(f, desired))) continue;
+      const difference = changed.get(this.named(f, desired));
+      if (!difference) continue;
+      if (f.change) {
+        this.put(p, f, f.change(difference));
+        continue;
+      }
       const want = this.want(f, desired);
       // An unset blank or none value is cleared with "" (the service's way of saying none).
       this.put(p, f, f.empty === "blank" || f.empty === "none" ? (want ?? "") : want);
@@ -177,7 +184,6 @@ export class FieldTable<D, O> {
 
   private have(f: Field<D, O>, observed: O): unknown {
     if (f.read) return f.read(observed);
-    if (this.read) return this.read(observed, f);
     return (observed as Record<string, unknown>)[f.observed ?? f.spec];
   }
 
@@ -199,6 +205,10 @@ export class FieldTable<D, O> {
       case "none":
         want = want ?? null;
         break;
+    }
+    if (f.diff) {
+      const d = f.diff(want, have);
+      return d && { field: this.named(f, desired), ...d };
     }
     return deepEqual(want, have)
       ? undefined

@@ -23,10 +23,32 @@ type Kind = ManagedKind<StoredScriptAttachmentSpec, Desired, TableObserved, Stor
 
 const source = (spec: StoredScriptAttachmentSpec): KeySource => keySourceOf("contentFrom", spec.contentFrom);
 
+/** Too large for the service: only a change of the content (or of the spec) helps. */
+function tooLarge(s: KeySource, what: string): InvalidSpecError {
+  return new InvalidSpecError(
+    sourceField(s),
+    `${s.kind} ${s.name} key ${s.key} ${what}; shrink it, or split it into several attachments`,
+  );
+}
+
+/** A write the service refuses as too large (413), said against the key the content came from. */
+async function refused<T>(desired: Desired, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (desired.source && isApiError(error) && error.status === 413)
+      throw tooLarge(
+        desired.source,
+        `holds ${desired.content?.length} bytes, more than the service accepts (413)`,
+      );
+    throw error;
+  }
+}
+
 /** A file attached to a stored script (spec 4.15), its content from a ConfigMap or Secret key, uploaded as multipart. */
 export function createStoredScriptAttachmentKind(options: { maxContentBytes?: number } = {}): Kind {
   const max = options.maxContentBytes ?? MAX_CONTENT_BYTES;
-  const base = tableKind({
+  return tableKind<StoredScriptAttachmentSpec, StoredScriptAttachmentClient, Desired>({
     kind: "StoredScriptAttachment",
     plural: "storedscriptattachments",
     singular: "storedscriptattachment",
@@ -40,7 +62,7 @@ export function createStoredScriptAttachmentKind(options: { maxContentBytes?: nu
       { name: "Size", type: "integer", jsonPath: ".status.atProvider.size", description: "Bytes uploaded" },
     ],
     rows: storedScriptAttachmentRows,
-    resource: (client: StoredScriptAttachmentClient) => ({
+    resource: (client) => ({
       show: (href) => client.storedScriptAttachments.show(href),
       index: (script, options) => client.storedScriptAttachments.index(script, options),
       create: (script, p) =>
@@ -58,53 +80,33 @@ export function createStoredScriptAttachmentKind(options: { maxContentBytes?: nu
     // The attachments of one stored script are one collection: drift is one index call per script.
     perCloud: "storedScriptHref",
     lookupBy: ["filename"],
-  }) as unknown as Kind;
-
-  /** Too large for the service: only a change of the content (or of the spec) helps. */
-  const tooLarge = (s: KeySource, what: string) =>
-    new InvalidSpecError(
-      sourceField(s),
-      `${s.kind} ${s.name} key ${s.key} ${what}; shrink it, or split it into several attachments`,
-    );
-  const refused = async <T>(desired: Desired, call: Promise<T>): Promise<T> => {
-    try {
-      return await call;
-    } catch (error) {
-      if (desired.source && isApiError(error) && error.status === 413)
-        throw tooLarge(
-          desired.source,
-          `holds ${desired.content?.length} bytes, more than the service accepts (413)`,
-        );
-      throw error;
-    }
-  };
-  return {
-    ...base,
     keySources: (spec) => [source(spec)],
-    async desired(spec, ctx) {
-      const d: Desired = { ...(await base.desired(spec, ctx)), source: source(spec) };
-      const content = ctx.sources?.contentFrom;
-      if (content && content.length > max)
-        throw tooLarge(
-          source(spec),
-          `holds ${content.length} bytes; the service takes at most ${max} per attachment`,
-        );
-      if (content) d.content = content;
-      return d;
-    },
-    // A digest of another form than MD5 cannot be compared: then a different size still tells.
-    diff(desired, observed) {
-      const diff = base.diff(desired, observed);
-      const size = desired.content?.length;
-      if (size !== undefined && observed.digest === null && observed.size !== size)
-        diff.push({ field: "contentFrom", desired: size, observed: observed.size });
-      return diff;
-    },
     export: storedScriptAttachmentExport,
-    create: (client, desired) => refused(desired, base.create(client, desired)),
-    update: (client, href, desired, observed, diff) =>
-      refused(desired, base.update(client, href, desired, observed, diff)),
-  };
+    overrides: {
+      async desired(base, spec, ctx) {
+        const d: Desired = { ...(await base.desired(spec, ctx)), source: source(spec) };
+        const content = ctx.sources?.contentFrom;
+        if (content && content.length > max)
+          throw tooLarge(
+            source(spec),
+            `holds ${content.length} bytes; the service takes at most ${max} per attachment`,
+          );
+        if (content) d.content = content;
+        return d;
+      },
+      // A digest of another form than MD5 cannot be compared: then a different size still tells.
+      diff(base, desired, observed) {
+        const diff = base.diff(desired, observed);
+        const size = desired.content?.length;
+        if (size !== undefined && observed.digest === null && observed.size !== size)
+          diff.push({ field: "contentFrom", desired: size, observed: observed.size });
+        return diff;
+      },
+      create: (base, client, desired) => refused(desired, base.create(client, desired)),
+      update: (base, client, href, desired, observed, diff) =>
+        refused(desired, base.update(client, href, desired, observed, diff)),
+    },
+  });
 }
 
 export const storedScriptAttachmentKind = createStoredScriptAttachmentKind();

@@ -1,101 +1,22 @@
-import type { Subnet, SubnetCreate, SubnetUpdate } from "../../api/resources/subnets.ts";
-import type {
-  DesiredContext,
-  FieldDiff,
-  ManagedKind,
-  Reference,
-  ResolvedReference,
-} from "../../runtime/sdk/index.ts";
-import { DependencyNotReadyError, hrefLinks, InvalidSpecError } from "../../runtime/sdk/index.ts";
-import type { NetClient } from "../network/api.ts";
+import { linkHref } from "../../api/index.ts";
+import type { DesiredContext, ResolvedReference } from "../../runtime/sdk/index.ts";
+import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { cidrContains } from "../network/cidr.ts";
-import { toNetworkObserved } from "../network/kind.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { refOrHref } from "../shared/refs.ts";
-import { FieldTable, rows } from "../shared/table.ts";
-import { SUBNET_CREATE_ONLY, type SubnetSpec, subnetSpecSchema } from "./schema.ts";
-
-export interface SubnetObserved {
-  href: string;
-  name: string | null;
-  description: string | null;
-  cidrBlock: string | null;
-  state: string | null;
-  visibility: string | null;
-  resourceUid: string | null;
-  isDefault: boolean;
-  datacenterHref: string | undefined;
-  /** The subnet's own route table; undefined when it uses the network's default. */
-  routeTableHref: string | undefined;
-  effectiveRouteTableHref: string | undefined;
-  networkHref: string | undefined;
-  /** The cloud whose subnets collection holds it (known from the network, not from the representation). */
-  cloudHref: string | undefined;
-}
+import { tableKind } from "../shared/table-kind.ts";
+import {
+  SUBNET_CREATE_ONLY,
+  type SubnetClient,
+  type SubnetSpec,
+  subnetRows,
+  subnetSpecSchema,
+} from "./schema.ts";
 
 /** What the network tells a subnet: its href, cloud and CIDR. */
 export interface NetworkFacts {
   href: string;
   cloudHref: string;
   cidrBlock?: string;
-}
-
-export interface SubnetDesired {
-  network: NetworkFacts;
-  networkField: "networkRef" | "networkHref";
-  cidrBlock: string;
-  name: string;
-  description?: string;
-  datacenterHref?: string;
-  /** "" resets to the network's default route table. */
-  routeTableHref?: string;
-  /** Which spec field named the route table, so that a change is reported against it. */
-  routeTableField?: "routeTableRef" | "routeTableHref";
-}
-
-/**
- * The subnet's fields. The network and datacenter are create-only (see `immutable`); the route
- * table is not a create parameter (the update after the first observation sets it), and its
- * empty value resets the subnet to the network's default (no `route_table` link).
- */
-export const subnetFields = new FieldTable<SubnetDesired, SubnetObserved>([
-  {
-    ...rows.createOnlyLink("networkHref", "network", "network_href"),
-    from: (d) => d.networkField,
-    desired: (d) => d.network.href,
-  },
-  rows.createOnlyLink("datacenterHref", "datacenter", "datacenter_href"),
-  { spec: "cidrBlock", param: "cidr_block", attribute: "cidr_block", write: "update" },
-  rows.name(),
-  rows.description(),
-  {
-    spec: "routeTableHref",
-    from: (d) => d.routeTableField ?? "routeTableHref",
-    param: "route_table_href",
-    link: "route_table",
-    write: "afterCreate",
-    empty: "blank",
-  },
-  ...rows.read({
-    state: "state",
-    visibility: "visibility",
-    resourceUid: "resource_uid",
-    isDefault: "is_default",
-  }),
-  { spec: "effectiveRouteTableHref", link: "effective_route_table", write: "read" },
-  // The cloud whose subnets collection holds it: known from the network, not from the representation.
-  { spec: "cloudHref", write: "read" },
-]);
-
-export const toSubnetObserved = (s: Subnet, cloudHref: string | undefined): SubnetObserved =>
-  subnetFields.observe(s, { cloudHref });
-
-export function subnetReferences(spec: SubnetSpec): Reference[] {
-  const refs: Reference[] = [];
-  if (spec.networkRef) refs.push({ field: "networkRef", kind: "Network", name: spec.networkRef.name });
-  if (spec.routeTableRef)
-    refs.push({ field: "routeTableRef", kind: "RouteTable", name: spec.routeTableRef.name });
-  return refs;
 }
 
 /** Pure: a RouteTable custom resource the subnet names must be of the subnet's network (the service refuses others). */
@@ -119,38 +40,8 @@ export function checkSubnetCidr(cidr: string, network: NetworkFacts): void {
   }
 }
 
-export function desiredSubnet(
-  spec: SubnetSpec,
-  metaName: string,
-  network: NetworkFacts,
-  routeTable?: ResolvedReference,
-): SubnetDesired {
-  checkSubnetCidr(spec.cidrBlock, network);
-  checkSubnetRouteTable(routeTable, network);
-  const d: SubnetDesired = {
-    network,
-    networkField: spec.networkRef ? "networkRef" : "networkHref",
-    cidrBlock: spec.cidrBlock,
-    name: spec.name ?? metaName,
-  };
-  if (spec.description !== undefined) d.description = spec.description;
-  if (spec.datacenterHref !== undefined) d.datacenterHref = spec.datacenterHref;
-  const table = refOrHref(
-    { field: "routeTableRef", resolved: routeTable },
-    { field: "routeTableHref", value: spec.routeTableHref },
-  );
-  if (table) [d.routeTableHref, d.routeTableField] = [table.href, table.field];
-  return d;
-}
-
-export const diffSubnet = (d: SubnetDesired, o: SubnetObserved) => subnetFields.diff(d, o);
-export const subnetCreateParams = (d: SubnetDesired) => subnetFields.createParams<SubnetCreate>(d);
-export const subnetUpdateParams = (diff: FieldDiff[], d: SubnetDesired) =>
-  subnetFields.updateParams<SubnetUpdate>(diff, d);
-export const subnetAtProvider = (o: SubnetObserved) => subnetFields.atProvider(o);
-
 /** The network a spec names: from the resolved Network custom resource, or shown by href. */
-async function networkFacts(spec: SubnetSpec, ctx: DesiredContext<NetClient>): Promise<NetworkFacts> {
+async function networkFacts(spec: SubnetSpec, ctx: DesiredContext<SubnetClient>): Promise<NetworkFacts> {
   const fromRef = ctx.refs.networkRef;
   if (fromRef) {
     const cloudHref = fromRef.atProvider.cloudHref;
@@ -166,12 +57,16 @@ async function networkFacts(spec: SubnetSpec, ctx: DesiredContext<NetClient>): P
   const href = spec.networkHref!;
   const n = await orUndefined(ctx.client.networks.show(href));
   if (!n) throw new DependencyNotReadyError(`spec.networkHref: ${href} does not exist in the service`);
-  const o = toNetworkObserved(n);
-  if (!o.cloudHref) throw new InvalidSpecError("networkHref", `network ${href} shows no cloud link`);
-  return { href, cloudHref: o.cloudHref, cidrBlock: o.cidrBlock ?? undefined };
+  const cloudHref = linkHref(n, "cloud");
+  if (!cloudHref) throw new InvalidSpecError("networkHref", `network ${href} shows no cloud link`);
+  return { href, cloudHref, cidrBlock: n.cidr_block ?? undefined };
 }
 
-export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, NetClient> = {
+/**
+ * A subnet (spec 4.8): a table kind, listed per cloud: its network's, which the desired state
+ * takes from the network (and checks the CIDR and a named route table against it first).
+ */
+export const subnetKind = tableKind({
   kind: "Subnet",
   plural: "subnets",
   singular: "subnet",
@@ -189,42 +84,29 @@ export const subnetKind: ManagedKind<SubnetSpec, SubnetDesired, SubnetObserved, 
       description: "State the service reports",
     },
   ],
-  references: subnetReferences,
-  // networkHref is shown in desired (the subnet's cloud is the network's); the route table is set right after the create.
-  links: (spec) => hrefLinks(spec, ["datacenterHref", "routeTableHref"]),
-  desired: async (spec, ctx) =>
-    desiredSubnet(spec, ctx.meta.name, await networkFacts(spec, ctx), ctx.refs.routeTableRef),
-  async observe(client, href, desired) {
-    const s = await orUndefined(client.subnets.show(href));
-    return s && toSubnetObserved(s, desired?.network.cloudHref);
-  },
-  async lookup(client, desired) {
-    const found = await client.subnets.index(desired.network.cloudHref, {
-      filter: { network_href: desired.network.href },
-    });
-    return found
-      .map((s) => toSubnetObserved(s, desired.network.cloudHref))
-      .filter((s) => s.cidrBlock === desired.cidrBlock);
-  },
-  hrefOf: (o) => o.href,
-  create: (client, desired) => client.subnets.create(desired.network.cloudHref, subnetCreateParams(desired)),
-  async update(client, href, desired, _observed, diff) {
-    const params = subnetUpdateParams(diff, desired);
-    if (Object.keys(params).length > 0) await client.subnets.update(href, params);
-  },
-  delete: (client, href) => client.subnets.destroy(href),
-  diff: diffSubnet,
-  immutable: [...SUBNET_CREATE_ONLY],
-  atProvider: subnetAtProvider,
+  rows: subnetRows,
+  resource: (client: SubnetClient) => ({
+    show: (href) => client.subnets.show(href),
+    index: (cloud, options) => client.subnets.index(cloud, options),
+    create: (cloud, params) => client.subnets.create(cloud, params as never),
+    update: (href, params) => client.subnets.update(href, params),
+    destroy: (href) => client.subnets.destroy(href),
+  }),
+  // The cloud is recorded in atProvider after the first observation (the spec names only the network).
+  perCloud: "cloudHref",
+  lookupBy: ["networkHref"],
+  matchBy: ["cidrBlock"],
+  // The CRD's rules, in their order.
+  immutable: SUBNET_CREATE_ONLY,
+  deleteRefused: "stall",
   notReady: (o) => (o.state === "pending" ? `subnet ${o.href} is pending in the service` : undefined),
-  index: {
-    // Subnets are listed per cloud; the cloud is recorded in atProvider after the first observation.
-    scope: (_spec, status) => {
-      const cloud = status.atProvider?.cloudHref;
-      return typeof cloud === "string" ? cloud : undefined;
+  overrides: {
+    async desired(base, spec, ctx) {
+      const d = await base.desired(spec, ctx);
+      const network = await networkFacts(spec, ctx);
+      checkSubnetCidr(spec.cidrBlock, network);
+      checkSubnetRouteTable(ctx.refs.routeTableRef, network);
+      return { ...d, cloudHref: network.cloudHref };
     },
-    scopeOfDesired: (desired) => desired.network.cloudHref,
-    list: async (client, cloudHref, wanted) =>
-      (await client.subnets.index(cloudHref, { wanted })).map((s) => toSubnetObserved(s, cloudHref)),
   },
-};
+});

@@ -1,5 +1,12 @@
 import * as z from "zod";
+import { type ServiceApi, selfHref } from "../../api/index.ts";
 import { type CelRule, exactlyOne, href, immutable, managedSpec, ref } from "../../runtime/sdk/index.ts";
+import { numeric } from "../shared/observe.ts";
+import { rows } from "../shared/table.ts";
+import { type TableDesired, type TableRow, tableRows } from "../shared/table-kind.ts";
+import { allowedChanges, allowedInstances, sameAllowed } from "./allowed.ts";
+
+export type VolumeClient = Pick<ServiceApi, "volumes" | "clouds" | "recurringVolumeAttachments">;
 
 /** A cloud or volume type by name, looked up through its collection index. */
 export function byName(what: string) {
@@ -31,6 +38,71 @@ export const VOLUME_CREATE_ONLY = [
   "volumeTypeHref",
   "volumeType",
 ] as const;
+
+/** A create-only href, a link of the real volume media type, sent as `<link>_href`. */
+const hrefRow = (spec: string, link: string): TableRow<VolumeClient> =>
+  rows.createOnlyLink(spec, link, `${link}_href`);
+
+/** A volume type by name (`volumeType: {name}`), among those of the volume's cloud. */
+const volumeTypeByName = {
+  field: "volumeType",
+  collection: (d: TableDesired) => `${d.cloudHref}/volume_types`,
+  list: async (client: VolumeClient, d: TableDesired) =>
+    (await client.clouds.volumeTypes(d.cloudHref as string)).map((t) => ({
+      name: t.name,
+      href: selfHref(t),
+    })),
+};
+
+/**
+ * Spec field, API parameter (spec 4.5) and member of the real volume media type. Every row but
+ * the name and the allowed instances is create-only, compared only where the service shows it (a
+ * link or attribute it leaves out is not held against the spec); every value is sent as a string
+ * (size and iops as digits). The cloud is the collection's, not a parameter. `encrypted` and the
+ * allowed instances have no attribute of their own: cloud_specific_attributes shows them.
+ */
+export const volumeRows: TableRow<VolumeClient>[] = [
+  { ...rows.name(), defaultName: true },
+  tableRows.cloud({ link: "cloud", empty: "unshown" }),
+  hrefRow("datacenterHref", "datacenter"),
+  { ...hrefRow("deploymentHref", "deployment"), ref: { field: "deploymentRef", kind: "Deployment" } },
+  { ...hrefRow("volumeTypeHref", "volume_type"), byName: volumeTypeByName },
+  hrefRow("imageHref", "image"),
+  hrefRow("parentVolumeSnapshotHref", "parent_volume_snapshot"),
+  // The service shows no placement group by href: not a link checked before the create.
+  { ...hrefRow("placementGroupHref", "placement_group"), linkCheck: false },
+  { spec: "size", param: "size", attribute: "size", toParam: String, write: "create", empty: "unshown" },
+  rows.description("create"),
+  {
+    spec: "encrypted",
+    param: "encrypted",
+    attribute: "cloud_specific_attributes",
+    fromApi: (raw) => (raw as { encrypted?: unknown } | null)?.encrypted,
+    toParam: String,
+    write: "create",
+    empty: "unshown",
+  },
+  {
+    spec: "iops",
+    param: "iops",
+    attribute: "iops",
+    fromApi: numeric,
+    toParam: String,
+    write: "create",
+    empty: "unshown",
+  },
+  {
+    spec: "allowedInstanceHrefs",
+    param: "allowed_instance_hrefs",
+    attribute: "cloud_specific_attributes",
+    fromApi: allowedInstances,
+    diff: sameAllowed,
+    change: allowedChanges,
+    // Not a create parameter: the update after the first observation sets them.
+    write: "afterCreate",
+  },
+  ...rows.read({ status: "status", resourceUid: "resource_uid" }),
+];
 
 const createOnly = (what: string) => `${what} Create-only: to change it, create a new Volume.`;
 
