@@ -3,7 +3,7 @@ import { devcluster } from "./devcluster/command.ts";
 import { exportCommand } from "./export/command.ts";
 import type { Command } from "./lib/cli/index.ts";
 import { planCommand } from "./plan/command.ts";
-import { runCommand } from "./run/index.ts";
+import { runCommand } from "./run/command.ts";
 import { simulatorCommand } from "./simulator/command.ts";
 import { traceCommand } from "./trace/command.ts";
 
