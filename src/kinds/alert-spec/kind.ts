@@ -1,4 +1,4 @@
-import { tableKind } from "../shared/table-kind.ts";
+import { accountWide, tableKind } from "../shared/table-kind.ts";
 import { SubjectMetrics } from "./metrics.ts";
 import { type AlertSpecClient, alertSpecRows, alertSpecSpecSchema } from "./schema.ts";
 
@@ -38,13 +38,7 @@ export function createAlertSpecKind(options: { metrics?: SubjectMetrics } = {}) 
       },
     ],
     rows: alertSpecRows,
-    resource: (client: AlertSpecClient) => ({
-      show: (href) => client.alertSpecs.show(href),
-      index: (_scope, options) => client.alertSpecs.index(options),
-      create: (_scope, params) => client.alertSpecs.create(params as never),
-      update: (href, params) => client.alertSpecs.update(href, params),
-      destroy: (href) => client.alertSpecs.destroy(href),
-    }),
+    resource: (client: AlertSpecClient) => accountWide(client.alertSpecs),
     lookupBy: ["subjectHref", "name"],
     overrides: {
       async beforeWrite(_base, client, desired, fields) {

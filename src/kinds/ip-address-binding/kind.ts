@@ -1,6 +1,6 @@
 import { linkHref } from "../../api/schemas.ts";
 import { DependencyNotReadyError } from "../../runtime/sdk/index.ts";
-import { tableKind } from "../shared/table-kind.ts";
+import { perParent, tableKind } from "../shared/table-kind.ts";
 import { type IpAddressBindingClient, ipAddressBindingRows, ipAddressBindingSpecSchema } from "./schema.ts";
 
 /**
@@ -33,12 +33,7 @@ export const ipAddressBindingKind = tableKind({
     },
   ],
   rows: ipAddressBindingRows,
-  resource: (client: IpAddressBindingClient) => ({
-    show: (href) => client.ipAddressBindings.show(href),
-    index: (cloud, options) => client.ipAddressBindings.index(cloud, options),
-    create: (cloud, params) => client.ipAddressBindings.create(cloud, params),
-    destroy: (href) => client.ipAddressBindings.destroy(href),
-  }),
+  resource: (client: IpAddressBindingClient) => perParent(client.ipAddressBindings),
   perCloud: "cloudHref",
   lookupBy: ["publicIpAddressHref", "instanceHref"],
   replace: "deleteBeforeCreate",

@@ -1,4 +1,4 @@
-import { tableKind } from "../shared/table-kind.ts";
+import { perParent, tableKind } from "../shared/table-kind.ts";
 import { type IpAddressClient, ipAddressRows, ipAddressSpecSchema } from "./schema.ts";
 
 /** A public IP address of a cloud (spec 4.10): a table kind, listed per cloud. */
@@ -20,13 +20,7 @@ export const ipAddressKind = tableKind({
     },
   ],
   rows: ipAddressRows,
-  resource: (client: IpAddressClient) => ({
-    show: (href) => client.ipAddresses.show(href),
-    index: (cloud, options) => client.ipAddresses.index(cloud, options),
-    create: (cloud, params) => client.ipAddresses.create(cloud, params as never),
-    update: (href, params) => client.ipAddresses.update(href, params as never),
-    destroy: (href) => client.ipAddresses.destroy(href),
-  }),
+  resource: (client: IpAddressClient) => perParent(client.ipAddresses),
   perCloud: "cloudHref",
   lookupBy: ["name"],
 });

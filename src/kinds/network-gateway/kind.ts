@@ -1,5 +1,5 @@
 import { type CloudDirectory, sharedClouds } from "../network/cloud.ts";
-import { tableKind } from "../shared/table-kind.ts";
+import { accountWide, tableKind } from "../shared/table-kind.ts";
 import { type NetworkGatewayClient, networkGatewayRows, networkGatewaySpecSchema } from "./schema.ts";
 
 /**
@@ -28,13 +28,7 @@ export function createNetworkGatewayKind(clouds: CloudDirectory = sharedClouds) 
       },
     ],
     rows: networkGatewayRows,
-    resource: (client: NetworkGatewayClient) => ({
-      show: (href) => client.networkGateways.show(href),
-      index: (_scope, options) => client.networkGateways.index(options),
-      create: (_scope, params) => client.networkGateways.create(params as never),
-      update: (href, params) => client.networkGateways.update(href, params),
-      destroy: (href) => client.networkGateways.destroy(href),
-    }),
+    resource: (client: NetworkGatewayClient) => accountWide(client.networkGateways),
     lookupBy: ["cloudHref", "name"],
     deleteRefused: "stall",
     overrides: {

@@ -1,7 +1,7 @@
 import { linkHref, selfHref } from "../../api/index.ts";
 import type { FieldDiff } from "../../runtime/sdk/index.ts";
 import { InvalidSpecError } from "../../runtime/sdk/index.ts";
-import { type TableDesired, tableKind } from "../shared/table-kind.ts";
+import { accountWide, type TableDesired, tableKind } from "../shared/table-kind.ts";
 import { type CloudDirectory, sharedClouds } from "./cloud.ts";
 import { type NetworkClient, networkRows, networkSpecSchema } from "./schema.ts";
 
@@ -44,13 +44,7 @@ export function createNetworkKind(clouds: CloudDirectory = sharedClouds) {
       },
     ],
     rows: networkRows,
-    resource: (client: NetworkClient) => ({
-      show: (href) => client.networks.show(href),
-      index: (_scope, options) => client.networks.index(options),
-      create: (_scope, params) => client.networks.create(params as never),
-      update: (href, params) => client.networks.update(href, params),
-      destroy: (href) => client.networks.destroy(href),
-    }),
+    resource: (client: NetworkClient) => accountWide(client.networks),
     lookupBy: ["cloudHref", "name"],
     // The service shows the default route table as its own member: export names it (by reference
     // to its RouteTable when that is exported too), so that Manage keeps it the default.

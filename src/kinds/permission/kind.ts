@@ -2,7 +2,7 @@ import { isApiError } from "../../api/index.ts";
 import type { LookupContext, ManagedStatus } from "../../runtime/sdk/index.ts";
 import { DeletionBlockedError, DependencyNotReadyError } from "../../runtime/sdk/index.ts";
 import { ClientCache } from "../shared/client-cache.ts";
-import { type TableBase, type TableObserved, tableKind } from "../shared/table-kind.ts";
+import { accountWide, type TableBase, type TableObserved, tableKind } from "../shared/table-kind.ts";
 import {
   PERMISSION_CREATE_ONLY,
   type PermissionClient,
@@ -93,12 +93,7 @@ export function createPermissionKind(options: { orderRetryMs?: number } = {}) {
       },
     ],
     rows: permissionRows,
-    resource: (client: PermissionClient) => ({
-      show: (href) => client.permissions.show(href),
-      index: (_scope, options) => client.permissions.index(options),
-      create: (_scope, params) => client.permissions.create(params as never),
-      destroy: (href) => client.permissions.destroy(href),
-    }),
+    resource: (client: PermissionClient) => accountWide(client.permissions),
     lookupBy: ["userHref", "roleTitle"],
     // The CRD's rules, in their order.
     immutable: PERMISSION_CREATE_ONLY,

@@ -1,5 +1,5 @@
 import { InvalidSpecError } from "../../runtime/sdk/index.ts";
-import { tableKind } from "../shared/table-kind.ts";
+import { perParent, tableKind } from "../shared/table-kind.ts";
 import {
   ATTACHMENT_FIELDS,
   type AttachmentClient,
@@ -31,12 +31,7 @@ export const recurringVolumeAttachmentKind = tableKind({
     },
   ],
   rows: attachmentRows,
-  resource: (client: AttachmentClient) => ({
-    show: (href) => client.recurringVolumeAttachments.show(href),
-    index: (cloud, options) => client.recurringVolumeAttachments.index(cloud, options),
-    create: (cloud, params) => client.recurringVolumeAttachments.create(cloud, params as never),
-    destroy: (href) => client.recurringVolumeAttachments.destroy(href),
-  }),
+  resource: (client: AttachmentClient) => perParent(client.recurringVolumeAttachments),
   perCloud: "cloudHref",
   lookupBy: ["runnableHref", "storageHref"],
   matchBy: ["device"],

@@ -1,4 +1,4 @@
-import { tableKind } from "../shared/table-kind.ts";
+import { accountWide, tableKind } from "../shared/table-kind.ts";
 import { type ResourceGroupClient, resourceGroupRows, resourceGroupSpecSchema } from "./schema.ts";
 
 /** A cloud-provider resource group (spec 4.17): a table kind, listed account-wide. */
@@ -20,13 +20,7 @@ export const resourceGroupKind = tableKind({
     },
   ],
   rows: resourceGroupRows,
-  resource: (client: ResourceGroupClient) => ({
-    show: (href) => client.resourceGroups.show(href),
-    index: (_scope, options) => client.resourceGroups.index(options),
-    create: (_scope, params) => client.resourceGroups.create(params as never),
-    update: (href, params) => client.resourceGroups.update(href, params),
-    destroy: (href) => client.resourceGroups.destroy(href),
-  }),
+  resource: (client: ResourceGroupClient) => accountWide(client.resourceGroups),
   lookupBy: ["cloudHref", "name"],
   // The real service lists `available` and `unavalable` (sic) as states.
   notReady: (o) =>

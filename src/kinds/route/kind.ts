@@ -5,7 +5,13 @@ import type { FieldDiff } from "../../runtime/sdk/index.ts";
 import { DependencyNotReadyError, deepEqual, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { LinkCache } from "../shared/link-cache.ts";
 import { compact, orUndefined } from "../shared/observe.ts";
-import { type TableBase, type TableDesired, type TableObserved, tableKind } from "../shared/table-kind.ts";
+import {
+  accountWide,
+  type TableBase,
+  type TableDesired,
+  type TableObserved,
+  tableKind,
+} from "../shared/table-kind.ts";
 import { brokenNextHopRules } from "./rules.ts";
 import { type RouteClient, type RouteSpec, routeRows, routeSpecSchema } from "./schema.ts";
 
@@ -175,13 +181,7 @@ export function createRouteKind(options: { tableNetworks?: TableNetworks } = {})
       { name: "Next-Hop", type: "string", jsonPath: ".spec.nextHopType", description: "Next hop type" },
     ],
     rows: routeRows,
-    resource: (client: RouteClient) => ({
-      show: (href) => client.routes.show(href),
-      index: (_scope, options) => client.routes.index(options),
-      create: (_scope, params) => client.routes.create(params as never),
-      update: (href, params) => client.routes.update(href, params),
-      destroy: (href) => client.routes.destroy(href),
-    }),
+    resource: (client: RouteClient) => accountWide(client.routes),
     lookupBy: ["routeTableHref", "nextHopType"],
     deleteRefused: "stall",
     validate: validateRoute,

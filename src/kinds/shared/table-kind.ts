@@ -34,6 +34,49 @@ export interface TableResource {
   destroy(href: string): Promise<void>;
 }
 
+/** A collection of the service client: what `accountWide` and `perParent` adapt to a TableResource. */
+interface Collection<Scoped extends boolean> {
+  show(href: string): Promise<Linked>;
+  index: Scoped extends true
+    ? (parent: string, options?: IndexOptions) => Promise<Linked[]>
+    : (options?: IndexOptions) => Promise<Linked[]>;
+  create: Scoped extends true
+    ? (parent: string, params: never) => Promise<string>
+    : (params: never) => Promise<string>;
+  update?(href: string, params: never): Promise<void>;
+  destroy(href: string): Promise<void>;
+}
+
+type IndexOptions = { filter?: Record<string, string>; wanted?: ReadonlySet<string> };
+
+/** The collection's update, where the service has one (without, the kind replaces on every change). */
+function updateOf(c: Collection<boolean>): Pick<TableResource, "update"> {
+  const update = c.update?.bind(c);
+  return update ? { update: (href, params) => update(href, params as never) } : {};
+}
+
+/** The calls of an account-wide collection (`/api/networks`): its scope is "". */
+export function accountWide(c: Collection<false>): TableResource {
+  return {
+    show: (href) => c.show(href),
+    index: (_scope, options) => c.index(options),
+    create: (_scope, params) => c.create(params as never),
+    ...updateOf(c),
+    destroy: (href) => c.destroy(href),
+  };
+}
+
+/** The calls of a collection listed per cloud or other parent (`/api/clouds/:id/volumes`): its scope is the parent. */
+export function perParent(c: Collection<true>): TableResource {
+  return {
+    show: (href) => c.show(href),
+    index: (parent, options) => c.index(parent, options),
+    create: (parent, params) => c.create(parent, params as never),
+    ...updateOf(c),
+    destroy: (href) => c.destroy(href),
+  };
+}
+
 type Kind<S, C, D> = ManagedKind<S, D, TableObserved, C>;
 
 /** The table-derived kind an override wraps: its operations, and the calls and records they are made of. */

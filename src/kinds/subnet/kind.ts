@@ -3,7 +3,7 @@ import type { DesiredContext, ResolvedReference } from "../../runtime/sdk/index.
 import { DependencyNotReadyError, InvalidSpecError } from "../../runtime/sdk/index.ts";
 import { cidrContains } from "../network/cidr.ts";
 import { orUndefined } from "../shared/observe.ts";
-import { tableKind } from "../shared/table-kind.ts";
+import { perParent, tableKind } from "../shared/table-kind.ts";
 import {
   SUBNET_CREATE_ONLY,
   type SubnetClient,
@@ -85,13 +85,7 @@ export const subnetKind = tableKind({
     },
   ],
   rows: subnetRows,
-  resource: (client: SubnetClient) => ({
-    show: (href) => client.subnets.show(href),
-    index: (cloud, options) => client.subnets.index(cloud, options),
-    create: (cloud, params) => client.subnets.create(cloud, params as never),
-    update: (href, params) => client.subnets.update(href, params),
-    destroy: (href) => client.subnets.destroy(href),
-  }),
+  resource: (client: SubnetClient) => perParent(client.subnets),
   // The cloud is recorded in atProvider after the first observation (the spec names only the network).
   perCloud: "cloudHref",
   lookupBy: ["networkHref"],

@@ -1,6 +1,6 @@
 import { selfHref } from "../../api/index.ts";
 import { DeletionBlockedError, Reason, WaitError } from "../../runtime/sdk/index.ts";
-import { tableKind } from "../shared/table-kind.ts";
+import { perParent, tableKind } from "../shared/table-kind.ts";
 import { VOLUME_CREATE_ONLY, type VolumeClient, volumeRows, volumeSpecSchema } from "./schema.ts";
 
 /** Statuses of a volume attached (or being attached) to an instance: it is not deleted then. */
@@ -44,13 +44,7 @@ export function createVolumeKind(options: { deletionRetryMs?: number } = {}) {
       },
     ],
     rows: volumeRows,
-    resource: (client: VolumeClient) => ({
-      show: (href) => client.volumes.show(href),
-      index: (cloud, options) => client.volumes.index(cloud, options),
-      create: (cloud, params) => client.volumes.create(cloud, params as never),
-      update: (href, params) => client.volumes.update(href, params),
-      destroy: (href) => client.volumes.destroy(href),
-    }),
+    resource: (client: VolumeClient) => perParent(client.volumes),
     perCloud: "cloudHref",
     // Names are not unique: a candidate must also show every create-only value the spec sets.
     lookupBy: ["name"],
