@@ -6,7 +6,7 @@
 const LAYERS = [
   "sdk",
   "telemetry",
-  "client",
+  ["config", "client"],
   ["cache", "indexes", "audit"],
   "reconcile",
   "accounts",
