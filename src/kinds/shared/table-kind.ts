@@ -250,6 +250,7 @@ function tableBase<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): 
   };
   const locked = createOnly(rows);
   const links = rowLinks(rows);
+  const references = rowReferences(rows);
   const identity = rows.filter((r) => o.lookupBy.includes(r.spec));
   return {
     kind: o.kind,
@@ -260,7 +261,7 @@ function tableBase<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): 
     schema: o.schema,
     resource: o.resource,
     record,
-    references: (spec) => rowReferences(rows, spec as Record<string, unknown>),
+    references: (spec) => references(spec as Record<string, unknown>),
     links: (spec) => links(spec as Record<string, unknown>),
     desired: (spec, ctx) => desiredOf(rows, spec as Record<string, unknown>, ctx),
     async observe(client, href, desired) {

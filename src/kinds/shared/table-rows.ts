@@ -85,14 +85,26 @@ export function createOnly<C>(rows: readonly TableRow<C>[]): string[] {
     .flatMap((r) => [r.spec, ...(r.ref ? [r.ref.field] : []), ...(r.byName ? [r.byName.field] : [])]);
 }
 
-/** The custom resources a spec names through the rows' references. */
-export function rowReferences<C>(rows: readonly TableRow<C>[], spec: Record<string, unknown>): Reference[] {
-  return rows.flatMap((r): Reference[] => {
-    const target = r.ref && (spec[r.ref.field] as { name: string } | undefined);
-    if (!r.ref || !target) return [];
-    const reference: Reference = { field: r.ref.field, kind: r.ref.kind, name: target.name };
-    return r.ref.afterCreate ? [{ ...reference, afterCreate: true }] : [reference];
-  });
+/** The custom resources a spec names through the rows' references, as a function of the spec. */
+export function rowReferences<C>(
+  rows: readonly TableRow<C>[],
+): (spec: Record<string, unknown>) => Reference[] {
+  // Asked at every informer event of the kind: the rows that may reference are found once.
+  const refs = rows.flatMap((r) => (r.ref ? [r.ref] : []));
+  return (spec) => {
+    const out: Reference[] = [];
+    for (const ref of refs) {
+      const target = spec[ref.field] as { name: string } | undefined;
+      if (!target) continue;
+      out.push({
+        field: ref.field,
+        kind: ref.kind,
+        name: target.name,
+        ...(ref.afterCreate ? { afterCreate: true } : {}),
+      });
+    }
+    return out;
+  };
 }
 
 /** The hrefs (and lists of hrefs) a spec gives raw, checked before a create: every writable `...Href(s)` row. */

@@ -109,7 +109,7 @@ export class FieldTable<D, O> {
         out[f.observed ?? f.spec] = f.fromApi ? f.fromApi(raw) : raw;
       }
     }
-    return { ...out, ...extra } as O;
+    return (Object.keys(extra).length === 0 ? out : Object.assign(out, extra)) as O;
   }
 
   /** Pure diff by spec field (see Empty for how missing values compare), in the rows' order. */
