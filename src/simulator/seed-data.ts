@@ -361,6 +361,8 @@ function instance(
     server_id: links.server_id ?? null,
     server_array_id: links.server_array_id ?? null,
     server_template_id: links.server_template_id ?? null,
+    // A template's instances boot its multi-cloud image (seeded one per template, of its id).
+    multi_cloud_image_id: links.server_template_id ?? null,
     deployment_id: links.deployment_id === undefined ? (cloudId === "1" ? "1" : null) : links.deployment_id,
     datacenter_id: links.datacenter_id ?? null,
     // The cloud's first image and instance type, and its one SSH key.

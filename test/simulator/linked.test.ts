@@ -85,6 +85,42 @@ describe("read-only linked resources", () => {
     expect(inactive.map((i) => i.name)).toEqual(["app-1 (next)", "app-2 (next)", "workers (next)"]);
   });
 
+  // Issue 37 item 5: python-rightscale lists a deployment's instances with both filters.
+  it("instances filter on deployment_href together with state, on both index routes", async () => {
+    const names = async (path: string, ...filter: string[]) => {
+      const res = await h.admin.get(path, { query: { filter } });
+      expect(res.status, res.text).toBe(200);
+      return res.json<Rep[]>().map((i) => i.name);
+    };
+    const running = ["deployment_href==/api/deployments/1", "state==operational"];
+    expect(await names("/api/clouds/1/instances", ...running)).toEqual(["app-1", "workers #1", "workers #2"]);
+    expect(await names("/api/clouds/1/instances", running[0]!, "state==inactive")).toEqual([
+      "app-1 (next)",
+      "app-2 (next)",
+      "workers (next)",
+    ]);
+    expect(await names("/api/clouds/2/instances", "deployment_href<>/api/deployments/1")).toEqual(["lab-vm"]);
+    expect(await names("/api/clouds/1/instances", "deployment_href==/api/deployments/2")).toEqual([]);
+    expect(await names("/api/server_arrays/1/current_instances", ...running)).toEqual([
+      "workers #1",
+      "workers #2",
+    ]);
+    const refused = await h.admin.get("/api/clouds/1/instances", {
+      query: { filter: ["deployment_href=/api/deployments/1", "state==operational"] },
+    });
+    expect([refused.status, refused.text]).toEqual([
+      400,
+      "ParameterError: filter[] 'deployment_href=/api/deployments/1' must be <field>==<value> or <field><><value>",
+    ]);
+    const unlisted = await h.admin.get("/api/clouds/1/instances", {
+      query: { filter: ["server_href==/api/servers/1"] },
+    });
+    expect([unlisted.status, unlisted.text]).toEqual([
+      400,
+      "ParameterError: filter[] 'server_href' is not a filter of this index (allowed: name, resource_uid, state, deployment_href)",
+    ]);
+  });
+
   it("need a role", async () => {
     expect((await h.user2.get("/api/servers")).status).toBe(403);
     expect((await h.user2.get("/api/clouds/1/instances")).status).toBe(403);
@@ -107,8 +143,9 @@ describe("servers and server arrays of a deployment (linked from it)", () => {
 describe("views of the real routes (issue 20)", () => {
   it("servers and arrays: default leaves the instances out, instance_detail embeds them", async () => {
     const plain = (await h.admin.get("/api/servers/1")).json<Rep>();
-    expect(plain).toMatchObject({ state: "operational", optimized: false, actions: [] });
+    expect(plain).toMatchObject({ state: "operational", actions: [] });
     expect(plain).not.toHaveProperty("current_instance");
+    expect(plain).not.toHaveProperty("optimized");
     const detail = (await h.admin.get("/api/servers/1", { query: { view: "instance_detail" } })).json<Rep>();
     expect(detail.current_instance).toEqual((await h.admin.get("/api/clouds/1/instances/1")).json());
     expect((detail.next_instance as Rep).name).toBe("app-1 (next)");
@@ -128,14 +165,30 @@ describe("views of the real routes (issue 20)", () => {
     ).toBe(200);
   });
 
-  it("instances: tiny names them, default adds addresses, extended groups, full inputs, sensitive the password", async () => {
+  it("instances: tiny names them, default adds addresses, extended the rest and groups, full inputs, sensitive the password", async () => {
     const view = async (v: string) =>
       (await h.admin.get("/api/clouds/1/instances/1", { query: { view: v } })).json<Rep>();
     expect(Object.keys(await view("tiny"))).toEqual(["name", "resource_uid", "state", "links"]);
     const plain = await view("default");
     expect(plain).toMatchObject({ public_ip_addresses: ["203.0.113.1"], private_ip_addresses: ["10.1.0.1"] });
-    expect(plain).not.toHaveProperty("security_groups");
-    expect((await view("extended")).security_groups).toEqual([
+    for (const attribute of [
+      "security_groups",
+      "description",
+      "os_platform",
+      "public_dns_names",
+      "rs_provisioned",
+    ])
+      expect(plain).not.toHaveProperty(attribute);
+    const extended = await view("extended");
+    expect(extended).toMatchObject({
+      description: "",
+      os_platform: "linux",
+      terminated_at: null,
+      public_dns_names: ["i-00000001.public.example.com"],
+      private_dns_names: ["i-00000001.internal"],
+      rs_provisioned: true,
+    });
+    expect(extended.security_groups).toEqual([
       {
         name: "default",
         resource_uid: "sg-0001",
@@ -153,21 +206,32 @@ describe("views of the real routes (issue 20)", () => {
       { name: "INSTANCE_ROLE", value: "blank" },
     ]);
     expect(await view("sensitive")).toHaveProperty("admin_password", null);
-    const next = await view("default");
-    expect(next.links.map((l) => l.rel)).toEqual([
+    const recorded = [
       "self",
       "cloud",
-      "server_template",
       "deployment",
+      "server_template",
+      "multi_cloud_image",
       "parent",
+      "volume_attachments",
       "inputs",
+      "monitoring_metrics",
+      "alerts",
+    ];
+    expect(plain.links.map((l) => l.rel)).toEqual(recorded);
+    expect(rel(plain, "multi_cloud_image")).toBe("/api/multi_cloud_images/1");
+    expect((await h.admin.get("/api/multi_cloud_images/1")).json()).toEqual({
+      name: "Base Linux image",
+      description: "Ubuntu 24.04 on every cloud",
+      links: [{ rel: "self", href: "/api/multi_cloud_images/1" }],
+    });
+    expect(extended.links.map((l) => l.rel)).toEqual([
+      ...recorded.slice(0, 5),
       "image",
       "instance_type",
       "ssh_key",
       "datacenter",
-      "monitoring_metrics",
-      "volume_attachments",
-      "alerts",
+      ...recorded.slice(5),
       "alert_specs",
     ]);
     const tiny = await h.admin.get("/api/server_arrays/1/current_instances", { query: { view: "tiny" } });

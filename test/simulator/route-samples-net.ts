@@ -291,6 +291,7 @@ export const NET_SAMPLES: Sample[] = [
   ["GET", "/api/servers/:id/alerts", "/api/servers/1/alerts", 200],
   ["GET", "/api/server_arrays/:id/alerts", "/api/server_arrays/1/alerts", 200],
   ["GET", "/api/clouds/:cloud_id/instances/:instance_id/alerts", "/api/clouds/1/instances/1/alerts", 200],
+  ["GET", "/api/multi_cloud_images/:id", "/api/multi_cloud_images/1", 200],
   [
     "GET",
     "/api/clouds/:cloud_id/instances/:instance_id/volume_attachments",

@@ -1,11 +1,14 @@
 /**
- * The instance representation (beyond the spec; shape from the reference data) in the six
- * views the real routes accept. What each view carries is the simulator's choice (the
- * reference lists the views, not their contents): `tiny` only names the instance, `default`
- * adds its state and addresses, `extended` its security groups and subnets, `full` (and
- * `full_inputs_2_0`, inputs in the 2.0 notation) its inputs, monitoring and user data, and
- * `sensitive` everything, the admin password included.
+ * The instance representation (beyond the spec; shape from the reference data and the
+ * recorded real answers) in the six views the real routes accept. `default` carries what a
+ * recorded real answer carries (as `current_instances` lists an instance and a server embeds
+ * it); the rest is the simulator's choice (the reference lists the views, not their contents):
+ * `tiny` only names the instance, `extended` adds the rest of its description (DNS names,
+ * platform, the rels to its image, type, key, datacenter and alert specs), its security groups
+ * and subnets, `full` (and `full_inputs_2_0`, inputs in the 2.0 notation) its inputs,
+ * monitoring and user data, and `sensitive` everything, the admin password included.
  */
+import type { FilterSpec } from "../filters.ts";
 import { formatTimestamp, type Link, link, type Representation } from "../representation.ts";
 import type { Store } from "../store.ts";
 import { cloudHref } from "./clouds.ts";
@@ -22,29 +25,53 @@ export const INSTANCE_VIEWS = [
 ] as const;
 export type InstanceView = (typeof INSTANCE_VIEWS)[number];
 
+/**
+ * The filters of the instances index (both its routes: a cloud's instances and an array's
+ * current ones). A real client lists a deployment's running instances with `deployment_href`
+ * and `state` together.
+ */
+export const INSTANCE_FILTERS: FilterSpec<InstanceRecord> = {
+  name: { partial: true, get: (i) => i.name },
+  resource_uid: { partial: false, get: (i) => i.resource_uid },
+  state: { partial: false, get: (i) => i.state },
+  deployment_href: {
+    partial: false,
+    get: (i) => (i.deployment_id === null ? null : hrefs.deployment(i.deployment_id)),
+  },
+};
+
 const optional = (rel: string, id: string | null, href: (id: string) => string): Link[] =>
   id === null ? [] : [link(rel, href(id))];
 
-/** Links in the reference's order; images other than the boot image are not modelled. */
-function instanceLinks(i: InstanceRecord): Link[] {
+/**
+ * Links in the recorded order; the views past `default` add the rels it lacks where the
+ * reference declares them. Ramdisk and kernel images and placement groups are not modelled.
+ */
+function instanceLinks(i: InstanceRecord, view: InstanceView): Link[] {
   const href = hrefs.instance(i.cloud_id, i.id);
   const inCloud = (make: (cloudId: string, id: string) => string) => (id: string) => make(i.cloud_id, id);
+  const extended = view !== "default" && view !== "tiny";
   return [
     link("self", href),
     link("cloud", cloudHref(i.cloud_id)),
-    ...optional("server_template", i.server_template_id, hrefs.serverTemplate),
     ...optional("deployment", i.deployment_id, hrefs.deployment),
+    ...optional("server_template", i.server_template_id, hrefs.serverTemplate),
+    ...optional("multi_cloud_image", i.multi_cloud_image_id, hrefs.multiCloudImage),
+    ...(extended
+      ? [
+          ...optional("image", i.image_id, inCloud(hrefs.image)),
+          ...optional("instance_type", i.instance_type_id, inCloud(hrefs.instanceType)),
+          ...optional("ssh_key", i.ssh_key_id, inCloud(hrefs.sshKey)),
+          ...optional("datacenter", i.datacenter_id, inCloud(hrefs.datacenter)),
+        ]
+      : []),
     ...optional("parent", i.server_id, hrefs.server),
     ...optional("parent", i.server_array_id, hrefs.serverArray),
-    link("inputs", `${href}/inputs`),
-    ...optional("image", i.image_id, inCloud(hrefs.image)),
-    ...optional("instance_type", i.instance_type_id, inCloud(hrefs.instanceType)),
-    ...optional("ssh_key", i.ssh_key_id, inCloud(hrefs.sshKey)),
-    ...optional("datacenter", i.datacenter_id, inCloud(hrefs.datacenter)),
-    link("monitoring_metrics", `${href}/monitoring_metrics`),
     link("volume_attachments", `${href}/volume_attachments`),
+    link("inputs", `${href}/inputs`),
+    link("monitoring_metrics", `${href}/monitoring_metrics`),
     link("alerts", `${href}/alerts`),
-    link("alert_specs", `${href}/alert_specs`),
+    ...(extended ? [link("alert_specs", `${href}/alert_specs`)] : []),
   ];
 }
 
@@ -60,6 +87,13 @@ function addresses(i: InstanceRecord) {
   return {
     public_ip_addresses: running ? [`203.0.113.${n}`] : [],
     private_ip_addresses: running ? [`10.${Number(i.cloud_id) % 250}.0.${n}`] : [],
+  };
+}
+
+/** DNS names, as the addresses: while the instance runs, derived from its uid. */
+function dnsNames(i: InstanceRecord) {
+  const running = i.state === "operational";
+  return {
     public_dns_names: running ? [`${i.resource_uid}.public.example.com`] : [],
     private_dns_names: running ? [`${i.resource_uid}.internal`] : [],
   };
@@ -70,16 +104,13 @@ export function instanceRepresentation(
   i: InstanceRecord,
   view: InstanceView = "default",
 ): Representation {
-  const links = instanceLinks(i);
+  const links = instanceLinks(i, view);
   if (view === "tiny") return { name: i.name, resource_uid: i.resource_uid, state: i.state, links };
   const rep: Representation = {
     name: i.name,
-    description: i.description,
     created_at: formatTimestamp(i.created_at),
     updated_at: formatTimestamp(i.updated_at),
-    terminated_at: null,
     resource_uid: i.resource_uid,
-    os_platform: i.os_platform,
     state: i.state,
     links,
     actions: [],
@@ -89,9 +120,15 @@ export function instanceRepresentation(
     associate_public_ip_address: true,
     ip_forwarding_enabled: false,
     cloud_specific_attributes: null,
-    rs_provisioned: true,
   };
   if (view === "default") return rep;
+  Object.assign(rep, {
+    description: i.description,
+    terminated_at: null,
+    os_platform: i.os_platform,
+    ...dnsNames(i),
+    rs_provisioned: true,
+  });
   // Security groups are not assigned per instance: an instance is in its cloud's first group.
   const group = store
     .collection<{ id: string; cloud_id: string; [field: string]: unknown }>("security_groups")

@@ -23,7 +23,9 @@ import { hrefs, type InstanceRecord, type VolumeSnapshotRecord } from "./linked-
  * - route rel `next_hop` of a `network_interface` hop: each instance has one network interface,
  *   `eni-<instance id>` (index, show; not stored, it follows the instances),
  * - rel `alerts` of deployments, servers, server arrays and instances: the simulator raises no
- *   alerts, so each collection is empty.
+ *   alerts, so each collection is empty,
+ * - instance rel `multi_cloud_image`: the image a server template's instances boot, one per
+ *   template and of its id (show only; the simulator serves no multi-cloud image index).
  */
 
 const cloudObjectSchema = z
@@ -35,6 +37,11 @@ const cloudObjectSchema = z
   })
   .strict();
 type CloudObjectRecord = z.output<typeof cloudObjectSchema>;
+
+const multiCloudImageSchema = z
+  .object({ id: seedId, name: z.string().min(1), description: z.string().default("") })
+  .strict();
+type MultiCloudImageRecord = z.output<typeof multiCloudImageSchema>;
 
 const cloudObjectFilters: FilterSpec<CloudObjectRecord> = {
   name: { partial: true, get: (o) => o.name },
@@ -84,10 +91,18 @@ const networkInterfaceOf = (i: InstanceRecord): Representation => ({
 
 export const linkTargetsResource = defineResource({
   name: "link-targets",
-  collections: { security_groups: cloudObjectSchema, ssh_keys: cloudObjectSchema },
+  collections: {
+    security_groups: cloudObjectSchema,
+    ssh_keys: cloudObjectSchema,
+    multi_cloud_images: multiCloudImageSchema,
+  },
   defaultSeed: () => ({
     security_groups: seedCloudObjects("sg", "default"),
     ssh_keys: seedCloudObjects("key", "default"),
+    multi_cloud_images: [
+      { id: "1", name: "Base Linux image", description: "Ubuntu 24.04 on every cloud" },
+      { id: "2", name: "App Server image", description: "RHEL 9 on every cloud" },
+    ],
   }),
   register(sim) {
     const observer = access.anyOf("observer");
@@ -236,6 +251,23 @@ export const linkTargetsResource = defineResource({
         const owner = networkInterfaceOwner(ctx.store, cloudOf(ctx).id, ctx.param("id"));
         if (!owner) throw resourceNotFound("NetworkInterface", ctx.param("id"));
         return ctx.one("network_interface", networkInterfaceOf(owner));
+      },
+    });
+
+    sim.route({
+      method: "GET",
+      path: "/api/multi_cloud_images/:id",
+      access: observer,
+      handler(ctx) {
+        ctx.view(["default"]);
+        const image = ctx.store
+          .collection<MultiCloudImageRecord>("multi_cloud_images")
+          .require(ctx.param("id"), "MultiCloudImage");
+        return ctx.one("multi_cloud_image", {
+          name: image.name,
+          description: image.description,
+          links: [link("self", hrefs.multiCloudImage(image.id))],
+        });
       },
     });
 

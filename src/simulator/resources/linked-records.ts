@@ -55,6 +55,7 @@ export const instanceSchema = z
     server_id: optionalRef,
     server_array_id: optionalRef,
     server_template_id: optionalRef,
+    multi_cloud_image_id: optionalRef,
     deployment_id: optionalRef,
     datacenter_id: optionalRef,
     image_id: optionalRef,
@@ -85,7 +86,6 @@ export const serverSchema = z
     server_template_id: optionalRef,
     current_instance_id: optionalRef,
     next_instance_id: optionalRef,
-    optimized: z.boolean().default(false),
     created_at: time,
     updated_at: time,
   })
@@ -103,7 +103,6 @@ export const serverArraySchema = z
     array_type: z.enum(["alert", "queue"]).default("alert"),
     min_count: z.number().int().nonnegative().default(1),
     max_count: z.number().int().nonnegative().default(4),
-    optimized: z.boolean().default(false),
   })
   .strict();
 export const storedScriptSchema = z
@@ -140,6 +139,7 @@ export const hrefs = {
   server: (id: string) => `/api/servers/${id}`,
   serverArray: (id: string) => `/api/server_arrays/${id}`,
   serverTemplate: (id: string) => `/api/server_templates/${id}`,
+  multiCloudImage: (id: string) => `/api/multi_cloud_images/${id}`,
   storedScript: (id: string) => `/api/stored_scripts/${id}`,
   deployment: (id: string) => `/api/deployments/${id}`,
 };

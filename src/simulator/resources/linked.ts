@@ -8,7 +8,7 @@ import { seedCloudCatalog, seedLinked } from "../seed-data.ts";
 import type { Store, StoredObject } from "../store.ts";
 import { type CloudRecord, cloudHref } from "./clouds.ts";
 import { renderInputs } from "./deployments.ts";
-import { INSTANCE_VIEWS, instanceRepresentation } from "./instances.ts";
+import { INSTANCE_FILTERS, INSTANCE_VIEWS, instanceRepresentation } from "./instances.ts";
 import {
   type DatacenterRecord,
   datacenterSchema,
@@ -39,8 +39,8 @@ import {
  * Objects the spec only links to (beyond the spec: read-only index and show in the shapes and
  * views of the reference data): servers, server arrays, server templates, stored scripts, and
  * per cloud datacenters, instances, images and volume snapshots. Index accepts the filter
- * `name` (partial) everywhere, plus `state` (exact) on instances and snapshots, and
- * `resource_uid` (exact) on the cloud-scoped ones.
+ * `name` (partial) everywhere, plus `state` (exact) on instances and snapshots,
+ * `resource_uid` (exact) on the cloud-scoped ones and `deployment_href` (exact) on instances.
  */
 
 const nameFilter = <T extends { name: string }>(): FilterSpec<T> => ({
@@ -229,7 +229,7 @@ export const linkedResource = defineResource({
     readOnly<InstanceRecord, (typeof INSTANCE_VIEWS)[number]>(sim, {
       type: "instance",
       access: observerOrInstance,
-      filters: { ...cloudFilters<InstanceRecord>(), state: { partial: false, get: (i) => i.state } },
+      filters: INSTANCE_FILTERS,
       cloudScoped: true,
       views: instanceViews,
       represent: instanceRepresentation,
@@ -288,7 +288,7 @@ export const linkedResource = defineResource({
         const array = ctx.store
           .collection<ServerArrayRecord>("server_arrays")
           .require(ctx.param("id"), "ServerArray");
-        const list = ctx.filter(currentInstancesOf(ctx.store, array), nameFilter<InstanceRecord>());
+        const list = ctx.filter(currentInstancesOf(ctx.store, array), INSTANCE_FILTERS);
         return ctx.many(
           "instance",
           "instances",

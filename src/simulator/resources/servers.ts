@@ -1,7 +1,8 @@
 /**
- * Server and server array representations (beyond the spec; shape from the reference data),
- * views `default` and `instance_detail` (which embeds the current and next instances). Links
- * in the reference's order; a server's cloud and server template show on its instances.
+ * Server and server array representations (beyond the spec; shape from the reference data and
+ * the recorded real answers, which carry no `optimized`), views `default` and
+ * `instance_detail` (which embeds the current and next instances). Links in the reference's
+ * order; a server's cloud and server template show on its instances.
  */
 import { formatTimestamp, type Link, link, type Representation } from "../representation.ts";
 import type { Store } from "../store.ts";
@@ -32,7 +33,6 @@ export function serverRepresentation(store: Store, s: ServerRecord, view: Server
     updated_at: formatTimestamp(s.updated_at),
     // A server reads as its running instance does; without one it is inactive.
     state: current?.state ?? "inactive",
-    optimized: s.optimized,
     links: [
       link("self", hrefs.server(s.id)),
       ...optional("deployment", s.deployment_id, hrefs.deployment),
@@ -85,7 +85,6 @@ export function serverArrayRepresentation(
     actions: [],
     instances_count: current.length,
     datacenter_policy: [],
-    optimized: a.optimized,
   };
   if (view === "instance_detail") {
     rep.current_instances = current.map((i) => instanceRepresentation(store, i));

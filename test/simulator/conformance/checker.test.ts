@@ -59,13 +59,42 @@ describe("checkRepresentation", () => {
       "Widgets (view default): undeclared link rel 'network'",
     ]);
     expect(check(links("self", "owner", "cloud"))).toEqual([
-      "Widgets (view default): link rel 'cloud' comes after 'owner' (the reference's order is the other way)",
+      "Widgets (view default): link rel 'cloud' comes after 'owner' (the real order is the other way)",
     ]);
     expect(check(links("self", "cloud", "cloud"))).toEqual([
       "Widgets (view default): link rel 'cloud' is sent twice",
     ]);
     expect(check({ ...widget, links: [{ rel: "self" }] })).toEqual([
       "Widgets (view default): links is not a list of {rel, href}",
+    ]);
+  });
+
+  it("holds a view to the rels it carries, in a recorded order, and never an unserved attribute", () => {
+    const recorded: Rules = {
+      ...rules,
+      Widgets: {
+        ...rules.Widgets!,
+        viewLinks: { default: ["self", "owner"] },
+        linkOrder: ["owner", "self", "cloud"],
+        unservedAttributes: { size: "no real answer carries it" },
+      },
+    };
+    const { size: _size, ...withoutSize } = widget;
+    const links = (view: string, ...rels: string[]) =>
+      checkRepresentation(facts, recorded, "Widgets", view, {
+        ...withoutSize,
+        ...(view === "extended" ? { parts: [] } : {}),
+        links: rels.map((rel) => ({ rel, href: `/x/${rel}` })),
+      });
+    expect(links("default", "owner", "self")).toEqual([]);
+    expect(links("default", "self", "cloud")).toEqual([
+      "Widgets (view default): link rel 'cloud' is sent, but the view leaves it out",
+    ]);
+    expect(links("extended", "self", "owner")).toEqual([
+      "Widgets (view extended): link rel 'owner' comes after 'self' (the real order is the other way)",
+    ]);
+    expect(checkRepresentation(facts, recorded, "Widgets", "extended", { ...widget, parts: [] })).toEqual([
+      "Widgets (view extended): attribute 'size' is sent, but the view leaves it out",
     ]);
   });
 

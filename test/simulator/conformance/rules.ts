@@ -1,10 +1,12 @@
 import type { Rules } from "./checker.ts";
+import { INSTANCE_DEFAULT } from "./recorded.ts";
 
 /**
- * The simulator's choices where the reference data is silent (docs/service-api-notes.md,
- * "Real shapes"): which declared attributes each view leaves out, which declared rels point at
- * objects the simulator does not model, and which attributes embed other representations.
- * Everything else the reference declares must be sent.
+ * What each view carries where the reference data is silent (docs/service-api-notes.md, "Real
+ * shapes"): the recorded real answers' facts (`recorded.ts`; the conformance test holds these
+ * rules to them), else the simulator's choices: which declared attributes and rels each view
+ * leaves out, which declared rels point at objects the simulator does not model, and which
+ * attributes embed other representations. Everything else the reference declares must be sent.
  */
 
 const ALL: readonly string[] = [];
@@ -19,7 +21,17 @@ const INSTANCE_FULL_ONLY = [
   "user_data",
   "inherited_sources",
 ];
-const INSTANCE_EXTENDED_ONLY = ["security_groups", "subnets"];
+/** What the recorded default view lacks, the richer views carry (with the rels it lacks). */
+const INSTANCE_EXTENDED_ONLY = [
+  "description",
+  "terminated_at",
+  "os_platform",
+  "public_dns_names",
+  "private_dns_names",
+  "rs_provisioned",
+  "security_groups",
+  "subnets",
+];
 const INSTANCE_TINY = ["name", "resource_uid", "state", "links"];
 /** The instance media type's attributes (the reference's list), to derive the tiny view. */
 const INSTANCE_ATTRIBUTES = [
@@ -55,7 +67,35 @@ const INSTANCE_ATTRIBUTES = [
   "rs_provisioned",
 ];
 
+/**
+ * Instance rels in the recorded order; the rels the default view lacks come where the
+ * reference declares them relative to their neighbours (images after the multi-cloud image,
+ * alert specs after alerts).
+ */
+const INSTANCE_LINK_ORDER = [
+  "self",
+  "cloud",
+  "deployment",
+  "server_template",
+  "multi_cloud_image",
+  "image",
+  "ramdisk_image",
+  "kernel_image",
+  "instance_type",
+  "ssh_key",
+  "datacenter",
+  "placement_group",
+  "parent",
+  "volume_attachments",
+  "inputs",
+  "monitoring_metrics",
+  "lock_user",
+  "alerts",
+  "alert_specs",
+];
+
 const notModelled = "the simulator does not model it";
+const unrecorded = "no recorded real answer carries it, in any view";
 
 export const RULES: Rules = {
   Sessions: {
@@ -120,6 +160,7 @@ export const RULES: Rules = {
   MonitoringMetrics: { views: { default: ALL } },
   Servers: {
     views: { default: ["current_instance", "next_instance"], instance_detail: ALL },
+    unservedAttributes: { optimized: unrecorded },
     nested: {
       current_instance: { resource: "Instances", view: "default" },
       next_instance: { resource: "Instances", view: "default" },
@@ -127,6 +168,7 @@ export const RULES: Rules = {
   },
   ServerArrays: {
     views: { default: ["current_instances", "next_instance"], instance_detail: ALL },
+    unservedAttributes: { optimized: unrecorded },
     nested: {
       current_instances: { resource: "Instances", view: "default", list: true },
       next_instance: { resource: "Instances", view: "default" },
@@ -141,8 +183,9 @@ export const RULES: Rules = {
       full_inputs_2_0: ["admin_password"],
       sensitive: ALL,
     },
+    viewLinks: { tiny: INSTANCE_DEFAULT.links, default: INSTANCE_DEFAULT.links },
+    linkOrder: INSTANCE_LINK_ORDER,
     unservedLinks: {
-      multi_cloud_image: notModelled,
       ramdisk_image: notModelled,
       kernel_image: notModelled,
       placement_group: notModelled,

@@ -4,9 +4,9 @@ import { checkRepresentation, newSeen, type Rules, type Seen } from "./checker.t
 import { allViews, type Facts, resourceOfMediaType, routeIndex, routeKey, splitMediaType } from "./facts.ts";
 
 /**
- * Walks the simulator from entry points along every link, as a client following links would,
- * and holds each GET route it reaches to the reference: every view the real route accepts
- * answers 200 with the real media type and shape, and every other view is a 400.
+ * Walks the simulator from entry points along every link of every view, as a client following
+ * links would, and holds each GET route it reaches to the reference: every view the real route
+ * accepts answers 200 with the real media type and shape, and every other view is a 400.
  */
 
 export interface WalkOptions {
@@ -88,10 +88,12 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
     const mediaType = known?.facts.media_type ?? null;
     const expected = mediaType === null ? null : splitMediaType(mediaType);
     const resource = expected ? resourceOfMediaType(facts, expected.type) : undefined;
-    if (/\+json/.test(plain.headers.get("content-type") ?? "")) {
+    const follow = (answer: typeof plain) => {
+      if (!/\+json/.test(answer.headers.get("content-type") ?? "")) return;
       const kept = rules[resource ?? ""]?.keptAsGiven ?? {};
-      for (const l of linksOf(plain.json())) if (!(l.rel in kept) && !done.has(l.href)) queue.push(l.href);
-    }
+      for (const l of linksOf(answer.json())) if (!(l.rel in kept) && !done.has(l.href)) queue.push(l.href);
+    };
+    follow(plain);
     if (!known) continue; // beyond the reference: only its links are followed
 
     // A route without a detailed media type answers bytes (text, a health check): no views.
@@ -109,6 +111,7 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
       const answer = await get(withView(href, view));
       if (answer.status !== 200) say(view, `${href} answered ${answer.status} ${answer.text}`);
       else answers.push([view, answer]);
+      follow(answer);
     }
     if (firstVisit) {
       for (const view of vocabulary.filter((v) => !accepted.includes(v))) {
