@@ -97,6 +97,7 @@ describe("representations, views and links (a walk of a rich world)", () => {
       rules: RULES,
       templates: gets,
       entryPoints: [...WALK_ENTRY_POINTS, ...UNLINKED_ENTRY_POINTS],
+      emptyWithoutView: ["/api/sessions"],
     });
   });
   afterAll(() => h.close());

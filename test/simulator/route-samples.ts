@@ -31,7 +31,8 @@ export const SAMPLES: Sample[] = [
   ],
 
   ["GET", "/api/session", "/api/session", 200],
-  ["GET", "/api/sessions", "/api/sessions", 200],
+  // Without a view, the recorded real answer: an empty 200 (sessions.test.ts).
+  ["GET", "/api/sessions", "/api/sessions?view=default", 200],
   ["GET", "/api/session/accounts", "/api/session/accounts", 200],
   ["GET", "/api/sessions/accounts", "/api/sessions/accounts", 200],
   ["GET", "/api/health-check", "/api/health-check/", 200, {}, { raw: true }],

@@ -31,8 +31,12 @@ const credentials = { email: "user2@example.com", password: "password" };
 
 describe("GET /api/session", () => {
   it("answers the session: a message, no actions, the root resources, self, user and account", async () => {
-    for (const path of ["/api/session", "/api/sessions"]) {
-      const res = await h.admin.get(path);
+    for (const [path, query] of [
+      ["/api/session", {}],
+      ["/api/session", { view: "default" }],
+      ["/api/sessions", { view: "default" }],
+    ] as const) {
+      const res = await h.admin.get(path, { query });
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/vnd.svc.session+json;charset=utf-8");
       const session = res.json<Session>();
@@ -49,6 +53,21 @@ describe("GET /api/session", () => {
         { rel: "account", href: "/api/accounts/1" },
       ]);
     }
+  });
+
+  // Issue 37 item 5: the recorded real answer to GET /api/sessions after a login.
+  it("GET /api/sessions without a view answers 200 with an empty body after a login", async () => {
+    const created = await new SimClient(h.url).post("/api/sessions", {
+      form: { ...credentials, account_href: "/api/accounts/1" },
+    });
+    expect(created.status, created.text).toBe(204);
+    const cookie = created.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const res = await new SimClient(h.url, { cookie }).get("/api/sessions");
+    expect([res.status, res.text]).toEqual([200, ""]);
+    expect((await h.anonymous.get("/api/sessions")).status).toBe(403);
   });
 
   it("view=whoami gives only the user and the account; any logged-in user, by cookie or token", async () => {

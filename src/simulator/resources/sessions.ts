@@ -1,8 +1,10 @@
 /**
  * What a client reads about its own login (issue 20): the session resource (`GET
- * /api/session`, `/api/sessions`: a message and links to the root resources), the accounts a
- * user can use (`GET /api/sessions/accounts`, also outside a session with email and password),
- * users (`/api/users`, read-only), and the health check (`GET /api/health-check/`).
+ * /api/session`, and `/api/sessions` with a view: a message and links to the root resources;
+ * without a view `/api/sessions` answers an empty 200, as a recorded real answer after a login
+ * does), the accounts a user can use (`GET /api/sessions/accounts`, also outside a session with
+ * email and password), users (`/api/users`, read-only), and the health check (`GET
+ * /api/health-check/`).
  */
 import type { RequestContext } from "../context.ts";
 import { SimError } from "../errors.ts";
@@ -89,6 +91,8 @@ export const sessionsResource = defineResource({
         access: anyUser,
         handler(ctx) {
           const view = ctx.view(["default", "whoami"]);
+          if (base === "/api/sessions" && ctx.params.view === undefined)
+            return { status: 200, headers: {}, body: "" };
           return ctx.one("session", sessionRepresentation(ctx.userId, ctx.principal!.accountId, view));
         },
       });

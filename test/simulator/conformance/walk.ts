@@ -16,6 +16,8 @@ export interface WalkOptions {
   /** The GET route templates the simulator registers (to name the route of an href). */
   templates: string[];
   entryPoints: string[];
+  /** Templates a recorded real answer shows answering an empty 200 when no view is asked. */
+  emptyWithoutView?: string[];
 }
 
 export interface WalkReport {
@@ -106,7 +108,9 @@ export async function walk(options: WalkOptions): Promise<WalkReport> {
       continue;
     }
     const accepted = known.facts.views.length > 0 ? known.facts.views : ["default"];
-    const answers: Array<[view: string, answer: typeof plain]> = [["default", plain]];
+    const answers: Array<[view: string, answer: typeof plain]> = [];
+    if (!options.emptyWithoutView?.includes(template)) answers.push(["default", plain]);
+    else if (plain.text !== "") say(null, `${href} answered a body, the recorded answer is empty`);
     for (const view of accepted) {
       const answer = await get(withView(href, view));
       if (answer.status !== 200) say(view, `${href} answered ${answer.status} ${answer.text}`);
