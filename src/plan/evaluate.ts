@@ -1,6 +1,6 @@
 import type { Item } from "../inventory/index.ts";
 import { type Action, type Admitted, admitManifest, desiredOf, stopFor } from "../inventory/index.ts";
-import { OwnerIndex, ReferenceIndex, referenceKeys } from "../runtime/indexes/index.ts";
+import { OwnerIndex, ReferenceIndex, referenceKeys, type ScopeOf } from "../runtime/indexes/index.ts";
 import {
   ambiguous,
   LinkCheck,
@@ -38,6 +38,8 @@ export interface PlanInput {
   /** False with --no-cluster: the manifests alone say what exists. */
   cluster: boolean;
   accounts: PlanAccounts;
+  /** Which service account an Account reaches: hrefs are compared within one (scope.ts). */
+  scopeOf: ScopeOf;
   /** The ConfigMap and Secret keys specs read (sources.ts). */
   sources: KeySources;
 }
@@ -54,7 +56,7 @@ export class Planner {
   private readonly nodes = new Map<string, Node>();
   private readonly order: Node[] = [];
   private readonly refs = new ReferenceIndex();
-  private readonly owners = new OwnerIndex();
+  private readonly owners: OwnerIndex;
   private readonly names = new NameLookup();
   private readonly links = new LinkCheck();
   private readonly byHref = new WeakMap<object, Map<string, Item>>();
@@ -62,6 +64,8 @@ export class Planner {
 
   constructor(input: PlanInput) {
     this.input = input;
+    // Every object plan holds, its reader could list: an owner in another namespace is named.
+    this.owners = new OwnerIndex(input.scopeOf, "every namespace");
     for (const kind of input.kinds)
       for (const obj of input.live.list(kind.kind)) this.owners.set(kind.kind, obj);
     for (const manifest of input.manifests) this.add(manifest);
