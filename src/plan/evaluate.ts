@@ -11,7 +11,7 @@ import {
   resolveReferences,
 } from "../runtime/reconcile/index.ts";
 import type { AnyManagedKind, KeySources, ManagedObject, ObjectMeta } from "../runtime/sdk/index.ts";
-import { Annotation, API_VERSION, NameLookup, objectKey } from "../runtime/sdk/index.ts";
+import { Annotation, API_VERSION, isTrue, NameLookup, objectKey } from "../runtime/sdk/index.ts";
 import type { PlanAccount, PlanAccounts } from "./accounts.ts";
 import { converge, type Result, STOPPED } from "./answer.ts";
 import type { LiveObjects } from "./live.ts";
@@ -117,7 +117,21 @@ export class Planner {
     return node.result;
   }
 
+  /**
+   * What the operator would do with the manifest; marked as waiting on each parent that cannot be
+   * applied as it is but is Ready in the cluster (its children are planned against that one).
+   */
   private async decide(node: Node): Promise<Result> {
+    const parents: string[] = [];
+    const result = await this.decideOwn(node, parents);
+    if (parents.length === 0) return result;
+    const it = parents.length > 1 ? "them" : "it";
+    const waiting = `waits for ${parents.join(" and ")}: planned against ${it} as the cluster holds ${it} (Ready)`;
+    return { ...result, message: result.message ? `${waiting}; ${result.message}` : waiting };
+  }
+
+  /** The manifest's own action; `parents` gets the stopped parents it was planned past. */
+  private async decideOwn(node: Node, parents: string[]): Promise<Result> {
     const { kind, namespace, name } = node;
     const base = {
       kind: kind.kind,
@@ -152,8 +166,14 @@ export class Planner {
         continue;
       }
       const t = await this.evaluate(target);
-      if (STOPPED.has(t.action))
+      if (STOPPED.has(t.action)) {
+        // A parent the cluster holds Ready: this one's own action, as it resolves to that parent.
+        if (isTrue(target.live?.status?.conditions, "Ready")) {
+          parents.push(`${r.kind} ${r.name} (${t.action})`);
+          continue;
+        }
         return stop("blocked", `spec.${r.field}: ${r.kind} ${r.name} is ${t.action}: fix it first`);
+      }
       if (!t.href) waits.push(`${r.kind} ${r.name}`);
       else planned.set(target.key, usable(target, t));
     }
