@@ -58,11 +58,11 @@ export class ClusterReader {
    * Every custom resource of one kind in every namespace: one list across namespaces (paged, so no
    * answer is larger than a page), which needs `list` at the cluster scope (a ClusterRole).
    */
-  async listEverywhere(plural: string): Promise<ManagedObject[]> {
+  async listEverywhere(plural: string, pageSize = LIST_PAGE): Promise<ManagedObject[]> {
     const items: ManagedObject[] = [];
     let next: string | undefined;
     do {
-      const page = new URLSearchParams({ limit: String(LIST_PAGE), ...(next ? { continue: next } : {}) });
+      const page = new URLSearchParams({ limit: String(pageSize), ...(next ? { continue: next } : {}) });
       const list = await this.get<{ items: ManagedObject[]; metadata?: { continue?: string } }>(
         `/apis/${GROUP}/${VERSION}/${plural}?${page}`,
       );
