@@ -54,6 +54,14 @@ describe("cli", () => {
     expect(await main(["get", "--nope"], c.io, [get])).toBe(1);
   });
 
+  it("says a usage error in one line: the flag, the rule, and where the flags are listed", async () => {
+    const c = capture();
+    expect(await main(["echo", "--port", "70000"], c.io, [echo])).toBe(2);
+    expect(c.err).toEqual([
+      "svc-operator echo: --port: must be between 0 and 65535 (run 'svc-operator echo --help' for usage)",
+    ]);
+  });
+
   it("validates flags into typed options with defaults", async () => {
     const c = capture();
     expect(await main(["echo", "--port", "1234"], c.io, [echo])).toBe(0);

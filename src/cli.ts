@@ -38,8 +38,10 @@ export async function main(argv: string[], io: CommandIo, list: Command[] = comm
     options = parseFlags(command, rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`svc-operator ${command.name}: ${error.message}`);
-      io.err(`Run 'svc-operator ${command.name} --help' for usage.`);
+      // One line, as any other failure: what is wrong, and where the flags are listed.
+      io.err(
+        `svc-operator ${command.name}: ${error.message} (run 'svc-operator ${command.name} --help' for usage)`,
+      );
       return command.usageExitCode ?? 2;
     }
     throw error;

@@ -24,6 +24,12 @@ export const denyRuleSchema = z
     subresource: z.string().optional(),
     /** Only in this namespace; everywhere when absent. */
     namespace: z.string().optional(),
+    /**
+     * `cluster`: only requests at the cluster scope (a list across every namespace), as a user
+     * granted a Role in each namespace but no ClusterRole is refused; `namespace`: only requests
+     * in a namespace. Both when absent.
+     */
+    scope: z.enum(["cluster", "namespace"], { error: "must be cluster or namespace" }).optional(),
   })
   .strict();
 
@@ -101,7 +107,8 @@ export class DenyList {
         (r.resource === "*" || r.resource === a.resource) &&
         (r.group === undefined || r.group === a.group) &&
         (r.subresource === undefined || r.subresource === a.subresource) &&
-        (r.namespace === undefined || r.namespace === a.namespace),
+        (r.namespace === undefined || r.namespace === a.namespace) &&
+        (r.scope === undefined || (r.scope === "cluster") === (a.namespace === undefined)),
     );
     if (!rule) return undefined;
     const user = this.config.user ?? DENIED_USER;

@@ -5,6 +5,9 @@ import { KubeHttpError, RawKube } from "../runtime/client/index.ts";
 import type { ManagedObject } from "../runtime/sdk/index.ts";
 import { GROUP, VERSION } from "../runtime/sdk/index.ts";
 
+/** Objects per page of a list across namespaces (kubectl's default --chunk-size). */
+const LIST_PAGE = 500;
+
 /**
  * What `svc-operator export`, `plan` and `trace` read from a cluster: Accounts, their Secrets and
  * the custom resources of a namespace. Only GETs: these commands write nothing anywhere.
@@ -51,6 +54,24 @@ export class ClusterReader {
     return this.get(`/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${plural}/${name}`);
   }
 
+  /**
+   * Every custom resource of one kind in every namespace: one list across namespaces (paged, so no
+   * answer is larger than a page), which needs `list` at the cluster scope (a ClusterRole).
+   */
+  async listEverywhere(plural: string, pageSize = LIST_PAGE): Promise<ManagedObject[]> {
+    const items: ManagedObject[] = [];
+    let next: string | undefined;
+    do {
+      const page = new URLSearchParams({ limit: String(pageSize), ...(next ? { continue: next } : {}) });
+      const list = await this.get<{ items: ManagedObject[]; metadata?: { continue?: string } }>(
+        `/apis/${GROUP}/${VERSION}/${plural}?${page}`,
+      );
+      items.push(...(list?.items ?? []));
+      next = list?.metadata?.continue || undefined;
+    } while (next);
+    return items;
+  }
+
   /** Every custom resource of one kind in a namespace (one call, whatever their number). */
   async list(plural: string, namespace: string): Promise<ManagedObject[]> {
     const list = await this.get<{ items: ManagedObject[] }>(
@@ -78,9 +99,15 @@ export class ClusterReader {
 /** The cluster could not be read: says which kubeconfig and why. */
 export class ClusterError extends Error {
   override name = "ClusterError";
+  /** The apiserver refused the request (403): the kubeconfig's user may not make it. */
+  readonly forbidden: boolean;
+  /** The apiserver's own words, when it answered (`User "x" cannot list resource ...`). */
+  readonly reason: string | undefined;
   constructor(source: string, cause: unknown) {
     super(`cannot read the cluster of ${source}: ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
     });
+    this.forbidden = cause instanceof KubeHttpError && cause.code === 403;
+    this.reason = cause instanceof KubeHttpError ? cause.statusMessage : undefined;
   }
 }

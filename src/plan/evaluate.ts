@@ -1,6 +1,6 @@
 import type { Item } from "../inventory/index.ts";
 import { type Action, type Admitted, admitManifest, desiredOf, stopFor } from "../inventory/index.ts";
-import { OwnerIndex, ReferenceIndex, referenceKeys } from "../runtime/indexes/index.ts";
+import { OwnerIndex, ReferenceIndex, referenceKeys, type ScopeOf } from "../runtime/indexes/index.ts";
 import {
   ambiguous,
   LinkCheck,
@@ -11,7 +11,7 @@ import {
   resolveReferences,
 } from "../runtime/reconcile/index.ts";
 import type { AnyManagedKind, KeySources, ManagedObject, ObjectMeta } from "../runtime/sdk/index.ts";
-import { Annotation, API_VERSION, NameLookup, objectKey } from "../runtime/sdk/index.ts";
+import { Annotation, API_VERSION, isTrue, NameLookup, objectKey } from "../runtime/sdk/index.ts";
 import type { PlanAccount, PlanAccounts } from "./accounts.ts";
 import { converge, type Result, STOPPED } from "./answer.ts";
 import type { LiveObjects } from "./live.ts";
@@ -38,6 +38,8 @@ export interface PlanInput {
   /** False with --no-cluster: the manifests alone say what exists. */
   cluster: boolean;
   accounts: PlanAccounts;
+  /** Which service account an Account reaches: hrefs are compared within one (scope.ts). */
+  scopeOf: ScopeOf;
   /** The ConfigMap and Secret keys specs read (sources.ts). */
   sources: KeySources;
 }
@@ -54,7 +56,7 @@ export class Planner {
   private readonly nodes = new Map<string, Node>();
   private readonly order: Node[] = [];
   private readonly refs = new ReferenceIndex();
-  private readonly owners = new OwnerIndex();
+  private readonly owners: OwnerIndex;
   private readonly names = new NameLookup();
   private readonly links = new LinkCheck();
   private readonly byHref = new WeakMap<object, Map<string, Item>>();
@@ -62,6 +64,8 @@ export class Planner {
 
   constructor(input: PlanInput) {
     this.input = input;
+    // Every object plan holds, its reader could list: an owner in another namespace is named.
+    this.owners = new OwnerIndex(input.scopeOf, "every namespace");
     for (const kind of input.kinds)
       for (const obj of input.live.list(kind.kind)) this.owners.set(kind.kind, obj);
     for (const manifest of input.manifests) this.add(manifest);
@@ -113,7 +117,21 @@ export class Planner {
     return node.result;
   }
 
+  /**
+   * What the operator would do with the manifest; marked as waiting on each parent that cannot be
+   * applied as it is but is Ready in the cluster (its children are planned against that one).
+   */
   private async decide(node: Node): Promise<Result> {
+    const parents: string[] = [];
+    const result = await this.decideOwn(node, parents);
+    if (parents.length === 0) return result;
+    const it = parents.length > 1 ? "them" : "it";
+    const waiting = `waits for ${parents.join(" and ")}: planned against ${it} as the cluster holds ${it} (Ready)`;
+    return { ...result, message: result.message ? `${waiting}; ${result.message}` : waiting };
+  }
+
+  /** The manifest's own action; `parents` gets the stopped parents it was planned past. */
+  private async decideOwn(node: Node, parents: string[]): Promise<Result> {
     const { kind, namespace, name } = node;
     const base = {
       kind: kind.kind,
@@ -148,8 +166,14 @@ export class Planner {
         continue;
       }
       const t = await this.evaluate(target);
-      if (STOPPED.has(t.action))
+      if (STOPPED.has(t.action)) {
+        // A parent the cluster holds Ready: this one's own action, as it resolves to that parent.
+        if (isTrue(target.live?.status?.conditions, "Ready")) {
+          parents.push(`${r.kind} ${r.name} (${t.action})`);
+          continue;
+        }
         return stop("blocked", `spec.${r.field}: ${r.kind} ${r.name} is ${t.action}: fix it first`);
+      }
       if (!t.href) waits.push(`${r.kind} ${r.name}`);
       else planned.set(target.key, usable(target, t));
     }

@@ -51,6 +51,20 @@ describe("the deny hook", () => {
     expect((await h.http(`${widgets}/w`)).status).toBe(200);
   });
 
+  it("refuses only the list across namespaces with scope cluster, as a user with a Role per namespace is", async () => {
+    await deny({ rules: [{ verb: "list", resource: "widgets", scope: "cluster" }] });
+    expect((await h.http(`/apis/${GROUP}/v1/widgets`)).status).toBe(403);
+    expect((await h.http(widgets)).status).toBe(200);
+    await deny({ rules: [{ verb: "list", resource: "widgets", scope: "namespace" }] });
+    expect((await h.http(`/apis/${GROUP}/v1/widgets`)).status).toBe(200);
+    expect((await h.http(widgets)).status).toBe(403);
+    const bad = await deny({ rules: [{ verb: "list", resource: "widgets", scope: "galaxy" }] });
+    expect(((await bad.json()) as { message: string }).message).toBe(
+      "rules.0.scope: must be cluster or namespace",
+    );
+    await deny({ rules: [] });
+  });
+
   it("refuses a subresource in a namespace, naming the object and the user given", async () => {
     await deny({ rules: [{ verb: "patch", resource: "widgets", subresource: "status" }], user: "alice" });
     const res = await h.http(`${widgets}/w/status`, {

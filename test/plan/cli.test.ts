@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,10 +67,12 @@ describe("svc-operator plan: exit codes and output", () => {
     [["-f", "-", "--no-cluster"], "--no-cluster: needs --endpoint and --account-id"],
     [["-f", "-", "--endpoint", "https://x.example.com"], "--account-id: is required with --endpoint"],
     [["-f", "-", "--refresh-token", "x"], "Unknown option '--refresh-token'"],
-  ])("bad flags %j: exit 2 naming the flag", async (args, message) => {
+  ])("bad flags %j: exit 1 (2 is changes present alone), one line naming the flag", async (args, message) => {
     const r = await cli(["plan", ...args], ENV, "");
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toContain(message);
+    expect(r.err).not.toContain("\n");
+    expect(r.out).toBe("");
   });
 });
 
@@ -97,6 +99,12 @@ describe("svc-operator plan -f on what cannot be read (as a process)", () => {
       join(dir, "broken.yaml"),
       "kind: Secret\nstringData:\n  password: hunter2\n    oops: [\n",
     );
+    await writeFile(
+      join(dir, "twice.yaml"),
+      "apiVersion: v1\nkind: Secret\nmetadata: {name: a}\nstringData:\n  password: hunter2\n  password: hunter3\n",
+    );
+    await symlink(join(dir, "loop-b.yaml"), join(dir, "loop-a.yaml"));
+    await symlink(join(dir, "loop-a.yaml"), join(dir, "loop-b.yaml"));
   });
 
   it.each([
@@ -107,6 +115,8 @@ describe("svc-operator plan -f on what cannot be read (as a process)", () => {
     ],
     ["a YAML syntax error", "broken.yaml", "document 1: "],
     ["a file that does not exist", "missing.yaml", "no such file or directory"],
+    ["a path that cannot be read (a symbolic link loop)", "loop-a.yaml", "too many symbolic links (a loop?)"],
+    ["a duplicate key", "twice.yaml", "document 1: Map keys must be unique at line 6, column 3"],
   ])("%s: exit 1, one line on stderr naming the file, no stack trace", async (_, file, message) => {
     const r = await plan(join(dir, file));
     expect(r.code).toBe(1);
@@ -115,5 +125,38 @@ describe("svc-operator plan -f on what cannot be read (as a process)", () => {
     expect(r.err.startsWith(`svc-operator plan: -f ${join(dir, file)}: ${message}`), r.err).toBe(true);
     expect(r.err).not.toContain("    at ");
     expect(r.err).not.toContain("hunter2");
+  });
+});
+
+describe("svc-operator plan: any failure is exit 1 and one line, as a process (2 is changes present alone)", () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "svc-plan-errors-"));
+    await writeFile(join(dir, "web.yaml"), deployment("{name: Production}"));
+  });
+
+  it.each([
+    ["a bad flag value", ["-o", "html"], {}, "--output: must be table, json or yaml"],
+    ["an unknown flag", ["--refresh-token", "x"], {}, "Unknown option '--refresh-token'"],
+    [
+      "a kubeconfig that does not exist",
+      ["--kubeconfig", "/nonexistent/kubeconfig"],
+      {},
+      "cannot load --kubeconfig",
+    ],
+    [
+      "--endpoint without credentials in the environment",
+      ["--no-cluster", "--endpoint", "https://127.0.0.1:9", "--account-id", "1"],
+      {},
+      "--endpoint: credentials come from the environment",
+    ],
+  ])("%s", async (_, flags, env, message) => {
+    const r = await cliProcess(["plan", "-f", join(dir, "web.yaml"), ...flags], env);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(/^svc-operator plan: [^\n]+\n$/);
+    expect(r.err).toContain(message);
+    expect(r.err).not.toContain("    at ");
   });
 });

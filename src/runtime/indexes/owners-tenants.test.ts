@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Annotation, Reason } from "../sdk/index.ts";
 import { demo, H, index, object } from "./owners.testing.ts";
-import { alreadyManaged, claimedHrefs, ownerLabel } from "./owners.ts";
+import { alreadyManaged, claimedHrefs, OwnerIndex, ownerLabel } from "./owners.ts";
 
 describe("AlreadyManaged message", () => {
   it("names an owner in the asker's namespace as namespace/name, the kind only when it differs, and says what to change", () => {
@@ -25,6 +25,24 @@ describe("AlreadyManaged message", () => {
     expect(error.message).toContain("already managed by a resource in another namespace");
     expect(error.message).toContain("adopted once that resource lets it go");
     expect(error.logged).toEqual({ claimed: H, owner: "Deployment demo/web" });
+  });
+
+  it("names an owner in another namespace to a reader of every namespace (plan), and only to it", () => {
+    const owner = { key: "Deployment/demo/web", kind: "Deployment", namespace: "demo", name: "web" };
+    expect(ownerLabel("Deployment", "teamb", owner, "every namespace")).toBe("demo/web");
+    expect(ownerLabel("Network", "teamb", owner, "every namespace")).toBe("demo/web (Deployment)");
+    const error = alreadyManaged("Deployment", "teamb", H, owner, "every namespace");
+    expect(error.message).toContain(`${H} is already managed by demo/web;`);
+    expect(error.message).toContain("adopted once demo/web lets it go");
+    const claimant = object({ ns: "teamb", name: "web", href: H, created: "2026-01-01T11:00:00Z" });
+    const seen = new OwnerIndex(() => undefined, "every namespace");
+    seen.set("Deployment", object(demo));
+    seen.set("Deployment", claimant);
+    expect(() => seen.require("Deployment", claimant)).toThrow(`${H} is already managed by demo/web;`);
+    // The operator's index (the default) still names no other namespace.
+    const hidden = index([demo]);
+    hidden.set("Deployment", claimant);
+    expect(() => hidden.require("Deployment", claimant)).toThrow(/by a resource in another namespace;/);
   });
 
   it("require throws it for any href the resource writes (annotation or status), not for what it replaces", () => {

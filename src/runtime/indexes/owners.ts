@@ -45,6 +45,13 @@ export interface Owner {
  */
 export type ScopeOf = (namespace: string, accountName: string) => string | undefined;
 
+/**
+ * Whom an owner's name may be shown to: `own namespace` (the operator: a tenant never learns
+ * another namespace's resource names) or `every namespace` (plan, run by a reader who may list
+ * them all and sees the owner anyway).
+ */
+export type OwnerVisibility = "own namespace" | "every namespace";
+
 /** Scopes hrefs by the `accountId` of the Account in the store (read when asked: it may change). */
 export function accountIdScope(store: () => ObjectStore): ScopeOf {
   return (namespace, name) => {
@@ -67,9 +74,11 @@ export class OwnerIndex {
   /** Claims per href: nearly always one, kept without an array then (one per resource adds up). */
   private readonly byHref = new Map<string, Claim | Claim[]>();
   private readonly scopeOf: ScopeOf;
+  private readonly visibility: OwnerVisibility;
 
-  constructor(scopeOf: ScopeOf = () => undefined) {
+  constructor(scopeOf: ScopeOf = () => undefined, visibility: OwnerVisibility = "own namespace") {
     this.scopeOf = scopeOf;
+    this.visibility = visibility;
   }
 
   /**
@@ -138,14 +147,16 @@ export class OwnerIndex {
     for (const href of claimedHrefs(object)) {
       if (href === object.status?.replaces && href !== object.status.href) continue;
       const owner = this.decide(kind, object, href);
-      if (owner) throw alreadyManaged(kind, object.metadata.namespace, href, owner);
+      if (owner) throw alreadyManaged(kind, object.metadata.namespace, href, owner, this.visibility);
     }
   }
 
   /** Why `object`, being deleted, must leave `href` in the service: another resource manages it. */
   retainReason(kind: string, object: ManagedObject, href: string): string | undefined {
     const owner = this.decide(kind, object, href);
-    return owner ? `it is managed by ${ownerLabel(kind, object.metadata.namespace, owner)}` : undefined;
+    return owner
+      ? `it is managed by ${ownerLabel(kind, object.metadata.namespace, owner, this.visibility)}`
+      : undefined;
   }
 
   /**
@@ -167,7 +178,7 @@ export class OwnerIndex {
       const owner = this.managedElsewhere(kind, object, hrefOf(m));
       if (owner === undefined) out.push(m);
       else if (!object.metadata.deletionTimestamp)
-        throw alreadyManaged(kind, object.metadata.namespace, hrefOf(m), owner);
+        throw alreadyManaged(kind, object.metadata.namespace, hrefOf(m), owner, this.visibility);
     }
     return out;
   }
@@ -230,16 +241,24 @@ export class OwnerIndex {
 
 /**
  * AlreadyManaged: a resource in `namespace` names an href `owner` manages. Says what to change.
- * An owner in another namespace is not named: one tenant never learns another's resource names.
- * The operator's log has it (the error's `logged` fields), for the cluster's admins.
+ * An owner in another namespace is named only to a reader of every namespace (`visibility`): one
+ * tenant never learns another's resource names. The operator's log has it (the error's `logged`
+ * fields), for the cluster's admins.
  */
-export function alreadyManaged(kind: string, namespace: string, href: string, owner: Owner): TerminalError {
-  const label = ownerLabel(kind, namespace, owner);
+export function alreadyManaged(
+  kind: string,
+  namespace: string,
+  href: string,
+  owner: Owner,
+  visibility: OwnerVisibility = "own namespace",
+): TerminalError {
+  const label = ownerLabel(kind, namespace, owner, visibility);
+  const named = visibility === "every namespace" || owner.namespace === namespace;
   const error = terminal(
     Reason.AlreadyManaged,
     `${href} is already managed by ${label}; this resource will not adopt, update or delete it. Point ` +
       `${Annotation.href} at another object or remove it, or set spec.managementPolicy: ObserveOnly to ` +
-      `only observe it; it is adopted once ${owner.namespace === namespace ? `${owner.namespace}/${owner.name}` : "that resource"} lets it go`,
+      `only observe it; it is adopted once ${named ? `${owner.namespace}/${owner.name}` : "that resource"} lets it go`,
   );
   error.logged = { claimed: href, owner: `${owner.kind} ${owner.namespace}/${owner.name}` };
   return error;
@@ -247,10 +266,17 @@ export function alreadyManaged(kind: string, namespace: string, href: string, ow
 
 /**
  * The owner as a resource in `namespace` may read it: `namespace/name` (with the kind when it is
- * not `kind`) in its own namespace, else only that it is in another.
+ * not `kind`) in its own namespace, else only that it is in another; by name wherever it is to a
+ * reader of every namespace.
  */
-export function ownerLabel(kind: string, namespace: string, owner: Owner): string {
-  if (owner.namespace !== namespace) return "a resource in another namespace";
+export function ownerLabel(
+  kind: string,
+  namespace: string,
+  owner: Owner,
+  visibility: OwnerVisibility = "own namespace",
+): string {
+  if (owner.namespace !== namespace && visibility === "own namespace")
+    return "a resource in another namespace";
   const name = `${owner.namespace}/${owner.name}`;
   return owner.kind === kind ? name : `${name} (${owner.kind})`;
 }
