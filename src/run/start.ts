@@ -82,6 +82,7 @@ export function createOperator(options: CreateOperatorOptions): Operator {
           resyncMs: options.config.resync,
           onVerified: shared.wake,
           lend: shared.lend,
+          auditSettled: shared.auditSettled,
           problems: shared.problems,
           explain: serviceHint,
         },

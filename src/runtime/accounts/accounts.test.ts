@@ -178,6 +178,38 @@ describe("AccountController: serving deletes", () => {
     expect(service.closed).toBe(1);
   });
 
+  it("an Account being deleted keeps its client until its resources' audit lines are written", async () => {
+    let written!: () => void;
+    const asked: string[] = [];
+    const controller = new AccountController(accountKind(service) as AccountKind<unknown, unknown, unknown>, {
+      store: kube,
+      kube,
+      refs: new ReferenceIndex(),
+      events: { emit: () => {} },
+      clock,
+      log: pino({ level: "silent" }),
+      resyncMs: 60_000,
+      auditSettled: (namespace, name) => {
+        asked.push(`${namespace}/${name}`);
+        return new Promise((resolve) => {
+          written = resolve;
+        });
+      },
+    });
+    await controller.reconcile(NS, "default");
+    kube.delete("Account", NS, "default");
+    const deleting = controller.reconcile(NS, "default");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toEqual([`${NS}/default`]);
+    expect(kube.get("Account", NS, "default")).toBeDefined();
+    expect(controller.get(NS, "default", "delete")).toEqual({ client: { token: "t1" } });
+    expect(service.closed).toBe(0);
+    written();
+    await deleting;
+    expect(kube.get("Account", NS, "default")).toBeUndefined();
+    expect(service.closed).toBe(1);
+  });
+
   it("no client and no Secret: dependents are told why, with how long it has lasted", async () => {
     kube.secrets.clear();
     await accounts.reconcile(NS, "default");

@@ -95,6 +95,11 @@ export class AccountController implements AccountClients {
      * which must not keep other namespaces' reconciles waiting. Default: waits holding the slot.
      */
     lend?: <T>(wait: Promise<T>) => Promise<T>;
+    /**
+     * Resolves when no audit call of the Account's resources is pending (AuditTrail.settledFor):
+     * those calls are made with its client, which an Account being deleted keeps until then.
+     */
+    auditSettled?: (namespace: string, name: string) => Promise<void>;
   };
 
   constructor(kind: SomeAccountKind, deps: AccountController["deps"]) {
@@ -207,6 +212,7 @@ export class AccountController implements AccountClients {
             missing === undefined ? undefined : SECRET_RECHECK_MS,
           );
         }
+        await this.auditSettled(namespace, name);
         await this.deps.kube.patchMetadata(
           ref,
           { finalizers: (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER) },
@@ -317,6 +323,12 @@ export class AccountController implements AccountClients {
       entry.failingSince ??= this.deps.clock.now();
       throw error;
     }
+  }
+
+  /** Waits, with the reconcile's slot lent, until the audit lines of the Account's resources are written. */
+  private async auditSettled(namespace: string, name: string): Promise<void> {
+    const settled = this.deps.auditSettled?.(namespace, name);
+    if (settled) await (this.deps.lend ? this.deps.lend(settled) : settled);
   }
 
   /**

@@ -24,6 +24,11 @@ export interface AuditChange {
   at: number;
   /** A short remark, e.g. `replaced by /api/networks/7`. */
   note?: string;
+  /**
+   * The object was gone from the service already (deleted with what held it): the change goes only
+   * into an entry it has, since the service takes no new entry for an object that is gone.
+   */
+  foundGone?: true;
 }
 
 /** Who made the changes of one reconcile, and what the kind says must never be shown. */

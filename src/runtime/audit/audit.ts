@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { isApiError } from "../../api/index.ts";
 import { BoundedMap } from "../../lib/index.ts";
-import { GoneError, type KubeWriter, type ObjectRef, type ObjectStore } from "../client/index.ts";
+import { GoneError, type KubeWriter, type ObjectStore } from "../client/index.ts";
 import {
   type AuditCalls,
   AuditFailure,
@@ -9,7 +9,9 @@ import {
   auditErrorReason,
   serviceAuditCalls,
 } from "./audit-calls.ts";
-import { type AuditChange, type AuditContext, detailText, summaryText } from "./audit-text.ts";
+import type { AuditBatch, AuditSink } from "./audit-sink.ts";
+import { AccountSlots } from "./audit-slots.ts";
+import { type AuditChange, detailText, summaryText } from "./audit-text.ts";
 
 /**
  * The operator's audit trail in the service (spec 4.14): every change the reconciler makes to a
@@ -21,32 +23,9 @@ import { type AuditChange, type AuditContext, detailText, summaryText } from "./
  * append never races the create of its entry) and a few at a time overall (they share the
  * Account's client, its rate limit and connections, with the reconciles). A failure never reaches
  * the reconcile: it is counted (`svc_operator_audit_errors_total`) and logged once per object.
+ * A deletion is the exception: its resource goes only once its line is written (or its failure
+ * counted), and an Account being deleted keeps its client until its resources' calls are done.
  */
-
-/** One reconcile's changes to service objects, as the reconcile hands them over. */
-export interface AuditBatch {
-  context: Omit<AuditContext, "identity">;
-  ref: ObjectRef;
-  uid: string | undefined;
-  /** The Account the reconcile used, in the resource's namespace; its client makes the calls. */
-  accountName: string;
-  client: unknown;
-  /** What the resource's status said when the reconcile began: the entry of the object at `auditee`. */
-  known: { auditee: string; entry: string } | undefined;
-  changes: AuditChange[];
-}
-
-/** What the reconciler sees of the audit trail. */
-export interface AuditSink {
-  /** Takes a reconcile's changes; returns at once. */
-  submit(batch: AuditBatch): void;
-  /**
-   * Before a service object is deleted: makes sure it has an entry, since the service may refuse
-   * an entry for an object that is gone. Makes a call only for an object without one (adopted,
-   * or changed only while the trail was off); never throws.
-   */
-  beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void>;
-}
 
 export interface AuditTrailOptions {
   identity: string;
@@ -73,6 +52,8 @@ export interface AuditTrailOptions {
   beforeDeleteWaitMs?: number;
   /** Objects remembered as logged (their later failures are only counted). */
   maxLogged?: number;
+  /** Runs a reconcile's wait for its calls with its slot lent to other keys (Workers.lend). */
+  lend?: <T>(wait: Promise<T>) => Promise<T>;
 }
 
 /** What a task keeps of its reconcile's batch: whose calls they are and on which client. */
@@ -110,6 +91,7 @@ export {
   auditErrorReason,
   serviceAuditCalls,
 } from "./audit-calls.ts";
+export type { AuditBatch, AuditSink } from "./audit-sink.ts";
 
 export class AuditTrail implements AuditSink {
   private readonly o: AuditTrailOptions;
@@ -122,8 +104,8 @@ export class AuditTrail implements AuditSink {
   private readonly lastOf = new Map<string, Task>();
   /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
   private readonly pending = new Set<Task>();
-  /** Calls in flight and tasks waiting for a slot, per Account. */
-  private readonly slots = new Map<string, { running: number; waiting: Task[] }>();
+  /** Calls in flight, tasks waiting for a slot, and tasks not done, per Account. */
+  private readonly slots: AccountSlots<Task>;
   /** Called once no task is pending (settled()). */
   private idle: (() => void)[] = [];
   private closed = false;
@@ -133,16 +115,36 @@ export class AuditTrail implements AuditSink {
     this.calls = options.calls ?? serviceAuditCalls;
     this.entries = new BoundedMap(options.maxEntries ?? 10_000);
     this.logged = new BoundedMap(options.maxLogged ?? 1_000);
+    this.slots = new AccountSlots(
+      () => this.limit(),
+      (task) => this.start(task),
+    );
   }
 
   submit(batch: AuditBatch): void {
     if (batch.changes.length === 0 || !this.enabled(batch)) return;
-    const first = batch.changes[0]!.auditee;
-    // Nearly always one object: its task takes the batch's own list.
-    if (batch.changes.every((c) => c.auditee === first)) {
-      this.enqueue(this.task(batch, first, batch.changes));
-      return;
+    for (const task of this.tasks(batch)) this.enqueue(task);
+  }
+
+  async written(batch: AuditBatch): Promise<void> {
+    if (batch.changes.length === 0 || !this.enabled(batch)) return;
+    const done: Promise<void>[] = [];
+    for (const task of this.tasks(batch)) {
+      done.push(
+        new Promise<void>((resolve) => {
+          task.done = resolve;
+        }),
+      );
+      this.enqueue(task);
     }
+    const all = Promise.all(done);
+    await (this.o.lend ? this.o.lend(all) : all);
+  }
+
+  /** A task per service object the batch changed: nearly always one, which takes the batch's own list. */
+  private tasks(batch: AuditBatch): Task[] {
+    const first = batch.changes[0]!.auditee;
+    if (batch.changes.every((c) => c.auditee === first)) return [this.task(batch, first, batch.changes)];
     // A reconcile may change two objects (a replacement's new one and the old one it deletes).
     const byAuditee = new Map<string, AuditChange[]>();
     for (const change of batch.changes) {
@@ -150,7 +152,7 @@ export class AuditTrail implements AuditSink {
       list.push(change);
       byAuditee.set(change.auditee, list);
     }
-    for (const [auditee, changes] of byAuditee) this.enqueue(this.task(batch, auditee, changes));
+    return [...byAuditee].map(([auditee, changes]) => this.task(batch, auditee, changes));
   }
 
   async beforeDelete(batch: Omit<AuditBatch, "changes">, auditee: string): Promise<void> {
@@ -181,6 +183,14 @@ export class AuditTrail implements AuditSink {
   }
 
   /**
+   * Resolves when no call for the resources of an Account is pending: one being deleted keeps its
+   * client until then (the calls are made with it). Never throws.
+   */
+  settledFor(namespace: string, accountName: string): Promise<void> {
+    return this.slots.settled(`${namespace}/${accountName}`);
+  }
+
+  /**
    * Waits up to `timeoutMs` for the calls queued; those not done by then are counted as lost
    * (`shutdown`) and logged, never dropped silently.
    */
@@ -207,7 +217,10 @@ export class AuditTrail implements AuditSink {
       { count: this.pending.size, reason: "shutdown", first: names },
       "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
     );
+    // What waits for them (a deletion, an Account's) goes on: their failure is counted.
+    for (const task of this.pending) task.done?.();
     this.pending.clear();
+    this.slots.clear();
   }
 
   /** Whether the resource's Account keeps the trail (`spec.auditTrail`, on unless false). */
@@ -260,25 +273,16 @@ export class AuditTrail implements AuditSink {
       return;
     }
     this.pending.add(task);
+    this.slots.opened(this.accountOf(task));
     const last = this.lastOf.get(task.key);
     this.lastOf.set(task.key, task);
     if (last) last.next = task;
     else this.schedule(task);
   }
 
-  /** Starts the task when its Account has a slot free, else queues it (one without changes first). */
+  /** Starts the task when its Account has a slot free; one a reconcile waits for (done) goes first. */
   private schedule(task: Task): void {
-    const account = this.accountOf(task);
-    let slots = this.slots.get(account);
-    if (!slots) {
-      slots = { running: 0, waiting: [] };
-      this.slots.set(account, slots);
-    }
-    if (slots.running < this.limit()) {
-      slots.running++;
-      this.start(task);
-    } else if (task.changes.length === 0) slots.waiting.unshift(task);
-    else slots.waiting.push(task);
+    this.slots.take(this.accountOf(task), task, task.done !== undefined);
   }
 
   private start(task: Task): void {
@@ -298,18 +302,10 @@ export class AuditTrail implements AuditSink {
 
   /** Frees the task's slot for the next waiting task, and starts its object's next one. */
   private finish(task: Task): void {
-    this.pending.delete(task);
     const account = this.accountOf(task);
-    const slots = this.slots.get(account);
-    if (slots) {
-      slots.running--;
-      // The limit may have grown since (reconciles done): start as many as it allows now.
-      while (slots.waiting.length > 0 && slots.running < this.limit()) {
-        slots.running++;
-        this.start(slots.waiting.shift()!);
-      }
-      if (slots.running === 0 && slots.waiting.length === 0) this.slots.delete(account);
-    }
+    // One given up at a shutdown was counted out then.
+    if (this.pending.delete(task)) this.slots.closed(account);
+    this.slots.release(account);
     if (task.next) this.schedule(task.next);
     else if (this.lastOf.get(task.key) === task) this.lastOf.delete(task.key);
     task.done?.();
@@ -342,6 +338,8 @@ export class AuditTrail implements AuditSink {
         this.entries.delete(key);
       }
     }
+    // An object found gone goes only into an entry it has: the service takes none for it now.
+    if (changes.length > 0 && changes.every((c) => c.foundGone)) return;
     entry = await this.calls.create(task.client, { auditee_href: auditee, summary, detail });
     this.entries.set(key, entry);
     await this.persist(task, entry);

@@ -214,6 +214,17 @@ export class InformerEvents {
 }
 
 /**
+ * The annotations a user sets: a change of one (added, changed or removed) acts on an existing
+ * object at once, as on a new one. The href annotation is not among them: the operator writes it
+ * too (needsReconcile tells the two apart). create-pending is the operator's own.
+ */
+const USER_ANNOTATIONS = [
+  Annotation.paused,
+  Annotation.reconcileRequestedAt,
+  Annotation.resyncInterval,
+] as const;
+
+/**
  * Event filter (controller-runtime's GenerationChanged + annotation predicates): our own
  * status and finalizer writes must not trigger another reconcile, or every reconcile
  * would cost a second observe call.
@@ -224,13 +235,26 @@ export function needsReconcile(old: ManagedObject | undefined, obj: ManagedObjec
   if (!old.metadata.deletionTimestamp && obj.metadata.deletionTimestamp) return true;
   const a = old.metadata.annotations ?? {};
   const b = obj.metadata.annotations ?? {};
-  if (a[Annotation.paused] !== b[Annotation.paused]) return true;
-  if (a[Annotation.reconcileRequestedAt] !== b[Annotation.reconcileRequestedAt]) return true;
-  // A user adopting by hand changes the href annotation to something status does not know yet;
-  // the operator recording a create's href clears create-pending in the same write.
+  if (USER_ANNOTATIONS.some((name) => a[name] !== b[name])) return true;
+  return handChangedHref(a, b, obj.status?.href);
+}
+
+/**
+ * Whether an href annotation change is a user's: one set to what status does not know yet (an
+ * adoption), or one removed (an adoption given up or an href refused: the object is created now;
+ * one status holds: the annotation is written back). Not the operator recording a create's href,
+ * which clears create-pending in the same write, nor an annotation catching up with status.
+ */
+function handChangedHref(
+  a: Record<string, string>,
+  b: Record<string, string>,
+  statusHref: string | undefined,
+): boolean {
+  const before = a[Annotation.href];
+  const after = b[Annotation.href];
+  if (before === after) return false;
+  if (after === undefined) return true;
   const recordedCreate =
     a[Annotation.createPending] !== undefined && b[Annotation.createPending] === undefined;
-  if (a[Annotation.href] !== b[Annotation.href] && b[Annotation.href] !== obj.status?.href && !recordedCreate)
-    return true;
-  return false;
+  return after !== statusHref && !recordedCreate;
 }

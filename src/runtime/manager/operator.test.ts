@@ -34,3 +34,39 @@ describe("needsReconcile: which href annotation changes are a hand adoption", ()
     ).toBe(false);
   });
 });
+
+describe("needsReconcile: every annotation a user sets acts on an existing object at once", () => {
+  const userSet = [
+    [Annotation.paused, "true", "false"],
+    [Annotation.reconcileRequestedAt, "2026-11-22T00:00:00Z", "2026-11-22T00:05:00Z"],
+    [Annotation.resyncInterval, "30s", "5s"],
+  ] as const;
+
+  for (const [name, first, second] of userSet) {
+    it(`${name} added, changed and removed`, () => {
+      expect(needsReconcile(object({}), object({ [name]: first }))).toBe(true);
+      expect(needsReconcile(object({ [name]: first }), object({ [name]: second }))).toBe(true);
+      expect(needsReconcile(object({ [name]: first }), object({}))).toBe(true);
+      expect(needsReconcile(object({ [name]: first }), object({ [name]: first }))).toBe(false);
+    });
+  }
+
+  it("an href annotation removed from an object status knows no href of (an adoption given up)", () => {
+    expect(needsReconcile(object({ [Annotation.href]: "/api/networks/01" }), object({}))).toBe(true);
+  });
+
+  it("an href annotation removed from an object status holds the href of (written back)", () => {
+    expect(
+      needsReconcile(
+        object({ [Annotation.href]: "/api/networks/1" }, "/api/networks/1"),
+        object({}, "/api/networks/1"),
+      ),
+    ).toBe(true);
+  });
+
+  it("create-pending set or cleared by the operator alone is not", () => {
+    const pending = { [Annotation.createPending]: "2026-11-22T00:00:00Z" };
+    expect(needsReconcile(object({}), object(pending))).toBe(false);
+    expect(needsReconcile(object(pending), object({}))).toBe(false);
+  });
+});

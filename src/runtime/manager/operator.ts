@@ -42,6 +42,8 @@ export interface OperatorOptions {
     problems: ProblemLog;
     /** Runs a wait with the reconcile's slot lent to other keys (Workers.lend): a credentials check's answer. */
     lend: <T>(wait: Promise<T>) => Promise<T>;
+    /** Resolves when no audit call of an Account's resources is pending (AuditTrail.settledFor). */
+    auditSettled: (namespace: string, name: string) => Promise<void>;
   }) => AccountController;
   registry: Registry;
   log: Logger;
@@ -141,6 +143,19 @@ export class Operator {
       onError: (kind, reason) => this.metrics.informerErrors.inc({ kind, reason }),
     });
     ({ informers: this.informers, keySources: this.keySources, configMaps: this.configMaps } = watches);
+    this.audit = new AuditTrail({
+      identity: this.identity,
+      store: this.informers,
+      kube: this.writer,
+      log: this.log,
+      metrics: this.metrics,
+      // A deletion waiting for its audit line lends its reconcile's slot meanwhile.
+      lend: (wait) => this.workers.lend(wait),
+      busy: () => {
+        const queue = this.workers?.queue;
+        return queue !== undefined && queue.length + queue.inFlight > 0;
+      },
+    });
     this.accounts = options.accounts({
       problems: this.problems,
       store: this.informers,
@@ -157,6 +172,7 @@ export class Operator {
           this.handlers.enqueueOrPark(dependent);
       },
       lend: (wait) => this.workers.lend(wait),
+      auditSettled: (namespace, name) => this.audit.settledFor(namespace, name),
     });
     this.handlers = new InformerEvents({
       kinds: options.kinds,
@@ -171,17 +187,6 @@ export class Operator {
       parkAhead: (key) => this.reconcilers.get(parseKey(key).kind)!.parkAhead(key),
     });
     this.observations = new Observations(() => this.clock.now());
-    this.audit = new AuditTrail({
-      identity: this.identity,
-      store: this.informers,
-      kube: this.writer,
-      log: this.log,
-      metrics: this.metrics,
-      busy: () => {
-        const queue = this.workers?.queue;
-        return queue !== undefined && queue.length + queue.inFlight > 0;
-      },
-    });
     this.links = new LinkCheck({ now: () => this.clock.now(), ttlMs: options.config.resync });
     // Objects just created, updated or pending are read through their kind's index, many per call;
     // a reconcile waiting for its batch lends its slot to another key.

@@ -62,6 +62,8 @@ export interface Report {
     desired?: unknown,
     note?: string,
   ): void;
+  /** The service object was gone already when its deletion came: the trail says so, in the entry it has. */
+  auditedGone(auditee: string): void;
   /** A spec field whose values never reach the audit trail (one read from a ConfigMap or Secret). */
   mask(field: string): void;
   /** The kind's write-only values without undefined entries, or undefined when it has none. */

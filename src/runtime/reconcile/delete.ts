@@ -83,6 +83,10 @@ async function deleteExternal(
   if (href && observed !== undefined) {
     await run.deleteInService(client, href, observed, { action: "deleted" });
     run.event(EventReason.Deleted, `deleted ${href}`);
+  } else if (href) {
+    // Deleted with what held it (a network's default route table goes with the network): its
+    // entry, which says it was created, says it is gone too.
+    run.auditedGone(href);
   }
 }
 

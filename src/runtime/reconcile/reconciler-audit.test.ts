@@ -65,8 +65,15 @@ const thingKind: ManagedKind<S, D, O, Service> = {
 const NS = "team-a";
 let kube: FakeKube;
 let service: Service;
-/** What the reconciler handed the audit trail, with what the status said at that moment. */
-let sink: { batches: (AuditBatch & { statusHref?: string })[]; beforeDelete: string[] };
+/**
+ * What the reconciler handed the audit trail, with what the status said at that moment; `waited`:
+ * handed over to be written before the run went on (AuditSink.written), `held`: the resource was
+ * still there then (its finalizer not released).
+ */
+let sink: {
+  batches: (AuditBatch & { statusHref?: string; waited?: boolean; held?: boolean })[];
+  beforeDelete: string[];
+};
 let reconciler: ManagedReconciler;
 
 function build(audit: AuditSink): ManagedReconciler {
@@ -89,6 +96,14 @@ beforeEach(() => {
   sink = { batches: [], beforeDelete: [] };
   reconciler = build({
     submit: (batch) => sink.batches.push({ ...batch, statusHref: obj()?.status?.href }),
+    written: async (batch) => {
+      sink.batches.push({
+        ...batch,
+        statusHref: obj()?.status?.href,
+        waited: true,
+        held: obj() !== undefined,
+      });
+    },
     beforeDelete: async (_batch, auditee) => {
       sink.beforeDelete.push(`${auditee} exists=${service.objects.has(auditee)}`);
     },
@@ -101,6 +116,7 @@ function apply(spec: Partial<S>) {
   kube.put("Thing", { metadata: { ...(old?.metadata ?? {}), name: "t", namespace: NS }, spec: merged });
 }
 const obj = () => kube.get("Thing", NS, "t");
+const thingRef = { kind: "Thing", plural: "things", namespace: NS, name: "t" };
 const changes = () => sink.batches.flatMap((b) => b.changes.map((c) => ({ ...c, at: undefined })));
 
 describe("the reconciler's audit hook: the facts of each change, handed over after the run's writes", () => {
@@ -203,6 +219,63 @@ describe("the reconciler's audit hook: the facts of each change, handed over aft
     expect(obj()).toBeUndefined();
     expect(sink.beforeDelete).toEqual([`${href} exists=true`]);
     expect(changes()).toEqual([{ action: "deleted", auditee: href, at: undefined, fields: [] }]);
+  });
+
+  it("a delete is done once its line is written: handed over to be written while the resource is still there", async () => {
+    apply({});
+    await reconciler.reconcile(NS, "t");
+    sink.batches.length = 0;
+    kube.delete("Thing", NS, "t");
+    await reconciler.reconcile(NS, "t");
+    expect(obj()).toBeUndefined();
+    expect(sink.batches.map((b) => ({ waited: b.waited, held: b.held }))).toEqual([
+      { waited: true, held: true },
+    ]);
+  });
+
+  it("a release retried (its finalizer write conflicted) finds its object gone: no second deletion recorded", async () => {
+    apply({});
+    await reconciler.reconcile(NS, "t");
+    let conflicts = 1;
+    reconciler = build({
+      submit: (batch) => sink.batches.push(batch),
+      written: async (batch) => {
+        sink.batches.push(batch);
+        // Another write to the resource meanwhile: the release's optimistic write conflicts.
+        if (conflicts-- > 0) await kube.patchStatus(thingRef, { note: "another writer" });
+      },
+      beforeDelete: async () => {},
+    });
+    sink.batches.length = 0;
+    kube.delete("Thing", NS, "t");
+    expect(await reconciler.reconcile(NS, "t")).toMatchObject({ retry: true });
+    expect(obj()).toBeDefined();
+    await reconciler.reconcile(NS, "t");
+    expect(obj()).toBeUndefined();
+    expect(changes().map((c) => c.action)).toEqual(["deleted"]);
+  });
+
+  it("a delete that finds its object gone already (deleted with what held it) says so, to the entry it has", async () => {
+    apply({});
+    await reconciler.reconcile(NS, "t");
+    const href = obj()!.status!.href!;
+    sink.batches.length = 0;
+    service.objects.delete(href);
+    kube.delete("Thing", NS, "t");
+    await reconciler.reconcile(NS, "t");
+    expect(obj()).toBeUndefined();
+    expect(sink.beforeDelete).toEqual([]);
+    expect(changes()).toEqual([
+      {
+        action: "deleted",
+        auditee: href,
+        at: undefined,
+        fields: [],
+        note: "found already gone from the service",
+        foundGone: true,
+      },
+    ]);
+    expect(sink.batches[0]).toMatchObject({ waited: true, held: true });
   });
 
   it("a replacement: the old object's deletion with the fields that forced it; the new object is a create", async () => {

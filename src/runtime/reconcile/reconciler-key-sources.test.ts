@@ -95,7 +95,11 @@ beforeEach(() => {
     log: pino({ level: "silent" }),
     keySources,
     dependencyRetryMs: 777,
-    audit: { submit: (b) => void batches.push(b), beforeDelete: async () => {} },
+    audit: {
+      submit: (b) => void batches.push(b),
+      written: async (b) => void batches.push(b),
+      beforeDelete: async () => {},
+    },
   });
 });
 

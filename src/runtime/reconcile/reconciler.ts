@@ -31,7 +31,12 @@ export class ManagedReconciler {
    * deletion arrives (forget); the age limit is a safety net for a deletion never delivered.
    */
   private readonly released = new Map<string, { uid: string; at: number }>();
-  private readonly memory: RunMemory = { notReadySince: new Map(), ownHrefs: new Map(), parked: new Map() };
+  private readonly memory: RunMemory = {
+    notReadySince: new Map(),
+    ownHrefs: new Map(),
+    parked: new Map(),
+    deletedHrefs: new Map(),
+  };
 
   constructor(kind: AnyManagedKind, deps: ReconcilerDeps) {
     this.kind = kind;
@@ -97,6 +102,7 @@ export class ManagedReconciler {
     this.memory.notReadySince.delete(key);
     this.memory.ownHrefs.delete(key);
     this.memory.parked.delete(key);
+    this.memory.deletedHrefs.delete(key);
     this.released.delete(key);
   }
 
@@ -106,6 +112,7 @@ export class ManagedReconciler {
       "reconciler.notReadySince": keyed(this.memory.notReadySince),
       "reconciler.ownHrefs": keyed(this.memory.ownHrefs),
       "reconciler.parked": keyed(this.memory.parked),
+      "reconciler.deletedHrefs": keyed(this.memory.deletedHrefs),
       "reconciler.released": keyed(this.released),
     };
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { AuditAction, AuditBatch, AuditChange, FieldChange } from "../audit/index.ts";
+import type { AuditAction, FieldChange } from "../audit/index.ts";
 import type { ObjectRef } from "../client/index.ts";
 import type {
   AnyManagedKind,
@@ -34,6 +34,7 @@ import { observeOrAdopt } from "./observe.ts";
 import { record, recordFailure, report } from "./report.ts";
 import { references } from "./resolve.ts";
 import { resyncInterval } from "./resync-interval.ts";
+import { RunAudit, type RunAuditTarget } from "./run-audit.ts";
 import { AccountPendingError, type Ending, type RunMemory } from "./state.ts";
 import { pausedOrDeleted, validated } from "./validate.ts";
 
@@ -61,12 +62,8 @@ export class Run implements PhaseRun {
   unrecordedHref: string | undefined;
   /** Names this run in its log lines and in the audit trail's detail. */
   readonly reconcileId = randomUUID().slice(0, 8);
-  /** The resource's audit entry as the run found it, and the service object it is for. */
-  private readonly auditEntry: { auditee: string; entry: string } | undefined;
-  /** The changes made to service objects, for the audit trail (audit.ts), handed over at the end. */
-  private readonly changes: AuditChange[] = [];
-  /** Spec fields whose values the audit trail masks: the kind's write-only ones, and those read from keys (mask). */
-  private readonly writeOnlyFields = new Set<string>();
+  /** The changes made to service objects, for the audit trail, handed over at the end. */
+  private readonly audit: RunAudit;
   /** The Account and client of this run's service calls (see client()). */
   private account: { name: string; client: unknown } | undefined;
   private readonly emitted: { reason: EventReason; message: string }[] = [];
@@ -90,8 +87,10 @@ export class Run implements PhaseRun {
     this.status = structuredClone(obj.status ?? {});
     const { href: statusHref, auditEntryHref } = obj.status ?? {};
     const href = this.annotations[Annotation.href] ?? statusHref;
-    this.auditEntry =
-      statusHref && auditEntryHref ? { auditee: statusHref, entry: auditEntryHref } : undefined;
+    this.audit = new RunAudit(
+      deps.audit,
+      statusHref && auditEntryHref ? { auditee: statusHref, entry: auditEntryHref } : undefined,
+    );
     // The entry is the status's object's: gone with it (forgotten while the entry was being
     // recorded), or no longer this resource's object (the href annotation names another).
     if (auditEntryHref && (!statusHref || href !== statusHref)) this.status.auditEntryHref = undefined;
@@ -117,7 +116,7 @@ export class Run implements PhaseRun {
     try {
       return await this.settle();
     } finally {
-      this.submitAudit();
+      this.audit.submit(this.auditTarget());
     }
   }
 
@@ -297,7 +296,7 @@ export class Run implements PhaseRun {
 
   /** A spec field whose values never reach the audit trail (one whose value is read from a ConfigMap or Secret). */
   mask(field: string): void {
-    this.writeOnlyFields.add(field);
+    this.audit.mask(field);
   }
 
   /** A change this run made to a service object (the facts of its Created/Updated/... event). */
@@ -308,10 +307,13 @@ export class Run implements PhaseRun {
     desired?: unknown,
     note?: string,
   ): void {
-    if (!this.deps.audit) return;
-    if (desired !== undefined)
-      for (const field of Object.keys(this.kind.writeOnly?.(desired) ?? {})) this.writeOnlyFields.add(field);
-    this.changes.push({ action, auditee, fields, at: this.deps.clock.now(), ...(note ? { note } : {}) });
+    const masked = desired === undefined ? undefined : Object.keys(this.kind.writeOnly?.(desired) ?? {});
+    this.audit.add({ action, auditee, fields, at: this.now(), note, masked });
+  }
+
+  /** The service object was gone already when its deletion came (deleted with what held it, not by this process). */
+  auditedGone(auditee: string): void {
+    if (this.memory.deletedHrefs.get(this.key) !== auditee) this.audit.addFoundGone(auditee, this.now());
   }
 
   /** Deletes a service object; its audit entry is made sure of first (see AuditSink.beforeDelete). */
@@ -324,35 +326,16 @@ export class Run implements PhaseRun {
     // Never delete what the service shows as another object than `href` names.
     const mismatch = selfLinkMismatch(href, this.kind.hrefOf(observed));
     if (mismatch) throw invalidHref(href, mismatch);
-    const batch = this.auditBatch();
+    const batch = this.audit.batch(this.auditTarget());
     if (batch) await this.deps.audit?.beforeDelete(batch, href);
     await this.kind.delete(client, href, observed);
+    if (this.obj.metadata.deletionTimestamp) this.memory.deletedHrefs.set(this.key, href);
     this.audited(audit.action, href, audit.fields ?? [], audit.desired, audit.note);
   }
 
-  private auditBatch(): Omit<AuditBatch, "changes"> | undefined {
-    if (!this.account) return undefined;
-    const { namespace, name, uid } = this.meta;
-    return {
-      context: {
-        kind: this.kind.kind,
-        namespace,
-        name,
-        reconcileId: this.reconcileId,
-        writeOnly: [...this.writeOnlyFields],
-      },
-      ref: this.ref,
-      uid,
-      accountName: this.account.name,
-      client: this.account.client,
-      known: this.auditEntry,
-    };
-  }
-
-  private submitAudit(): void {
-    const batch = this.auditBatch();
-    if (batch && this.changes.length > 0)
-      this.deps.audit?.submit({ ...batch, changes: this.changes.splice(0) });
+  private auditTarget(): RunAuditTarget {
+    const { ref, reconcileId, account } = this;
+    return { ref, uid: this.meta.uid, reconcileId, account };
   }
 
   /** The Account named in this resource's namespace, as `namespace/name`. */
@@ -376,7 +359,9 @@ export class Run implements PhaseRun {
     return writeOnlyValues(this.kind, desired);
   }
 
+  /** Once the run's audit line is written (or its failure counted): a deletion is done only then. */
   async removeFinalizer(): Promise<void> {
+    await this.audit.written(this.auditTarget());
     const finalizers = (this.meta.finalizers ?? []).filter((f) => f !== FINALIZER);
     await this.patchMetadata({ finalizers }, true);
     this.released = true;

@@ -60,6 +60,11 @@ export interface RunMemory {
   ownHrefs: Map<string, { uid: string | undefined; href: string }>;
   /** When each resource was first parked without a write while its references were on their way (resolve.ts). */
   parked: Map<string, number>;
+  /**
+   * The service object each resource being deleted had deleted by this process: a run that releases
+   * it again (the first one's finalizer write conflicted) finds it gone, and that is no news.
+   */
+  deletedHrefs: Map<string, string>;
 }
 
 /** A new resource's references are all on their way to Ready (resolve.ts): park it, write nothing. */
