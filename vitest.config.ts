@@ -11,5 +11,7 @@ export default defineConfig({
     // The simulator's test-hook token, for simulators in this process and in child processes alike.
     env: { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token" },
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // A real kube-apiserver for the run when KUBEBUILDER_ASSETS holds one (README).
+    globalSetup: ["./test/support/control-plane-setup.testing.ts"],
   },
 });
