@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as k8s from "@kubernetes/client-node";
 import pino, { type Logger } from "pino";
+import { inject } from "vitest";
 import { parse } from "yaml";
 import { createServiceApi, type ServiceApi } from "../../src/api/index.ts";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
@@ -17,8 +18,21 @@ import { simHook } from "../support/sim-hook.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** devcluster + simulator + CRDs installed; operators are started per test. */
+/**
+ * The Kubernetes API a stack runs on: the devcluster (one per stack), or the run's real
+ * kube-apiserver (KUBEBUILDER_ASSETS, shared by every stack of the run: namespaces keep them apart).
+ */
+export type Server = "devcluster" | "kube-apiserver";
+
+/** The servers the suites parameterised by server run on: the real one when the run has it. */
+export function servers(): Server[] {
+  return inject("controlPlane") ? ["devcluster", "kube-apiserver"] : ["devcluster"];
+}
+
+/** devcluster (or the real apiserver) + simulator + CRDs installed; operators are started per test. */
 export interface Stack {
+  server: Server;
+  /** The devcluster; on the real apiserver only its `kubeconfig`, `url` and `close` are there. */
   cluster: DevCluster;
   sim: Simulator;
   kc: k8s.KubeConfig;
@@ -30,21 +44,16 @@ export interface Stack {
 }
 
 export async function startStack(
-  options: { tls?: boolean; simulator?: SimulatorOptions } = {},
+  options: { tls?: boolean; simulator?: SimulatorOptions; server?: Server } = {},
 ): Promise<Stack> {
-  const cluster = await createDevCluster({ tls: options.tls });
+  const server = options.server ?? "devcluster";
+  const cluster = server === "devcluster" ? await createDevCluster({ tls: options.tls }) : realCluster();
   const sim = await createSimulator(options.simulator);
   const kc = new k8s.KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
-  for (const file of (await readdir(join(ROOT, "crds"))).filter((f) => f.endsWith(".yaml"))) {
-    // Raw HTTP: client-node's typed serializer drops the x-kubernetes-* keys of plain objects.
-    await new RawKube(kc).call(
-      "POST",
-      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-      parse(await readFile(join(ROOT, "crds", file), "utf8")),
-    );
-  }
+  await installCrds(kc);
   const stack: Stack = {
+    server,
     cluster,
     sim,
     kc,
@@ -59,6 +68,36 @@ export async function startStack(
     },
   };
   return stack;
+}
+
+/** The run's real kube-apiserver, as much of a DevCluster as a test of either may use. */
+function realCluster(): DevCluster {
+  const plane = inject("controlPlane");
+  if (!plane) throw new Error("no real kube-apiserver in this run: set KUBEBUILDER_ASSETS (README)");
+  // The apiserver outlives the stack: the run's global setup stops it.
+  return { kubeconfig: plane.kubeconfig, url: plane.url, close: async () => {} } as unknown as DevCluster;
+}
+
+/** Creates the CRDs (those already there, from another stack of the run, are kept) and waits until established. */
+async function installCrds(kc: k8s.KubeConfig): Promise<void> {
+  const raw = new RawKube(kc);
+  const path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  const names: string[] = [];
+  for (const file of (await readdir(join(ROOT, "crds"))).filter((f) => f.endsWith(".yaml"))) {
+    const crd = parse(await readFile(join(ROOT, "crds", file), "utf8")) as { metadata: { name: string } };
+    names.push(crd.metadata.name);
+    // Raw HTTP: client-node's typed serializer drops the x-kubernetes-* keys of plain objects.
+    await raw.call("POST", path, crd).catch((error: { code?: number }) => {
+      if (error.code !== 409) throw error;
+    });
+  }
+  for (const name of names)
+    await waitFor(`CRD ${name} established`, async () => {
+      const crd = (await raw.call("GET", `${path}/${name}`)) as {
+        status?: { conditions?: { type: string; status: string }[] };
+      };
+      return crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
+    });
 }
 
 /** Starts an operator on the stack with fast settings; every log line is kept in `stack.logs`. */
