@@ -2,10 +2,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { missingBinaries, startControlPlane } from "../../src/control-plane/index.ts";
+import { controlPlane } from "../support/control-plane.testing.ts";
 
-const plane = inject("controlPlane");
+const plane = controlPlane();
 
 describe("the control plane of KUBEBUILDER_ASSETS", () => {
   it("says which binary a folder lacks", async () => {

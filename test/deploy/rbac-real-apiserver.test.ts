@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoordinationV1Api, KubeConfig } from "@kubernetes/client-node";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { managedKinds } from "../../src/kinds/index.ts";
 import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/run/index.ts";
@@ -20,6 +20,7 @@ import {
   waitForCondition,
   waitGone,
 } from "../operator/harness.ts";
+import { controlPlane } from "../support/control-plane.testing.ts";
 
 /**
  * The operator under the shipped deploy/operator/rbac.yaml on a real kube-apiserver (RBAC on),
@@ -31,7 +32,7 @@ import {
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const OPERATOR_NS = "svc-operator-system";
-const plane = inject("controlPlane");
+const plane = controlPlane();
 
 let stack: Stack;
 let dir: string;

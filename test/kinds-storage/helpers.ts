@@ -11,7 +11,7 @@ import { createVolumeKind } from "../../src/kinds/volume/kind.ts";
 import { createOperator } from "../../src/run/index.ts";
 import { loadConfig } from "../../src/runtime/config/index.ts";
 import type { Operator } from "../../src/runtime/manager/index.ts";
-import { type Server, type Stack, serviceApi, simStats, startStack } from "../operator/harness.ts";
+import { type Stack, serviceApi, simStats, startStack } from "../operator/harness.ts";
 
 export {
   createCr as apply,
@@ -125,10 +125,10 @@ export interface OperatorStack {
 }
 
 /** Starts a stack and an operator before the file's tests and closes them after (call at the top level). */
-export function operatorStack(server: Server = "devcluster"): OperatorStack {
+export function operatorStack(): OperatorStack {
   const t = { sent: [] } as unknown as OperatorStack;
   beforeAll(async () => {
-    t.stack = await startStack({ server });
+    t.stack = await startStack();
     t.operator = await startStorageOperator(t.stack, t.sent);
     t.api = serviceApi(t.stack);
   });

@@ -2,7 +2,6 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as k8s from "@kubernetes/client-node";
 import pino, { type Logger } from "pino";
-import { inject } from "vitest";
 import { parse } from "yaml";
 import { createServiceApi, type ServiceApi } from "../../src/api/index.ts";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
@@ -14,6 +13,7 @@ import type { Operator } from "../../src/runtime/manager/index.ts";
 import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import { GROUP, getCondition, VERSION } from "../../src/runtime/sdk/index.ts";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator/server.ts";
+import { controlPlane } from "../support/control-plane.testing.ts";
 import { simHook } from "../support/sim-hook.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -24,10 +24,15 @@ const ROOT = join(import.meta.dirname, "..", "..");
  */
 export type Server = "devcluster" | "kube-apiserver";
 
-/** The servers the suites parameterised by server run on: the real one when the run has it. */
-export function servers(): Server[] {
-  return inject("controlPlane") ? ["devcluster", "kube-apiserver"] : ["devcluster"];
-}
+/**
+ * The server this test file's stacks run on: the real apiserver in the run's `kube-apiserver`
+ * project (vitest.config.ts lists the suites that run on both), else the devcluster.
+ */
+export const SERVER: Server =
+  process.env.SVC_TEST_SERVER === "kube-apiserver" ? "kube-apiserver" : "devcluster";
+
+/** For `it.skipIf`: a test of something only the devcluster has (its test hooks), or that would change what other files of the run share on the real apiserver (a CRD). */
+export const notOnDevcluster = SERVER !== "devcluster";
 
 /** devcluster (or the real apiserver) + simulator + CRDs installed; operators are started per test. */
 export interface Stack {
@@ -46,12 +51,13 @@ export interface Stack {
 export async function startStack(
   options: { tls?: boolean; simulator?: SimulatorOptions; server?: Server } = {},
 ): Promise<Stack> {
-  const server = options.server ?? "devcluster";
+  const server = options.server ?? SERVER;
   const cluster = server === "devcluster" ? await createDevCluster({ tls: options.tls }) : realCluster();
   const sim = await createSimulator(options.simulator);
   const kc = new k8s.KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
   await installCrds(kc);
+  if (server === "kube-apiserver") await clearCustomResources(kc);
   const stack: Stack = {
     server,
     cluster,
@@ -72,7 +78,7 @@ export async function startStack(
 
 /** The run's real kube-apiserver, as much of a DevCluster as a test of either may use. */
 function realCluster(): DevCluster {
-  const plane = inject("controlPlane");
+  const plane = controlPlane();
   if (!plane) throw new Error("no real kube-apiserver in this run: set KUBEBUILDER_ASSETS (README)");
   // The apiserver outlives the stack: the run's global setup stops it.
   return { kubeconfig: plane.kubeconfig, url: plane.url, close: async () => {} } as unknown as DevCluster;
@@ -98,6 +104,28 @@ async function installCrds(kc: k8s.KubeConfig): Promise<void> {
       };
       return crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
     });
+}
+
+/**
+ * Removes every custom resource an earlier test file of this worker left on its real apiserver,
+ * finalizers first (their operator is gone), so this file's operators see only their own.
+ */
+async function clearCustomResources(kc: k8s.KubeConfig): Promise<void> {
+  const raw = new RawKube(kc);
+  for (const { plural } of crdSources()) {
+    const list = (await raw.call("GET", `/apis/${GROUP}/${VERSION}/${plural}`)) as { items: ManagedObject[] };
+    for (const o of list.items) {
+      const path = `/apis/${GROUP}/${VERSION}/namespaces/${o.metadata.namespace}/${plural}/${o.metadata.name}`;
+      const gone = (error: { code?: number }) => {
+        if (error.code !== 404) throw error;
+      };
+      if (o.metadata.finalizers?.length)
+        await raw
+          .call("PATCH", path, { metadata: { finalizers: null } }, "application/merge-patch+json")
+          .catch(gone);
+      await raw.call("DELETE", path).catch(gone);
+    }
+  }
 }
 
 /** Starts an operator on the stack with fast settings; every log line is kept in `stack.logs`. */
