@@ -1,8 +1,22 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The end-to-end suites run a second time on a real kube-apiserver when the run has one
+ * (KUBEBUILDER_ASSETS; README "Tests against a real control plane"): every kind's scenarios,
+ * ordering, the one-owner rule, the bad-input corpus's admission answers. Their stacks read the
+ * server from SVC_TEST_SERVER (test/operator/harness.ts).
+ */
+const ON_BOTH_SERVERS = [
+  "test/kinds-table/*.test.ts",
+  "test/kinds-network/*.test.ts",
+  "test/kinds-storage/{href-drift,permission,volume-attachments-sample,volume-lifecycle-drift}.test.ts",
+  "test/operator/{deployment,one-owner,no-duplicates,stalled-parent}.test.ts",
+  "test/proof/corpus.test.ts",
+];
+const realServer = Boolean(process.env.KUBEBUILDER_ASSETS);
+
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -11,5 +25,22 @@ export default defineConfig({
     // The simulator's test-hook token, for simulators in this process and in child processes alike.
     env: { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token" },
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // One real kube-apiserver for the whole run when KUBEBUILDER_ASSETS holds one.
+    globalSetup: ["./test/support/control-plane-setup.testing.ts"],
+    projects: [
+      { extends: true, test: { name: "devcluster", include: ["src/**/*.test.ts", "test/**/*.test.ts"] } },
+      ...(realServer
+        ? [
+            {
+              extends: true,
+              test: {
+                name: "kube-apiserver",
+                include: ON_BOTH_SERVERS,
+                env: { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token", SVC_TEST_SERVER: "kube-apiserver" },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -3,9 +3,9 @@ import type { Operator } from "../../src/runtime/manager/index.ts";
 import { FINALIZER } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
-  eventReasons,
   namespaceWithAccount,
   type Stack,
+  simStats,
   startOperator,
   startStack,
   waitForCondition,
@@ -47,9 +47,11 @@ describe("the network stack", { timeout: 90_000 }, () => {
     });
     expect(simRecords(stack, "subnets")).toHaveLength(3);
     expect(simRecords(stack, "routes")).toHaveLength(4);
-    // The children waited, naming what they waited for, instead of failing against the service.
-    expect(await eventReasons(stack, ns, "default")).toContain("DependencyNotReady");
-    expect(await eventReasons(stack, ns, "sub-1")).toContain("DependencyNotReady");
+    // The children waited instead of failing against the service. (Which of them the operator
+    // meets before their parent is Ready depends on how the apiserver orders a burst: on the
+    // real one, sometimes none, so their DependencyNotReady events are not asserted here.)
+    const refused = (await simStats(stack)).filter((r) => r.method !== "GET" && r.status >= 400);
+    expect(refused).toEqual([]);
 
     // Drift detection reads each kind through its collection index: one call per kind, none per object.
     const reports = await operator.resyncNow();

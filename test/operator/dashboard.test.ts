@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryMetrics, OperatorMetrics, operatorRegistry } from "../../src/runtime/telemetry/index.ts";
 import { familyOf, groupingLabels, metricRefs } from "../deploy/promql.ts";
 import { render } from "../deploy/render.ts";
+import { lintMetrics } from "../support/promlint.testing.ts";
 import { createCr, namespaceWithAccount, type Stack, startStack, waitForCondition } from "./harness.ts";
 
 /**
@@ -41,6 +42,8 @@ let dir: string;
 let child: ChildProcess | undefined;
 /** Each family on the operator's /metrics: its type and the label names its series carry. */
 const exported = new Map<string, { type: string; labels: Set<string> }>();
+/** The whole /metrics page, once something was reconciled. */
+let page = "";
 
 beforeAll(async () => {
   stack = await startStack();
@@ -68,6 +71,7 @@ beforeAll(async () => {
   if (!url) throw new Error(`the operator did not start: ${lines.join("\n")}`);
   await waitForCondition(stack, ns, "Deployment", "web", "Ready", "True");
   const text = await (await fetch(url)).text();
+  page = text;
   for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm))
     exported.set(name!, { type: type!, labels: new Set() });
   // A family with no series yet (no retries happened) has the labels it is declared with.
@@ -152,5 +156,12 @@ describe("the Grafana dashboard (deploy/monitoring/dashboard.yaml)", () => {
       "nodejs_eventloop_lag_p99_seconds",
     ])
       expect(used, name).toContain(name);
+  });
+});
+
+describe("the operator's /metrics, as it ships", () => {
+  it("passes `promtool check metrics` (Prometheus's lint; its rules where promtool is not installed)", () => {
+    const { by, problems } = lintMetrics(page);
+    expect(problems, `found by ${by}`).toEqual([]);
   });
 });
