@@ -13,7 +13,16 @@ const LAYERS = [
   "manager",
 ];
 /** Packages outside the runtime with a face (index.ts). */
-const FACED = ["lib", "lib/cli", "lib/http", "inventory", "run", "admission", "service-model", "control-plane"];
+const FACED = [
+  "lib",
+  "lib/cli",
+  "lib/http",
+  "inventory",
+  "run",
+  "admission",
+  "service-model",
+  "control-plane",
+];
 const TEST = "\\.test\\.ts$|\\.testing\\.ts$|/testing/";
 const OPERATOR = "^src/(api|runtime|kinds|plan|export|trace|inventory|run)/";
 const STAND_INS = "^src/(simulator|devcluster|control-plane)/";
