@@ -274,6 +274,44 @@ describe("svc-operator dev (as a child process)", () => {
     }
   });
 
+  it("several ports in use: one run names every one of them, exit code 2, nothing started", {
+    timeout: 60_000,
+  }, async () => {
+    const blockers = [await occupyPort(), await occupyPort(), await occupyPort()];
+    const [cluster, simulator, metrics] = blockers.map((b) => String(b.port)) as [string, string, string];
+    try {
+      const child = spawn(
+        process.execPath,
+        ["src/cli.ts", "dev", ...devPortFlags({ cluster, simulator, metrics })],
+        { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      children.push(child);
+      let stdout = "";
+      let stderr = "";
+      child.stdout!.on("data", (d) => {
+        stdout += String(d);
+      });
+      child.stderr!.on("data", (d) => {
+        stderr += String(d);
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+      expect(code).toBe(2);
+      expect(stderr).toContain("svc-operator dev: 3 of the ports cannot be used:\n");
+      for (const [flag, port] of [
+        ["--cluster-port", cluster],
+        ["--simulator-port", simulator],
+        ["--metrics-port", metrics],
+      ])
+        expect(stderr).toContain(
+          `  ${flag} ${port}: address 127.0.0.1:${port} is in use (EADDRINUSE); pick another port or 0 for a free one\n`,
+        );
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(stdout).toBe("");
+    } finally {
+      for (const b of blockers) await b.close();
+    }
+  });
+
   it.each([
     ["--cluster-port", "cluster"],
     ["--metrics-port", "metrics"],
