@@ -20,6 +20,7 @@ import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply
 import { KubeHttp } from "./kube-http.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import { applySamples, checkSamples, isSupport, loadSampleDocuments } from "./samples.ts";
+import { playgroundSeed } from "./seed.ts";
 import { loadSimulatorState, saveSimulatorState, seedOf, writeOwnerOnly } from "./state.ts";
 import { type Row, rowOf } from "./table.ts";
 
@@ -62,10 +63,11 @@ const SIM_STATE = "simulator.json";
 const SIM_TOKEN = "simulator-token";
 
 /**
- * Starts everything in dependency order: simulator (seeded from the saved state), devcluster
- * (its own state file), CRDs, the operator, then namespace `demo` with its Secret and
- * Account, then the samples. Every sample carries a fresh reconcile-requested-at, so Ready
- * is only reported once this run's operator has looked at it (not from a saved status).
+ * Starts everything in dependency order: simulator (seeded from the saved state, else the
+ * playground's seed), devcluster (its own state file), CRDs, the operator, then namespace
+ * `demo` with its Secret and Account, then the samples. Every sample carries a fresh
+ * reconcile-requested-at, so Ready is only reported once this run's operator has looked at it
+ * (not from a saved status).
  */
 export async function startDev(options: DevOptions): Promise<DevSession> {
   const workDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), "svc-operator-dev-")));
@@ -89,7 +91,8 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
           manifest: { ...s.manifest, metadata: { ...s.manifest.metadata, namespace: DEMO_NAMESPACE } },
         }))
       : [];
-    const seed = options.stateDir ? await loadSimulatorState(simStateFile, resources) : undefined;
+    const savedState = options.stateDir ? await loadSimulatorState(simStateFile, resources) : undefined;
+    const seed = savedState ?? playgroundSeed(resources);
     const sim = await createSimulator({
       host: options.host,
       port: options.simulatorPort,
