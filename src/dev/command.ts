@@ -115,7 +115,10 @@ export function devCommand(
       const tty = isTty();
       const write = (text: string) => process.stdout.write(text);
       // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
-      const { startDev } = await import("./stack.ts");
+      const [{ startDev }, { restoreHint, seededLines }] = await Promise.all([
+        import("./stack.ts"),
+        import("./banner.ts"),
+      ]);
       const ports = PORT_FLAGS.map((name) => ({
         flag: `--${name} ${options[name]}`,
         host: options.host,
@@ -158,11 +161,12 @@ export function devCommand(
         `  simulator test hooks: ${session.sim.url}/__sim/..., header X-Simulator-Token from ${session.simulatorTokenFile}`,
       );
       io.out("");
-      for (const line of kubectlHints(
-        session.kubeconfigPath,
-        options["no-samples"] ? undefined : options.samples,
-      ))
-        io.out(line);
+      const samplesDir = options["no-samples"] ? undefined : options.samples;
+      for (const line of kubectlHints(session.kubeconfigPath, samplesDir)) io.out(line);
+      io.out("");
+      for (const line of restoreHint(session.demoFile, samplesDir)) io.out(line);
+      io.out("");
+      for (const line of seededLines(session.seeded)) io.out(line);
       io.out("");
       io.out("Ctrl-C stops everything.");
       io.out("");
