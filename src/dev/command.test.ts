@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { kubectlHints } from "./command.ts";
+import { parseFlags } from "../lib/cli/index.ts";
+import { type DevCommandOptions, dev, kubectlHints } from "./command.ts";
 
 describe("the kubectl lines svc-operator dev prints", () => {
   it("describe a sample that was applied", () => {
@@ -14,5 +15,18 @@ describe("the kubectl lines svc-operator dev prints", () => {
     expect(lines).toContain("kubectl describe accounts.cloud.svc.io default -n demo");
     expect(lines).not.toContain("networks.cloud.svc.io");
     expect(lines).not.toContain("kubectl apply");
+  });
+});
+
+describe("--region-port follows --simulator-port unless given, as the simulator's follows --port", () => {
+  it.each([
+    [[], 9293],
+    [["--simulator-port", "9300"], 9301],
+    [["--simulator-port", "0"], 0],
+    [["--simulator-port", "0", "--region-port", "9400"], 9400],
+    [["--region-port", "0"], 0],
+  ] as const)("%j -> region port %d", (argv, region) => {
+    const options = parseFlags(dev, [...argv]) as DevCommandOptions;
+    expect(options["region-port"]).toBe(region);
   });
 });

@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import * as z from "zod";
-import { defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
+import { checkPorts, defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
+import { defaultRegionPort } from "../simulator/command.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import type { DevSession } from "./stack.ts";
 
@@ -12,14 +13,19 @@ const schema = z
     host: flag.host(),
     "cluster-port": flag.port(6443),
     "simulator-port": flag.port(9292),
-    "region-port": flag.port(9293),
+    // Undefined until resolved below: it follows --simulator-port unless given, as the simulator's does.
+    "region-port": flag.port(0).removeDefault().optional(),
     "metrics-port": flag.port(8080),
     "state-dir": z.string().min(1, "must not be empty").optional(),
     samples: z.string().min(1, "must not be empty").default(DEFAULT_SAMPLES),
     "no-samples": z.boolean().default(false),
     "log-level": flag.logLevel(),
   })
-  .strict();
+  .strict()
+  .transform((o) => ({ ...o, "region-port": o["region-port"] ?? defaultRegionPort(o["simulator-port"]) }));
+
+/** The flags naming a port, in the order the servers start. */
+const PORT_FLAGS = ["cluster-port", "simulator-port", "region-port", "metrics-port"] as const;
 
 export type DevCommandOptions = z.output<typeof schema>;
 
@@ -76,7 +82,7 @@ export function devCommand(
       "region-port": {
         type: "string",
         description: "simulator's wrong-region port, 0 = any free port",
-        default: "9293",
+        default: "--simulator-port + 1, or any free port with --simulator-port 0",
       },
       "metrics-port": {
         type: "string",
@@ -109,7 +115,18 @@ export function devCommand(
       const tty = isTty();
       const write = (text: string) => process.stdout.write(text);
       // Loaded when the command runs: the built CLI keeps each command's code in its own chunk.
-      const { startDev } = await import("./stack.ts");
+      const [{ startDev }, { restoreHint, seededLines }] = await Promise.all([
+        import("./stack.ts"),
+        import("./banner.ts"),
+      ]);
+      const ports = PORT_FLAGS.map((name) => ({
+        flag: `--${name} ${options[name]}`,
+        host: options.host,
+        port: options[name],
+      }));
+      // Every port first: one run names all that are taken, before anything starts.
+      const taken = await checkPorts(ports, `--host ${options.host}`);
+      if (taken) throw taken;
       let session: DevSession;
       try {
         session = await startDev({
@@ -124,9 +141,6 @@ export function devCommand(
           logLevel: options["log-level"],
         });
       } catch (error) {
-        const ports = (["cluster-port", "simulator-port", "region-port", "metrics-port"] as const).map(
-          (name) => ({ flag: `--${name} ${options[name]}`, host: options.host, port: options[name] }),
-        );
         const usage = listenError(error, ports, `--host ${options.host}`);
         if (usage) throw usage;
         const e = error as Error;
@@ -147,11 +161,12 @@ export function devCommand(
         `  simulator test hooks: ${session.sim.url}/__sim/..., header X-Simulator-Token from ${session.simulatorTokenFile}`,
       );
       io.out("");
-      for (const line of kubectlHints(
-        session.kubeconfigPath,
-        options["no-samples"] ? undefined : options.samples,
-      ))
-        io.out(line);
+      const samplesDir = options["no-samples"] ? undefined : options.samples;
+      for (const line of kubectlHints(session.kubeconfigPath, samplesDir)) io.out(line);
+      io.out("");
+      for (const line of restoreHint(session.demoFile, samplesDir)) io.out(line);
+      io.out("");
+      for (const line of seededLines(session.seeded)) io.out(line);
       io.out("");
       io.out("Ctrl-C stops everything.");
       io.out("");

@@ -11,21 +11,21 @@ import { loadConfig } from "../runtime/config/index.ts";
 import { buildCrd } from "../runtime/crd/index.ts";
 import type { Operator } from "../runtime/manager/index.ts";
 import type { ManagedObject } from "../runtime/sdk/index.ts";
-import { Annotation, API_VERSION, GROUP, isTrue } from "../runtime/sdk/index.ts";
+import { Annotation, GROUP, isTrue } from "../runtime/sdk/index.ts";
 import { operatorLogger, operatorRegistry } from "../runtime/telemetry/index.ts";
 import { resources } from "../simulator/resources/index.ts";
-import { SEED_CREDENTIALS } from "../simulator/seed-data.ts";
+import { type HrefGroup, seededHrefs } from "../simulator/seeded-hrefs.ts";
 import { createSimulator, type Simulator } from "../simulator/server.ts";
-import { applyCrd, applyManifest, type Collection, type Manifest } from "./apply.ts";
+import { applyCrd, type Collection, type Manifest } from "./apply.ts";
+import { applyDemoNamespace, DEMO_FILE, writeDemoFile } from "./demo-namespace.ts";
 import { KubeHttp } from "./kube-http.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import { applySamples, checkSamples, isSupport, loadSampleDocuments } from "./samples.ts";
+import { playgroundSeed } from "./seed.ts";
 import { loadSimulatorState, saveSimulatorState, seedOf, writeOwnerOnly } from "./state.ts";
 import { type Row, rowOf } from "./table.ts";
 
 export { DEMO_NAMESPACE };
-
-export const CREDENTIALS_SECRET = "svc-credentials";
 
 export interface DevOptions {
   host: string;
@@ -50,6 +50,10 @@ export interface DevSession {
   /** Holds the simulator's test-hook token (X-Simulator-Token), mode 0600. */
   simulatorTokenFile: string;
   logFile: string;
+  /** Namespace demo, its Secret and its Account, for `kubectl apply` after the namespace is deleted. */
+  demoFile: string;
+  /** What the simulator held at start that a manifest names by href (clouds, datacenters, ...). */
+  seeded: HrefGroup[];
   samples: Manifest[];
   /** The Account and every sample as the operator's cache sees them now. */
   rows(): Row[];
@@ -62,10 +66,11 @@ const SIM_STATE = "simulator.json";
 const SIM_TOKEN = "simulator-token";
 
 /**
- * Starts everything in dependency order: simulator (seeded from the saved state), devcluster
- * (its own state file), CRDs, the operator, then namespace `demo` with its Secret and
- * Account, then the samples. Every sample carries a fresh reconcile-requested-at, so Ready
- * is only reported once this run's operator has looked at it (not from a saved status).
+ * Starts everything in dependency order: simulator (seeded from the saved state, else the
+ * playground's seed), devcluster (its own state file), CRDs, the operator, then namespace
+ * `demo` with its Secret and Account, then the samples. Every sample carries a fresh
+ * reconcile-requested-at, so Ready is only reported once this run's operator has looked at it
+ * (not from a saved status).
  */
 export async function startDev(options: DevOptions): Promise<DevSession> {
   const workDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), "svc-operator-dev-")));
@@ -89,7 +94,8 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
           manifest: { ...s.manifest, metadata: { ...s.manifest.metadata, namespace: DEMO_NAMESPACE } },
         }))
       : [];
-    const seed = options.stateDir ? await loadSimulatorState(simStateFile, resources) : undefined;
+    const savedState = options.stateDir ? await loadSimulatorState(simStateFile, resources) : undefined;
+    const seed = savedState ?? playgroundSeed(resources);
     const sim = await createSimulator({
       host: options.host,
       port: options.simulatorPort,
@@ -113,24 +119,10 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
 
     for (const source of sources) await applyCrd(kube, buildCrd(source) as Manifest);
 
-    await applyManifest(
-      kube,
-      { apiVersion: "v1", kind: "Namespace", metadata: { name: DEMO_NAMESPACE } },
-      { plural: "namespaces", namespaced: false },
-    );
-    await applyManifest(
-      kube,
-      {
-        apiVersion: "v1",
-        kind: "Secret",
-        metadata: { name: CREDENTIALS_SECRET, namespace: DEMO_NAMESPACE },
-        stringData: { refreshToken: SEED_CREDENTIALS.refreshToken },
-      },
-      { plural: "secrets", namespaced: true },
-      { lastApplied: false },
-    );
     // The Account points at this run's simulator before the operator reads it.
-    await applyManifest(kube, accountManifest(sim.url), collections.get("Account")!);
+    const account = collections.get("Account")!;
+    await applyDemoNamespace(kube, sim.url, account);
+    await writeDemoFile(join(workDir, DEMO_FILE), sim.url, account);
     // A sample the CRDs refuse stops here, before the operator starts and before any is written.
     await checkSamples(kube, documents, collections);
 
@@ -179,6 +171,8 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       kubeconfigPath: join(workDir, "kubeconfig"),
       simulatorTokenFile: join(workDir, SIM_TOKEN),
       logFile,
+      demoFile: join(workDir, DEMO_FILE),
+      seeded: seededHrefs(sim.store),
       samples,
       rows: () => [
         rowOf("Account", "default", get("Account", "default")),
@@ -211,17 +205,4 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     if (!options.stateDir) await rm(workDir, { recursive: true, force: true }).catch(() => {});
     throw error;
   }
-}
-
-function accountManifest(endpoint: string): Manifest {
-  return {
-    apiVersion: API_VERSION,
-    kind: "Account",
-    metadata: { name: "default", namespace: DEMO_NAMESPACE },
-    spec: {
-      endpoint,
-      accountId: Number(SEED_CREDENTIALS.accountId),
-      oauth: { refreshTokenSecretRef: { name: CREDENTIALS_SECRET, key: "refreshToken" } },
-    },
-  };
 }

@@ -1,6 +1,13 @@
 import { pino } from "pino";
 import * as z from "zod";
-import { type CommandIo, defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
+import {
+  type CommandIo,
+  checkPorts,
+  defineCommand,
+  flag,
+  listenError,
+  UsageError,
+} from "../lib/cli/index.ts";
 import type { Simulator } from "./server.ts";
 
 const schema = z
@@ -72,6 +79,13 @@ export async function startFromOptions(options: SimulatorCommandOptions, io: Com
     }
   }
   const logger = pino({ level: options["log-level"], base: { component: "simulator" } }, pino.destination(1));
+  const ports = [
+    { flag: `--port ${options.port}`, host: options.host, port: options.port },
+    { flag: `--region-port ${options["region-port"]}`, host: options.host, port: options["region-port"] },
+  ];
+  // Both ports first: one run names both when both are taken.
+  const taken = await checkPorts(ports, `--host ${options.host}`);
+  if (taken) throw taken;
   let sim: Simulator;
   try {
     sim = await createSimulator({
@@ -84,20 +98,7 @@ export async function startFromOptions(options: SimulatorCommandOptions, io: Com
       hookToken: hook.token,
     });
   } catch (error) {
-    throw (
-      listenError(
-        error,
-        [
-          { flag: `--port ${options.port}`, host: options.host, port: options.port },
-          {
-            flag: `--region-port ${options["region-port"]}`,
-            host: options.host,
-            port: options["region-port"],
-          },
-        ],
-        `--host ${options.host}`,
-      ) ?? error
-    );
+    throw listenError(error, ports, `--host ${options.host}`) ?? error;
   }
   io.out(`svc-operator simulator: service API 1.5 at ${sim.url}`);
   io.out(`  wrong-region host (answers 302 to the account's host): ${sim.regionUrl}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { managedKinds } from "../kinds/index.ts";
 import type { AnyManagedKind, ManagedObject } from "../runtime/sdk/index.ts";
 import { API_VERSION } from "../runtime/sdk/index.ts";
 import { ReferenceGraph, type TraceNode } from "./graph.ts";
@@ -75,17 +76,21 @@ function graph() {
 }
 
 const names = (n: TraceNode): unknown => [
-  `${n.relation} ${n.field ?? ""} ${n.kind}/${n.name} ${n.ready}${n.repeated ? " repeated" : ""}`,
+  `${n.relation} ${n.field ?? ""} ${n.kind}/${n.name} ${n.ready}`,
   ...n.children.map(names),
 ];
 
+/** Every row of a tree, depth first: what renderTable prints, in order. */
+const rowsOf = (n: TraceNode): TraceNode[] => [n, ...n.children.flatMap(rowsOf)];
+
 describe("trace: the reference tree", () => {
-  it("what a resource references up to its Account, each from the kind's declarations; a missing one marked", () => {
+  it("what a resource references up to its Account, each from the kind's declarations, once; a missing one marked", () => {
     const tree = graph().trace("Hop", "ns", "web");
+    // The Account is named by the Hop and by its Net: one row, under the Hop.
     expect(names(tree)).toEqual([
       "root  Hop/web False",
       ["references accountRef Account/default True"],
-      ["references netRef Net/vpc True", ["references accountRef Account/default True repeated"]],
+      ["references netRef Net/vpc True"],
       ["references gatewayRef Net/gw -"],
     ]);
     const gw = tree.children[2]!;
@@ -103,14 +108,15 @@ describe("trace: the reference tree", () => {
       ["referencedBy netRef Hop/web False"],
       ["referencedBy netRef Hop/leaf False"],
     ]);
-    const account = graph().trace("Account", "ns", "default");
-    // Every resource of the Account, once: the Hops hang off the Net, and are not expanded twice.
-    expect(account.children.map((c) => `${c.kind}/${c.name}${c.repeated ? " repeated" : ""}`)).toEqual([
-      "Net/vpc",
-      "Hop/web repeated",
-      "Hop/leaf repeated",
+    // Every resource of the Account, once: the Hops under the Net they name as well.
+    expect(names(graph().trace("Account", "ns", "default"))).toEqual([
+      "root  Account/default True",
+      [
+        "referencedBy accountRef Net/vpc True",
+        ["referencedBy netRef Hop/web False"],
+        ["referencedBy netRef Hop/leaf False"],
+      ],
     ]);
-    expect(account.children[0]!.children.map((c) => c.name)).toEqual(["web", "leaf"]);
   });
 
   it("a table kubectl-style: the tree in NAME, not-Ready rows marked, messages on one line; wide shows them whole", () => {
@@ -120,13 +126,12 @@ describe("trace: the reference tree", () => {
       "! Hop/web",
       "  ├─ Account/default",
       "  ├─ Net/vpc",
-      "  │  └─ Account/default (above)",
       "! └─ Net/gw",
     ]);
     expect(table[1]).toContain("DependencyNotReady");
     expect(table[1]).toContain("gatewayRef: Net gw does not exist yet");
     expect(table[3]).toContain("/api/networks/1");
-    expect(table[5]).toContain(
+    expect(table[4]).toContain(
       'NotFound        nets.cloud.svc.io "gw" not found'.replace(/ +/, " ").split(" ")[0],
     );
     const long = "x".repeat(100);
@@ -155,6 +160,116 @@ describe("trace: the reference tree", () => {
         { kind: "Net", name: "vpc", field: "netRef", href: "/api/networks/1", found: true },
       ],
     });
+  });
+});
+
+describe("trace: a network with its route table, from the real kinds' references", () => {
+  // network/edge: its route table names it and is its default (an after-create association back);
+  // a Subnet names both, a Route only the table; a second Subnet uses the network's default.
+  const acct = { accountRef: account };
+  const edge = () =>
+    new ReferenceGraph(
+      [
+        { kind: "Account", object: obj("default", {}, "True") },
+        {
+          kind: "Network",
+          object: obj(
+            "edge",
+            {
+              ...acct,
+              cloudHref: "/api/clouds/1",
+              cidrBlock: "10.30.0.0/16",
+              defaultRouteTableRef: { name: "edge-rt" },
+            },
+            "True",
+          ),
+        },
+        { kind: "RouteTable", object: obj("edge-rt", { ...acct, networkRef: { name: "edge" } }, "True") },
+        ...["edge-a", "edge-b"].map((name, i) => ({
+          kind: "Subnet",
+          object: obj(
+            name,
+            {
+              ...acct,
+              networkRef: { name: "edge" },
+              cidrBlock: `10.30.${i + 1}.0/24`,
+              datacenterHref: "/api/clouds/1/datacenters/1",
+              ...(i === 0 ? { routeTableRef: { name: "edge-rt" } } : {}),
+            },
+            "True",
+          ),
+        })),
+        {
+          kind: "Route",
+          object: obj(
+            "edge-out",
+            {
+              ...acct,
+              routeTableRef: { name: "edge-rt" },
+              destinationCidrBlock: "0.0.0.0/0",
+              nextHopType: "ip_string",
+              nextHopIp: "10.30.1.10",
+            },
+            "True",
+          ),
+        },
+      ],
+      managedKinds,
+      new Map(),
+    );
+
+  it("the route table below the network, with its Subnet and its Route; each resource once", () => {
+    const tree = edge().trace("Network", "ns", "edge");
+    expect(names(tree)).toEqual([
+      "root  Network/edge True",
+      ["references accountRef Account/default True"],
+      [
+        "referencedBy networkRef RouteTable/edge-rt True",
+        ["referencedBy routeTableRef Subnet/edge-a True"],
+        ["referencedBy routeTableRef Route/edge-out True"],
+      ],
+      ["referencedBy networkRef Subnet/edge-b True"],
+    ]);
+    const rows = rowsOf(tree).map((n) => `${n.kind}/${n.name}`);
+    expect(new Set(rows).size).toBe(rows.length);
+    // The network names the table back: one row says both.
+    expect(tree.children[1]!.backField).toBe("defaultRouteTableRef");
+    const table = renderTable(tree, false).split("\n");
+    expect(table[3]).toMatch(
+      /├─ RouteTable\/edge-rt +used by \(networkRef\), uses \(defaultRouteTableRef\) /,
+    );
+    expect(JSON.parse(renderJson(tree)).children[1]).toMatchObject({
+      relation: "referencedBy",
+      field: "networkRef",
+      backField: "defaultRouteTableRef",
+    });
+  });
+
+  it("from the Subnet up: its Account once, the network's default table under the network", () => {
+    const tree = edge().trace("Subnet", "ns", "edge-a");
+    expect(names(tree)).toEqual([
+      "root  Subnet/edge-a True",
+      ["references accountRef Account/default True"],
+      ["references networkRef Network/edge True"],
+      ["references routeTableRef RouteTable/edge-rt True"],
+    ]);
+    const rows = rowsOf(tree).map((n) => `${n.kind}/${n.name}`);
+    expect(rows.filter((r) => r === "Account/default")).toHaveLength(1);
+  });
+
+  it("from the Account down: the whole chain in the order the operator makes it", () => {
+    expect(names(edge().trace("Account", "ns", "default"))).toEqual([
+      "root  Account/default True",
+      [
+        "referencedBy accountRef Network/edge True",
+        [
+          "referencedBy networkRef RouteTable/edge-rt True",
+          ["referencedBy routeTableRef Subnet/edge-a True"],
+          ["referencedBy routeTableRef Route/edge-out True"],
+        ],
+        ["referencedBy networkRef Subnet/edge-b True"],
+      ],
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AnyManagedKind, ManagedObject } from "../runtime/sdk/index.ts";
 import { getCondition, objectKey } from "../runtime/sdk/index.ts";
+import { type Edge, type EdgeLookup, type Placement, placeAll } from "./layout.ts";
 
 /** One row of the tree: a custom resource, or one a spec names that does not exist. */
 export interface TraceNode {
@@ -17,14 +18,12 @@ export interface TraceNode {
   reason: string;
   message: string;
   href: string;
-  /** Shown higher up with its own subtree already: not expanded again. */
-  repeated?: boolean;
+  /**
+   * The same pair's reference the other way, when there is one: its field (a Network's
+   * `defaultRouteTableRef` naming the RouteTable that hangs below it by its `networkRef`).
+   */
+  backField?: string;
   children: TraceNode[];
-}
-
-interface Edge {
-  field: string;
-  key: string;
 }
 
 /**
@@ -32,10 +31,12 @@ interface Edge {
  * reference declarations (ManagedKind.references, plus every managed resource's accountRef),
  * the way the operator's reference index learns them.
  */
-export class ReferenceGraph {
+export class ReferenceGraph implements EdgeLookup {
   private readonly objects = new Map<string, ManagedObject>();
-  private readonly targets = new Map<string, Edge[]>();
-  private readonly dependents = new Map<string, Edge[]>();
+  /** Each object's position in the input: the order of the rows below a resource. */
+  private readonly order = new Map<string, number>();
+  private readonly targetsOf = new Map<string, Edge[]>();
+  private readonly dependentsOf = new Map<string, Edge[]>();
   private readonly kinds: readonly AnyManagedKind[];
   /** `routes.cloud.svc.io` by kind, for what is missing. */
   private readonly resources: ReadonlyMap<string, string>;
@@ -50,13 +51,11 @@ export class ReferenceGraph {
     for (const { kind, object } of objects) {
       const key = objectKey(kind, object.metadata.namespace ?? "", object.metadata.name);
       this.objects.set(key, object);
-      const edges = this.referencesOf(kind, object);
-      this.targets.set(key, edges);
-      for (const edge of edges) {
-        const list = this.dependents.get(edge.key) ?? [];
-        list.push({ field: edge.field, key });
-        this.dependents.set(edge.key, list);
-      }
+      this.order.set(key, this.order.size);
+      const edges = this.referencesOf(key, kind, object);
+      this.targetsOf.set(key, edges);
+      for (const edge of edges)
+        this.dependentsOf.set(edge.to, [...(this.dependentsOf.get(edge.to) ?? []), edge]);
     }
   }
 
@@ -64,49 +63,63 @@ export class ReferenceGraph {
     return this.objects.has(objectKey(kind, namespace, name));
   }
 
-  /**
-   * The tree of `kind/name`: what it references, and what those reference in turn (up to the
-   * Account), then what references it, and what references those (down to the leaves). A resource
-   * met again is shown without its subtree; a cycle (an after-create association) stops there.
-   */
-  trace(kind: string, namespace: string, name: string): TraceNode {
-    const expanded = new Set<string>();
-    const rootKey = objectKey(kind, namespace, name);
-    const root = this.node(rootKey, "root");
-    expanded.add(rootKey);
-    const walk = (key: string, direction: "references" | "referencedBy", path: Set<string>): TraceNode[] => {
-      const edges = (direction === "references" ? this.targets : this.dependents).get(key) ?? [];
-      return edges.map((edge) => {
-        const child = this.node(edge.key, direction, edge.field);
-        if (path.has(edge.key) || expanded.has(edge.key)) {
-          if (child.found) child.repeated = true;
-          return child;
-        }
-        expanded.add(edge.key);
-        child.children = walk(edge.key, direction, new Set([...path, edge.key]));
-        return child;
-      });
-    };
-    const path = new Set([rootKey]);
-    root.children = [...walk(rootKey, "references", path), ...walk(rootKey, "referencedBy", path)];
-    return root;
+  targets(key: string): readonly Edge[] {
+    return this.targetsOf.get(key) ?? [];
   }
 
-  private referencesOf(kind: string, object: ManagedObject): Edge[] {
+  dependents(key: string): readonly Edge[] {
+    return this.dependentsOf.get(key) ?? [];
+  }
+
+  /**
+   * The tree of `kind/name`, each resource once (see placeAll): what it references, and what
+   * those reference in turn (up to the Account), then everything that references it, down to
+   * the leaves.
+   */
+  trace(kind: string, namespace: string, name: string): TraceNode {
+    const rootKey = objectKey(kind, namespace, name);
+    const placements = placeAll(rootKey, this);
+    const rank = (p: Placement) =>
+      p.direction === "references" ? -1 : (this.order.get(p.key) ?? Number.MAX_SAFE_INTEGER);
+    // Above: in the order they are named; below: in the order the cluster lists them.
+    const sorted = placements
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
+      .map(({ p }) => p);
+    const nodes = new Map<string, TraceNode>([[rootKey, this.node(rootKey, "root")]]);
+    for (const p of sorted) {
+      const field = p.edge.field;
+      const back = (p.direction === "references" ? this.targets(p.key) : this.targets(p.parent)).find(
+        (e) => e.to === (p.direction === "references" ? p.parent : p.key),
+      );
+      const node = this.node(p.key, p.direction, field);
+      if (back) node.backField = back.field;
+      nodes.set(p.key, node);
+    }
+    for (const p of sorted) nodes.get(p.parent)!.children.push(nodes.get(p.key)!);
+    return nodes.get(rootKey)!;
+  }
+
+  private referencesOf(key: string, kind: string, object: ManagedObject): Edge[] {
     const managed = this.kinds.find((k) => k.kind === kind);
     if (!managed) return [];
     const namespace = object.metadata.namespace ?? "";
     const raw = (object.spec ?? {}) as { accountRef?: { name?: unknown } };
     const account = typeof raw.accountRef?.name === "string" ? raw.accountRef.name : undefined;
     const edges: Edge[] = account
-      ? [{ field: "accountRef", key: objectKey("Account", namespace, account) }]
+      ? [{ from: key, to: objectKey("Account", namespace, account), field: "accountRef", afterCreate: false }]
       : [];
     // A spec the schema refuses names its references all the same as far as the kind can tell;
     // it is shown (its Ready condition says what is wrong), its references are not guessed.
     const parsed = managed.schema.safeParse(object.spec ?? {});
     if (!parsed.success) return edges;
     for (const r of managed.references(parsed.data))
-      edges.push({ field: r.field, key: objectKey(r.kind, namespace, r.name) });
+      edges.push({
+        from: key,
+        to: objectKey(r.kind, namespace, r.name),
+        field: r.field,
+        afterCreate: r.afterCreate === true,
+      });
     return edges;
   }
 

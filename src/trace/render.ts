@@ -22,7 +22,7 @@ export function renderTable(root: TraceNode, wide: boolean): string {
     rows.push({
       mark: notReady(node) ? MARK : " ",
       cells: [
-        `${branch}${node.kind}/${node.name}${node.repeated ? " (above)" : ""}`,
+        `${branch}${node.kind}/${node.name}`,
         relation(node),
         node.ready,
         node.synced,
@@ -52,21 +52,23 @@ export function renderJson(root: TraceNode): string {
     name: node.name,
     relation: node.relation,
     ...(node.field ? { field: node.field } : {}),
+    ...(node.backField ? { backField: node.backField } : {}),
     found: node.found,
     ready: node.ready,
     synced: node.synced,
     reason: node.reason,
     message: node.message,
     href: node.href,
-    ...(node.repeated ? { repeated: true } : {}),
     children: node.children.map(json),
   });
   return JSON.stringify(json(root), null, 2);
 }
 
+/** `uses (field)`: the row above names this one; `used by (field)`: this one names the row above. */
 function relation(node: TraceNode): string {
   if (node.relation === "root") return "";
-  return node.relation === "references" ? `uses (${node.field})` : `used by (${node.field})`;
+  const [primary, back] = node.relation === "references" ? ["uses", "used by"] : ["used by", "uses"];
+  return `${primary} (${node.field})${node.backField ? `, ${back} (${node.backField})` : ""}`;
 }
 
 /** Messages may hold line breaks (a service error's text): one table row each. */

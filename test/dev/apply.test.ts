@@ -43,7 +43,7 @@ const kubectlPath = onPath("kubectl");
 
 // What kubectl v1.32 stored for `kubectl apply -n demo -f deploy/samples/00-deployment.yaml`.
 const KUBECTL_WEB =
-  '{"apiVersion":"cloud.svc.io/v1alpha1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"demo"},"spec":{"description":"Web tier of the demo shop","locked":false,"serverTagScope":"deployment"}}\n';
+  '{"apiVersion":"cloud.svc.io/v1alpha1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"demo"},"spec":{"description":"Web tier of the demo shop","inputs":{"APP_ENV":"text:demo","SYSLOG_HOST":"text:logs.demo.example.com"},"locked":false,"serverTagScope":"deployment"}}\n';
 
 let cluster: DevCluster;
 let kube: KubeHttp;

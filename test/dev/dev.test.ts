@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -11,17 +11,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { occupyPort } from "../support/ports.ts";
 import { simHook } from "../support/sim-hook.ts";
 import { devPortFlags } from "./dev-args.ts";
+import { children, ROOT, type Run, runDev } from "./run-dev.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const stateDir = mkdtempSync(join(tmpdir(), "svc-operator-dev-test-"));
-const children: ChildProcess[] = [];
 const exec = promisify(execFile);
 const kubectl = (process.env.PATH ?? "")
   .split(delimiter)
@@ -47,63 +45,6 @@ function sampleKeys(all = false): string[] {
         .map((d) => d!)
         .map((d) => `${d.kind}/${d.metadata.name}`),
     );
-}
-
-interface Run {
-  lines: string[];
-  /** Latest plain line per `Kind/name`. */
-  rows: Map<string, { ready: string; href: string }>;
-  code: number | null;
-}
-
-/**
- * Runs `svc-operator dev` as a child process (stdout is a pipe: plain lines), waits for the
- * "all N samples Ready" line, sends SIGINT (Ctrl-C) and waits for a clean exit.
- */
-async function runDev(
-  extra: string[],
-  until = /^all \d+ samples Ready in [\d.]+ s/,
-  whileRunning: (run: Run) => Promise<void> = async () => {},
-): Promise<Run> {
-  // Node 24 runs the .ts sources directly; under an older node go through the npm-provided one.
-  const major = Number(process.versions.node.split(".")[0]);
-  const [cmd, args] =
-    major >= 24 ? [process.execPath, ["src/cli.ts"]] : ["npm", ["exec", "--", "node", "src/cli.ts"]];
-  const child = spawn(cmd, [...args, "dev", ...devPortFlags(), ...extra], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  const run: Run = { lines: [], rows: new Map(), code: null };
-  let stderr = "";
-  child.stderr!.on("data", (d) => {
-    stderr += String(d);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.on("line", (line) => {
-      run.lines.push(line);
-      const m = /^(\S+\/\S+) Ready=(\S+) Synced=\S+ reason=\S+ href=(\S+)$/.exec(line);
-      if (m) run.rows.set(m[1]!, { ready: m[2]!, href: m[3]! });
-      if (until.test(line)) resolve();
-    });
-    void exited.then((code) =>
-      reject(new Error(`dev exited early (${code}):\n${run.lines.join("\n")}\n${stderr}`)),
-    );
-    setTimeout(
-      () => reject(new Error(`no line matching ${until} within 90 s:\n${run.lines.join("\n")}\n${stderr}`)),
-      90_000,
-    );
-  });
-  try {
-    await ready;
-    await whileRunning(run);
-  } finally {
-    child.kill("SIGINT");
-  }
-  run.code = await exited;
-  return run;
 }
 
 describe("svc-operator dev (as a child process)", () => {
@@ -156,7 +97,7 @@ describe("svc-operator dev (as a child process)", () => {
     }
     expect(first.rows.get("Account/default")?.ready).toBe("True");
     // Credentials and state are readable by their owner only.
-    for (const file of ["simulator.json", "simulator-token", "devcluster.json", "kubeconfig"])
+    for (const file of ["simulator.json", "simulator-token", "devcluster.json", "kubeconfig", "demo.yaml"])
       expect(statSync(join(stateDir, file)).mode & 0o777, file).toBe(0o600);
     if (kubectl) {
       // one line per sample plus the Account (all in category svccloud)
@@ -196,7 +137,9 @@ describe("svc-operator dev (as a child process)", () => {
     const run = await runDev(["--no-samples"], /^Account\/default Ready=True /);
     expect(run.code).toBe(0);
     expect([...run.rows.keys()]).toEqual(["Account/default"]);
-    expect(run.lines.join("\n")).not.toContain("kubectl apply -n demo -f");
+    // No samples to apply again; bringing demo back after its deletion is the demo file alone.
+    const applies = run.lines.filter((l) => l.includes("kubectl apply"));
+    expect(applies).toEqual([expect.stringMatching(/^ {2}kubectl apply -n demo -f \S+\/demo\.yaml$/)]);
   });
 
   const script = (process.env.PATH ?? "")
@@ -271,6 +214,44 @@ describe("svc-operator dev (as a child process)", () => {
       expect(stderr).not.toMatch(/\n\s+at /);
     } finally {
       rmSync(samples, { recursive: true, force: true });
+    }
+  });
+
+  it("several ports in use: one run names every one of them, exit code 2, nothing started", {
+    timeout: 60_000,
+  }, async () => {
+    const blockers = [await occupyPort(), await occupyPort(), await occupyPort()];
+    const [cluster, simulator, metrics] = blockers.map((b) => String(b.port)) as [string, string, string];
+    try {
+      const child = spawn(
+        process.execPath,
+        ["src/cli.ts", "dev", ...devPortFlags({ cluster, simulator, metrics })],
+        { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      children.push(child);
+      let stdout = "";
+      let stderr = "";
+      child.stdout!.on("data", (d) => {
+        stdout += String(d);
+      });
+      child.stderr!.on("data", (d) => {
+        stderr += String(d);
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+      expect(code).toBe(2);
+      expect(stderr).toContain("svc-operator dev: 3 of the ports cannot be used:\n");
+      for (const [flag, port] of [
+        ["--cluster-port", cluster],
+        ["--simulator-port", simulator],
+        ["--metrics-port", metrics],
+      ])
+        expect(stderr).toContain(
+          `  ${flag} ${port}: address 127.0.0.1:${port} is in use (EADDRINUSE); pick another port or 0 for a free one\n`,
+        );
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(stdout).toBe("");
+    } finally {
+      for (const b of blockers) await b.close();
     }
   });
 

@@ -6,23 +6,18 @@ import { dev } from "../../src/dev/command.ts";
 import { parseFlags } from "../../src/lib/cli/index.ts";
 import { type DocCommand, type ShellBlock, shellBlocks } from "./markdown.ts";
 import { missingLines } from "./output.ts";
+import { PAGES } from "./pages.ts";
 import { type Playground, ROOT, startPlayground } from "./playground.ts";
 import { onPath, readerEnv, runShell } from "./shell.ts";
 
 /**
- * The documented commands work as written. Every shell block of the pages below is extracted
+ * The documented commands work as written. Every shell block of the pages (`pages.ts`) is extracted
  * (conventions: `markdown.ts`, output matching: `output.ts`) and run in document order, from
  * the repository root, against one playground this test starts (`svc-operator dev` on free
  * ports), with the KUBECONFIG the playground printed and a fresh kubectl cache. Blocks marked
  * `real-cluster` are skipped, `setup` blocks (`npm ci`, `npm test`, `npm run dev`) are what this
  * test stands for: checked, not run. The command texts live only in the docs.
  */
-const PAGES: { file: string; sections?: string[] }[] = [
-  // README beyond these starts servers of its own (simulator, devcluster) or needs a cluster.
-  { file: "README.md", sections: ["Quickstart", "Status and conditions"] },
-  { file: "docs/dev.md" },
-  { file: "docs/troubleshooting.md" },
-];
 
 /** How long a command with documented output is re-run until that output appears. */
 const SETTLE_MS = 30_000;

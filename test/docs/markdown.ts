@@ -122,6 +122,16 @@ export function shellBlocks(file: string, markdown: string, sections?: string[])
   return out;
 }
 
+/**
+ * The sample outputs of a page: every ```text block and every fence with no info string (an
+ * illustration), with its 1-based line; with `sections`, only those under the named headings.
+ */
+export function outputBlocks(markdown: string, sections?: string[]): { line: number; text: string }[] {
+  return fences(markdown)
+    .filter((f) => (f.info === "text" || f.info === "") && (!sections || sections.includes(f.section)))
+    .map((f) => ({ line: f.line, text: f.body.join("\n") }));
+}
+
 function onlyBlankBetween(markdown: string, a: Fence, b: Fence): boolean {
   const lines = markdown.split("\n");
   const end = a.line + a.body.length; // index of the closing fence (0-based: a.line + body)

@@ -286,6 +286,29 @@ describe("the CLI process", () => {
   );
 
   it(
+    "both ports in use: one run names both, exit 2",
+    async () => {
+      const [a, b] = [await occupyPort(), await occupyPort()];
+      try {
+        const cli = spawnCliRaw(process.env, "--port", String(a.port), "--region-port", String(b.port));
+        expect(await cli.exited).toBe(2);
+        for (const [flag, port] of [
+          ["--port", a.port],
+          ["--region-port", b.port],
+        ] as const)
+          expect(cli.err()).toContain(
+            `  ${flag} ${port}: address 127.0.0.1:${port} is in use (EADDRINUSE); pick another port or 0 for a free one`,
+          );
+        expect(cli.err()).not.toMatch(/\n\s+at /);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+    SPAWN_TIMEOUT_MS,
+  );
+
+  it(
     "a bad seed file exits 2 with the error on stderr",
     async () => {
       const file = join(dir, "bad-seed.yaml");

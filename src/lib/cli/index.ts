@@ -1,7 +1,8 @@
 /**
  * The CLI framework every subcommand is written in: a command's flags and their zod schema,
  * parsing argv into typed options with errors that name the flag, help text, the shared flag
- * helpers, and the usage error a server that cannot bind becomes. Owns no subcommand: each part
+ * helpers, the usage error a server that cannot bind becomes, and the check of every port a
+ * command listens on before it starts anything. Owns no subcommand: each part
  * of the product defines its own, and src/commands.ts lists them.
  */
 export {
@@ -15,3 +16,4 @@ export {
   UsageError,
 } from "./command.ts";
 export { type ListenFlag, listenError } from "./listen-error.ts";
+export { checkPorts } from "./port-check.ts";

@@ -152,6 +152,25 @@ export function cloneName(store: Store, source: string): string {
   }
 }
 
+/**
+ * The inputs a deployment created through the API starts with: those of the server templates
+ * the seed marks `for_new_deployments` (none in the default seed), each with the template's
+ * value, the first template naming an input winning. The real service gives a deployment the
+ * inputs of its servers' templates; servers cannot be created through the API, so a seed marks
+ * the templates a new deployment's servers would run.
+ */
+function newDeploymentInputs(store: Store): StoredInput[] {
+  const byName = new Map<string, StoredInput>();
+  const templates = store.collection<{ id: string; inputs?: StoredInput[]; for_new_deployments?: boolean }>(
+    "server_templates",
+  );
+  for (const template of templates.values())
+    if (template.for_new_deployments)
+      for (const input of template.inputs ?? [])
+        if (!byName.has(input.name)) byName.set(input.name, { ...input });
+  return [...byName.values()];
+}
+
 function load(ctx: RequestContext): DeploymentRecord {
   return deployments(ctx.store).require(ctx.param("id"), "Deployment");
 }
@@ -213,7 +232,7 @@ export const deploymentsResource = defineResource({
           locked: false,
           lock_user_id: null,
           resource_group_href: fields.resource_group_href ?? null,
-          inputs: [],
+          inputs: newDeploymentInputs(ctx.store),
           created_at: now,
           updated_at: now,
         });

@@ -74,6 +74,8 @@ export const serverTemplateSchema = z
     description: z.string().default(""),
     revision: z.number().int().nonnegative().default(0),
     inputs: z.array(storedInputSchema).default([]),
+    /** A deployment created through the API starts with this template's inputs (see deployments.ts). */
+    for_new_deployments: z.boolean().default(false),
   })
   .strict();
 export const serverSchema = z
