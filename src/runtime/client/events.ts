@@ -8,12 +8,10 @@ import type {
 import { setHeaderOptions } from "@kubernetes/client-node/dist/middleware.js";
 import type { Logger } from "pino";
 import { type Clock, type Footprint, keyed, systemClock } from "../../lib/index.ts";
-import type { ManagedObject } from "../sdk/index.ts";
+import type { EventType, ManagedObject } from "../sdk/index.ts";
 import { API_VERSION } from "../sdk/index.ts";
 import { describeKubeFailure, isNamespaceTerminating, kubeFailureOf, statusOf } from "./kube-errors.ts";
 import { isReported, type RawKube } from "./kube-raw.ts";
-
-export type EventType = "Normal" | "Warning";
 
 /** Where the reconciler reports events; fire and forget. */
 export interface EventSink {

@@ -158,7 +158,7 @@ export async function record(run: Run, outcome: Outcome, retry: boolean): Promis
 
 function eventsForOutcome(run: Run, outcome: Outcome): void {
   const event = outcomeEvent(outcome, run.obj.status?.conditions);
-  if (event) run.event(event.reason, event.message);
+  if (event) run.event(event.reason, event.message, event.type);
 }
 
 async function writeStatus(run: Run, outcome: Outcome): Promise<void> {
