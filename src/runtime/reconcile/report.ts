@@ -26,7 +26,7 @@ import { AccountPendingError, AwaitingReferencesError, type Existing } from "./s
  */
 export function report(run: Run, state: Existing): Outcome {
   const { observed, observeOnly, desired, associations, lingering } = state;
-  run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
+  run.status.atProvider = withoutNulls(run.kind.atProvider(observed, run.status.applied));
   if (observeOnly) {
     return {
       type: "ready",
