@@ -16,6 +16,7 @@ import {
   plan,
 } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { NET_FUNCS } from "./cel-net.ts";
 import { additionalSchema, isObject, type JSONSchemaProps } from "./types.ts";
 export type Bindings = Record<string, unknown>;
 export type Program = (bindings: Bindings) => unknown;
@@ -76,7 +77,7 @@ const K8S_FUNCS: CelFunc[] = [
   ),
 ];
 
-export const ENV = celEnv({ funcs: [...strings, ...K8S_FUNCS] });
+export const ENV = celEnv({ funcs: [...strings, ...K8S_FUNCS, ...NET_FUNCS] });
 
 const STRING_ENV = celEnv({ variables: { s: CelScalar.STRING } });
 const TO_TIMESTAMP = plan(STRING_ENV, parse("timestamp(s)")) as unknown as Program;

@@ -61,8 +61,10 @@ export function qualifiedResource(target: Target): string {
   return target.group ? `${target.resource}.${target.group}` : target.resource;
 }
 
+/** StatusDetails as Go's JSON writes it: an empty name is left out (`omitempty`), not sent as "". */
 function details(target: Target, name = target.name ?? ""): StatusDetails {
-  const d: StatusDetails = { name };
+  const d: StatusDetails = {};
+  if (name) d.name = name;
   if (target.group) d.group = target.group;
   d.kind = target.resource;
   return d;

@@ -45,7 +45,7 @@ export function converge(
 ): Result {
   const values = writeOnlyValues(kind, desired);
   const writeOnly = Object.keys(values ?? {});
-  const atProvider = withoutNulls(kind.atProvider(observed));
+  const atProvider = withoutNulls(kind.atProvider(observed, options.applied));
   const diff = [
     ...kind.diff(desired, observed),
     ...(values ? (writeOnlyChanges(values, options.applied) ?? []) : []),

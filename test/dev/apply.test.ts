@@ -187,7 +187,7 @@ describe("dev applies CRDs and samples as kubectl apply does", () => {
     const error = await checkSamples(kube, samples, collections).catch((e: Error) => e);
     expect(error).toMatchObject({ name: "SampleError" });
     expect((error as Error).message).toContain(
-      `${file} (document 5, Subnet/main-b): spec.cidrBlock: Invalid value: "not-a-cidr"`,
+      `${file} (document 5, Subnet/main-b): spec.cidrBlock: Invalid value: "string": must be an IPv4 CIDR block such as 10.0.0.0/16`,
     );
     expect((error as Error).message).toMatch(/refused 1 of \d+ samples, so none was applied/);
     for (const s of samples)

@@ -209,7 +209,7 @@ describe("svc-operator dev (as a child process)", () => {
       expect(code).toBe(2);
       expect(stderr).toMatch(/svc-operator dev: the cluster refused 1 of \d+ samples, so none was applied/);
       expect(stderr).toContain(
-        `${file} (document 5, Subnet/main-b): spec.cidrBlock: Invalid value: "not-a-cidr"`,
+        `${file} (document 5, Subnet/main-b): spec.cidrBlock: Invalid value: "string": must be an IPv4 CIDR block such as 10.0.0.0/16`,
       );
       expect(stderr).not.toMatch(/\n\s+at /);
     } finally {

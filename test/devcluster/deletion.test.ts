@@ -301,6 +301,43 @@ describe("deletion", () => {
     expect(ns.status.phase).toBe("Terminating");
     expect(ns.status.conditions.every((c: { status: string }) => c.status === "False")).toBe(true);
     expect((await h.http("/api/v1/namespaces/kept/configmaps/c")).status).toBe(404);
+    // An Event (what an operator records there) is refused word for word as kube-apiserver 1.32
+    // refuses it: the cause NamespaceTerminating tells it from RBAC's 403, which has none.
+    const event = await h.http("/api/v1/namespaces/kept/events", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        apiVersion: "v1",
+        kind: "Event",
+        metadata: { name: "x.1", namespace: "kept" },
+        involvedObject: { kind: "Network", name: "x", namespace: "kept" },
+        type: "Normal",
+        reason: "R",
+        message: "m",
+      }),
+    });
+    expect(event.status).toBe(403);
+    expect(await json(event)).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message:
+        'events "x.1" is forbidden: unable to create new content in namespace kept because it is being terminated',
+      reason: "Forbidden",
+      details: {
+        name: "x.1",
+        kind: "events",
+        causes: [
+          {
+            reason: "NamespaceTerminating",
+            message: "namespace kept is being terminated",
+            field: "metadata.namespace",
+          },
+        ],
+      },
+      code: 403,
+    });
     await h.http("/api/v1/namespaces/kept/finalize", {
       method: "PUT",
       headers: { "Content-Type": "application/json" },

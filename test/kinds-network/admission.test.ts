@@ -131,6 +131,40 @@ const rejectedOnCreate: { m: Manifest; field: string; message: RegExp }[] = [
     field: "spec.nextHopUrl",
     message: /required when nextHopType is url/,
   },
+  // Addresses: kube-apiserver 1.32's words for these CRD rules, never a regular expression.
+  {
+    m: { kind: "Subnet", name: "s-cidr", spec: { ...net, cidrBlock: "10.0.0.300/16" } },
+    field: "spec.cidrBlock",
+    message: /^Invalid value: "string": must be an IPv4 CIDR block such as 10\.0\.0\.0\/16$/,
+  },
+  {
+    m: { kind: "Network", name: "n-cidr", spec: { ...cloud, cidrBlock: "10.0.0.0/08" } },
+    field: "spec.cidrBlock",
+    message: /^Invalid value: "string": must be an IPv4 CIDR block such as 10\.0\.0\.0\/16$/,
+  },
+  {
+    m: {
+      kind: "Route",
+      name: "r-cidr",
+      spec: {
+        ...net,
+        destinationCidrBlock: "2001:db8::/32",
+        nextHopType: "ip_string",
+        nextHopIp: "10.0.0.1",
+      },
+    },
+    field: "spec.destinationCidrBlock",
+    message: /^Invalid value: "string": must be an IPv4 CIDR block such as 10\.0\.0\.0\/16$/,
+  },
+  {
+    m: {
+      kind: "Route",
+      name: "r-ip",
+      spec: { ...net, ...hop, nextHopType: "ip_string", nextHopIp: "10.0.0.256" },
+    },
+    field: "spec.nextHopIp",
+    message: /^Invalid value: "string": must be an IPv4 address such as 10\.0\.0\.1$/,
+  },
 ];
 
 const accepted: Manifest[] = [
@@ -155,6 +189,8 @@ const accepted: Manifest[] = [
     name: "ok-gw-route",
     spec: { ...net, ...hop, nextHopType: "network_gateway", nextHopGatewayRef: { name: "ok-gw" } },
   },
+  // Host bits are taken as written, as the service takes them (docs/crds.md says so).
+  { kind: "Subnet", name: "ok-host-bits", spec: { ...net, cidrBlock: "10.10.3.5/24" } },
   {
     kind: "Route",
     name: "ok-url-route",

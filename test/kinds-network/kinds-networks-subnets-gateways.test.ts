@@ -161,6 +161,24 @@ describe("Network", { timeout: 90_000 }, () => {
 });
 
 describe("Subnet", { timeout: 90_000 }, () => {
+  it("a block with host bits set is taken as written, as the service takes it: no drift, no update", async () => {
+    const { ns } = await withNetwork();
+    await apply(stack, ns, {
+      kind: "Subnet",
+      name: "hosty",
+      spec: { networkRef: { name: "main" }, cidrBlock: "10.10.3.5/24" },
+    });
+    const s = await waitReady(stack, ns, "Subnet", "hosty");
+    expect(s.status?.atProvider?.cidrBlock).toBe("10.10.3.5/24");
+    expect((await api.subnets.show(s.status!.href!)).cidr_block).toBe("10.10.3.5/24");
+    const puts = await simCalls(stack, "PUT", /\/subnets\/:id$/);
+    const resync = (await operator.resyncNow()).find((r) => r.kind === "Subnet")!;
+    expect(resync).toMatchObject({ drifted: 0, missing: 0 });
+    expect(await simCalls(stack, "PUT", /\/subnets\/:id$/)).toBe(puts);
+    await remove(stack, ns, "Subnet", "hosty");
+    await deleteAndWaitGone(stack, ns, "Network", "main");
+  });
+
   it("waits for its Network, naming it, and starts when it is Ready", async () => {
     const ns = await readyNamespace();
     await apply(stack, ns, {

@@ -150,6 +150,45 @@ describe("deleting a RouteTable", { timeout: 120_000 }, () => {
   });
 });
 
+describe("deleting a Network its resources still use", { timeout: 120_000 }, () => {
+  it("says to delete those whose reference cannot change, to delete or repoint the others, in a Warning event", async () => {
+    const ns = await withNetwork("n4", "10.17.0.0/16");
+    await apply(stack, ns, {
+      kind: "Subnet",
+      name: "web",
+      spec: { networkRef: { name: "n4" }, cidrBlock: "10.17.1.0/24" },
+    });
+    await apply(stack, ns, table("rt", "n4"));
+    await waitReady(stack, ns, "Subnet", "web");
+    await waitReady(stack, ns, "RouteTable", "rt");
+
+    await remove(stack, ns, "Network", "n4");
+    const blocked = await waitForConditionWith(stack, ns, "Network", "n4", "Ready", "False", {
+      reason: "DeletionBlocked",
+      message: /RouteTable rt, Subnet web/,
+      timeoutMs: WAIT,
+    });
+    // A Subnet's networkRef is immutable (its CRD refuses the change); a RouteTable's is replaced.
+    expect(condition(blocked, "Ready")?.message).toBe(
+      "still used by 2 resources not being deleted: RouteTable rt, Subnet web; " +
+        "delete Subnet web (its spec.networkRef cannot be changed); " +
+        "delete RouteTable rt or change its references to Network n4",
+    );
+    const events = await until("the DeletionBlocked event", async () => {
+      const list = await stack.core.listNamespacedEvent({ namespace: ns });
+      const found = list.items.filter(
+        (e) => e.involvedObject.name === "n4" && e.reason === "DeletionBlocked",
+      );
+      return found.length > 0 ? found : undefined;
+    });
+    expect(events.map((e) => e.type)).toEqual(["Warning"]);
+
+    await remove(stack, ns, "Subnet", "web");
+    await remove(stack, ns, "RouteTable", "rt");
+    await waitGone(stack, ns, "Network", "n4", WAIT);
+  });
+});
+
 describe("a RouteTable whose network changes", { timeout: 120_000 }, () => {
   it("is replaced: the new table first (Ready, so its routes move), the old one deleted once empty", async () => {
     const ns = await withNetwork("a", "10.13.0.0/16");

@@ -13,7 +13,15 @@ import {
   waitForCond,
   waitGone,
 } from "./helpers.ts";
-import { attachments, readyNamespace, stack, useStorageStack, VOLUME, volumeById } from "./volume-harness.ts";
+import {
+  attachments,
+  operator,
+  readyNamespace,
+  stack,
+  useStorageStack,
+  VOLUME,
+  volumeById,
+} from "./volume-harness.ts";
 
 useStorageStack();
 
@@ -107,6 +115,12 @@ describe("RecurringVolumeAttachment", () => {
       settings: { delete_on_termination: "false" },
       volumeTypeHref: "/api/clouds/1/volume_types/2",
     });
+    // The service never shows the settings: atProvider echoes them as applied, and a resync,
+    // which compares atProvider with what the service shows, finds no drift in them.
+    expect(o.status?.atProvider?.settings).toEqual({ delete_on_termination: "false" });
+    const resync = (await operator.resyncNow()).find((r) => r.kind === "RecurringVolumeAttachment")!;
+    expect(resync).toMatchObject({ drifted: 0, missing: 0 });
+    expect(resync.checked).toBeGreaterThanOrEqual(1);
     expect(attachments("/api/clouds/1/volume_snapshots/1")).toMatchObject([
       {
         device: "/dev/xvdj",

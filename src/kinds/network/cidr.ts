@@ -1,18 +1,29 @@
 import { BlockList, isIPv4 } from "node:net";
+import type { CelRule } from "../../runtime/sdk/index.ts";
 
-/** IPv4 CIDR as the spec writes it: dotted quad, slash, a 1 to 2 digit prefix (0-32). */
-export const IPV4_CIDR =
-  /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}\/(3[0-2]|[12]?\d)$/;
-export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/**
+ * The CRD rules of the IPv4 fields, in kube-apiserver's CEL (its IP and CIDR libraries): a value
+ * they refuse is answered with the message, where a pattern's error would show a regex. They take
+ * what Go's net/netip takes (no leading zeros), and what the spec asks: dotted quad, slash, 0-32.
+ */
+export const IPV4_CIDR_RULE: CelRule = {
+  rule: "isCIDR(self) && cidr(self).ip().family() == 4",
+  message: "must be an IPv4 CIDR block such as 10.0.0.0/16",
+};
+export const IPV4_RULE: CelRule = {
+  rule: "isIP(self) && ip(self).family() == 4",
+  message: "must be an IPv4 address such as 10.0.0.1",
+};
 
 export interface Cidr {
   address: string;
   prefix: number;
 }
 
+/** An IPv4 CIDR block as the CRD rule takes it (host bits as written), or undefined. */
 export function parseCidr(text: string): Cidr | undefined {
   const [address = "", prefixText = "", ...rest] = text.split("/");
-  if (rest.length > 0 || !isIPv4(address) || !/^\d{1,2}$/.test(prefixText)) return undefined;
+  if (rest.length > 0 || !isIPv4(address) || !/^(0|[1-9]\d?)$/.test(prefixText)) return undefined;
   const prefix = Number(prefixText);
   return prefix <= 32 ? { address, prefix } : undefined;
 }

@@ -57,10 +57,10 @@ describe("Network CRD admission (CEL)", () => {
       message: /Unsupported value/,
     },
     {
-      reason: "bad CIDR",
+      reason: "bad CIDR, in words (never the regular expression of a pattern)",
       spec: { ...base, cidrBlock: "10.10.0.0" },
       field: "spec.cidrBlock",
-      message: /should match/,
+      message: /^Invalid value: "string": must be an IPv4 CIDR block such as 10\.0\.0\.0\/16$/,
     },
   ];
   for (const c of rejected) {

@@ -1,15 +1,40 @@
+import { isIPv4 } from "node:net";
 import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import { href, managedSpec, ref } from "../../runtime/sdk/index.ts";
 import { cloudByName, cloudChoice, deploymentChoice, serviceName } from "../shared/spec-fields.ts";
 import { rows } from "../shared/table.ts";
 import { type TableRow, tableRows, tableRules } from "../shared/table-kind.ts";
-import { IPV4_CIDR } from "./cidr.ts";
+import { IPV4_CIDR_RULE, IPV4_RULE, parseCidr } from "./cidr.ts";
 
 export { cloudByName };
 
+/** Longer than any address or block: bounds the rule's cost, and what a refusal quotes back. */
+const MAX_ADDRESS_LENGTH = 64;
+
+/**
+ * An IPv4 CIDR block: the CRD checks it with a CEL rule (its message says what is wrong, in words)
+ * and the operator with the same test. Host bits are taken as written, as the service takes them.
+ */
 export const cidrBlock = (what: string) =>
-  z.string().regex(IPV4_CIDR, "must be an IPv4 CIDR block such as 10.10.0.0/16").describe(what);
+  z
+    .string()
+    .max(MAX_ADDRESS_LENGTH)
+    .meta({ "x-kubernetes-validations": [IPV4_CIDR_RULE] })
+    .refine((text) => parseCidr(text) !== undefined, IPV4_CIDR_RULE.message)
+    .describe(
+      `${what} Host bits are taken as written: the service keeps 10.10.3.5/24 as given (it neither masks ` +
+        "nor refuses them), so write the block's own address (10.10.3.0/24).",
+    );
+
+/** An IPv4 address (dotted quad), checked as cidrBlock is. */
+export const ipv4Address = (what: string) =>
+  z
+    .string()
+    .max(MAX_ADDRESS_LENGTH)
+    .meta({ "x-kubernetes-validations": [IPV4_RULE] })
+    .refine((text) => isIPv4(text), IPV4_RULE.message)
+    .describe(what);
 
 export type NetworkClient = Pick<ServiceApi, "networks" | "networkGateways" | "clouds">;
 

@@ -144,6 +144,17 @@ describe("attachment kind", () => {
     });
   });
 
+  it("atProvider echoes the settings as applied (the service never shows them), not the volume type", async () => {
+    const applied = {
+      settings: { delete_on_termination: "true" },
+      volumeTypeHref: "/api/clouds/1/volume_types/1",
+    };
+    const at = kind.atProvider(await observed(), applied);
+    expect(at.settings).toEqual({ delete_on_termination: "true" });
+    expect(at).not.toHaveProperty("volumeTypeHref");
+    expect(kind.atProvider(await observed())).not.toHaveProperty("settings");
+  });
+
   it("create parameters", async () => {
     calls.length = 0;
     await kind.create(client, await d({ ...base, settings: { a: "b" } }));

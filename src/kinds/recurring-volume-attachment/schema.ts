@@ -15,7 +15,7 @@ export const DEVICE_RULE = "^/dev/xvd[bcefghij]$";
  * Spec field, API parameter (spec 4.6) and member of the real recurring_volume_attachment media
  * type. The service has no update: every row is create-only and a change replaces the attachment.
  * Settings and volume type are never shown (write-only: the runtime diffs them against
- * status.applied); the cloud is the collection's, never a parameter.
+ * status.applied; atProvider echoes the settings); the cloud is the collection's, never a parameter.
  */
 export const attachmentRows: TableRow<AttachmentClient>[] = [
   tableRows.cloud({ link: "cloud", empty: "unshown" }),
@@ -31,6 +31,8 @@ export const attachmentRows: TableRow<AttachmentClient>[] = [
     param: "settings",
     write: "create",
     toParam: (v) => (Object.keys(v as object).length > 0 ? v : undefined),
+    // Never shown by the service: atProvider echoes them as applied, so a user can read them back.
+    echo: true,
   },
   { spec: "volumeTypeHref", param: "volume_type_href", write: "create" },
   ...rows.read({
@@ -82,7 +84,13 @@ export const attachmentSpecSchema = managedSpec(
     settings: z
       .record(z.string().min(1).describe("Option name."), z.string().describe("Option value."))
       .optional()
-      .describe("Free key/value string options, e.g. a delete-on-termination flag."),
+      .describe(
+        "Options sent with the create as recurring_volume_attachment[settings][<key>]: free key/value " +
+          "strings. The service API takes any key (it names none; its one example is a delete-on-termination " +
+          "flag, whose key it does not give) and requires each value to be a string. It never shows them " +
+          "back: status.atProvider.settings echoes them as last applied (absent on an attachment adopted by " +
+          "href). A change replaces the attachment.",
+      ),
     volumeTypeHref: href("a volume type (some clouds need it when attaching a snapshot)").optional(),
   },
   attachmentRules,

@@ -1,8 +1,7 @@
 import * as z from "zod";
 import type { ServiceApi } from "../../api/index.ts";
 import { exactlyOne, href, managedSpec, ref } from "../../runtime/sdk/index.ts";
-import { IPV4 } from "../network/cidr.ts";
-import { cidrBlock } from "../network/schema.ts";
+import { cidrBlock, ipv4Address } from "../network/schema.ts";
 import { compact } from "../shared/observe.ts";
 import { rows } from "../shared/table.ts";
 import type { TableRow } from "../shared/table-kind.ts";
@@ -93,11 +92,7 @@ export const routeSpecSchema = managedSpec(
       "NetworkGateway",
       "A NetworkGateway custom resource as the next hop (nextHopType network_gateway); waits until it is Ready.",
     ).optional(),
-    nextHopIp: z
-      .string()
-      .regex(IPV4, "must be an IPv4 address (dotted quad)")
-      .optional()
-      .describe("IPv4 address of the next hop (nextHopType ip_string)."),
+    nextHopIp: ipv4Address("IPv4 address of the next hop (nextHopType ip_string).").optional(),
     nextHopUrl: z.string().min(1).max(2048).optional().describe("URL of the next hop (nextHopType url)."),
     description: z.string().max(4096).optional().describe("Description of the route; empty clears it."),
     cloudSpecificAttributes: z

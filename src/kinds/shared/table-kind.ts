@@ -302,7 +302,7 @@ function tableBase<S, C, D extends TableDesired>(o: TableKindOptions<S, C, D>): 
     diff: (desired, observed) => table.diff(desired, observed),
     immutable: locked,
     writeOnly: table.writeOnlyFields.length > 0 ? (d) => table.writeOnly(d) : undefined,
-    atProvider: (obs) => table.atProvider(obs),
+    atProvider: (obs, applied) => table.atProvider(obs, applied),
     index: {
       scope: (spec, status: ManagedStatus) => {
         if (!o.perCloud) return "";

@@ -185,6 +185,18 @@ describe("FieldTable atProvider and writeOnly", () => {
     });
   });
 
+  it("a write-only row that echoes is shown as last applied; one that does not never is", () => {
+    const echoing = new FieldTable<Rec, Rec>([
+      { spec: "settings", param: "settings", write: "create", echo: true },
+      { spec: "volumeTypeHref", param: "volume_type_href", write: "create" },
+    ]);
+    const applied = { settings: { a: "1" }, volumeTypeHref: "/api/clouds/1/volume_types/2" };
+    expect(echoing.atProvider({}, applied)).toEqual({ settings: { a: "1" } });
+    // Nothing applied by the operator (an object adopted by href): nothing to echo.
+    expect(echoing.atProvider({})).toEqual({});
+    expect(echoing.writeOnlyFields).toEqual(["settings", "volumeTypeHref"]);
+  });
+
   it("writeOnly lists the rows the service never shows", () => {
     expect(table.writeOnlyFields).toEqual(["settings"]);
     expect(table.writeOnly({ settings: { a: "1" } })).toEqual({ settings: { a: "1" } });

@@ -79,6 +79,11 @@ export interface Field<D = any, O = any> {
   change?: (difference: FieldDiff) => unknown;
   /** Sent in every update call, changed or not, because the API requires it (an IP address's name). */
   always?: boolean;
+  /**
+   * A value the service takes but never shows, shown in status.atProvider all the same, as last
+   * applied (status.applied): what a user wants to read back (an attachment's settings).
+   */
+  echo?: boolean;
 }
 
 /** A row the service never shows (no attribute, link or reader) that is sent: diffed against status.applied. */
@@ -155,11 +160,18 @@ export class FieldTable<D, O> {
     return p as P;
   }
 
-  /** status.atProvider: every row the service shows (or the kind derives), by its atProvider key, nulls left out. */
-  atProvider(observed: O): Record<string, unknown> {
+  /**
+   * status.atProvider: every row the service shows (or the kind derives), by its atProvider key,
+   * and the write-only rows that echo, as `applied` (status.applied) holds them; nulls left out.
+   */
+  atProvider(observed: O, applied?: Record<string, unknown>): Record<string, unknown> {
     const at: Record<string, unknown> = {};
     for (const f of this.fields) {
-      if (f.at === false || writeOnly(f)) continue;
+      if (f.at === false) continue;
+      if (writeOnly(f)) {
+        if (f.echo) at[f.at ?? f.spec] = applied?.[f.spec];
+        continue;
+      }
       at[f.at ?? f.observed ?? f.spec] = this.have(f, observed);
     }
     return compact(at);

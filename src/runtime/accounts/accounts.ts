@@ -12,7 +12,7 @@ import {
   type ObjectStore,
 } from "../client/index.ts";
 import type { ReferenceIndex } from "../indexes/index.ts";
-import { blockersOf } from "../indexes/index.ts";
+import { blockersOf, needsAction } from "../indexes/index.ts";
 import type { AccountClients, ReconcileOutcome } from "../reconcile/index.ts";
 import type { AccountCredentials, ManagedObject, SomeAccountKind } from "../sdk/index.ts";
 import {
@@ -210,6 +210,7 @@ export class AccountController implements AccountClients {
           throw new DeletionBlockedError(
             problem.accountBlockedMessage(blockers, missing),
             missing === undefined ? undefined : SECRET_RECHECK_MS,
+            needsAction(blockers),
           );
         }
         await this.auditSettled(namespace, name);
@@ -240,7 +241,7 @@ export class AccountController implements AccountClients {
       // Dependents parked while the check ran now record why they cannot proceed.
       if (this.parked.delete(key)) this.deps.onVerified?.(key);
       const event = outcomeEvent(outcome, obj.status?.conditions);
-      if (event) this.event(obj, event.reason, event.message);
+      if (event) this.event(obj, event.reason, event.message, event.type);
       problem.logAccountFailure(this.deps.problems, log, { namespace, name }, outcome, error);
     }
     const status: Record<string, unknown> = { ...(current.status ?? {}) };
@@ -271,8 +272,8 @@ export class AccountController implements AccountClients {
     return { retry, requeueAfterMs, outcome: outcome.type };
   }
 
-  private event(obj: ManagedObject, reason: EventReason, message: string): void {
-    this.deps.events.emit(obj, "Account", EventTypes[reason], reason, message);
+  private event(obj: ManagedObject, reason: EventReason, message: string, type = EventTypes[reason]): void {
+    this.deps.events.emit(obj, "Account", type, reason, message);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/index.ts";
+import { FakeClock, memoryLog } from "../testing/index.ts";
 import { EventRecorder } from "./events.ts";
+import { KubeHttpError } from "./kube-raw.ts";
 
 function fakeApi() {
   const created: { name: string; reason: string; count: number }[] = [];
@@ -160,5 +161,62 @@ describe("EventRecorder caches", () => {
     await r.flush();
     expect(f.created.map((c) => c.count)).toEqual([1, 2]);
     expect(f.created[1]?.name).not.toBe(f.created[0]?.name);
+  });
+});
+
+describe("EventRecorder in a namespace being deleted", () => {
+  /** kube-apiserver's answer to a create in a terminating namespace (NamespaceLifecycle admission). */
+  const terminating = (namespace: string) =>
+    new KubeHttpError(
+      403,
+      "POST",
+      `/api/v1/namespaces/${namespace}/events`,
+      JSON.stringify({
+        kind: "Status",
+        message: `events "web.1" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        reason: "Forbidden",
+        details: {
+          name: "web.1",
+          kind: "events",
+          causes: [{ reason: "NamespaceTerminating", message: `namespace ${namespace} is being terminated` }],
+        },
+        code: 403,
+      }),
+    );
+
+  it("says once per namespace that it is being deleted, never that RBAC lacks a verb, and again after it worked", async () => {
+    let refusing = true;
+    const api = {
+      createNamespacedEvent: async ({ namespace }: { namespace: string }) => {
+        if (refusing) throw terminating(namespace);
+      },
+      patchNamespacedEvent: async () => {},
+    };
+    const { log, lines } = memoryLog("debug");
+    const r = new EventRecorder({ api: api as never, clock: new FakeClock(), log });
+    const other = { metadata: { name: "db", namespace: "ns", uid: "u2" } };
+    r.emit(obj, "Network", "Normal", "Deleted", "deleted /api/networks/1");
+    r.emit(other, "Subnet", "Normal", "Deleted", "deleted /api/clouds/1/subnets/2");
+    r.emit(obj, "Network", "Warning", "ReconcileError", "boom");
+    await r.flush();
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [
+        30,
+        'cannot create events in namespace ns (403 Forbidden: events "web.1" is forbidden: unable to create new ' +
+          "content in namespace ns because it is being terminated); namespace ns is being deleted (kube-apiserver " +
+          "creates nothing new in a terminating namespace): nothing to fix; the Events of its objects are " +
+          "dropped until it is gone",
+      ],
+    ]);
+    expect(lines[0]).toMatchObject({ namespace: "ns", reason: "namespaceTerminating" });
+    // A namespace of that name made again, and deleted again: said again.
+    refusing = false;
+    r.emit(obj, "Network", "Normal", "Updated", "updated description");
+    await r.flush();
+    refusing = true;
+    r.emit(obj, "Network", "Normal", "Deleted", "deleted /api/networks/3");
+    await r.flush();
+    expect(lines).toHaveLength(2);
+    expect(lines.map((l) => l.msg).join("\n")).not.toContain("rbac");
   });
 });

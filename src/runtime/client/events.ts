@@ -8,12 +8,10 @@ import type {
 import { setHeaderOptions } from "@kubernetes/client-node/dist/middleware.js";
 import type { Logger } from "pino";
 import { type Clock, type Footprint, keyed, systemClock } from "../../lib/index.ts";
-import type { ManagedObject } from "../sdk/index.ts";
+import type { EventType, ManagedObject } from "../sdk/index.ts";
 import { API_VERSION } from "../sdk/index.ts";
-import { statusOf } from "./kube-errors.ts";
+import { describeKubeFailure, isNamespaceTerminating, kubeFailureOf, statusOf } from "./kube-errors.ts";
 import { isReported, type RawKube } from "./kube-raw.ts";
-
-export type EventType = "Normal" | "Warning";
 
 /** Where the reconciler reports events; fire and forget. */
 export interface EventSink {
@@ -78,6 +76,8 @@ export class EventRecorder implements EventSink {
   /** The keys of `seen` per object (queue key), so that forget finds them without a scan. */
   private readonly byObject = new Map<string, Set<string>>();
   private readonly buckets = new Map<string, Bucket>();
+  /** Namespaces being deleted whose refusal was logged: one line each, not one per Event (LRU). */
+  private readonly terminating = new Map<string, true>();
   private readonly api: Pick<CoreV1Api, "createNamespacedEvent" | "patchNamespacedEvent">;
   private readonly clock: Clock;
   private readonly log: Logger | undefined;
@@ -111,12 +111,31 @@ export class EventRecorder implements EventSink {
     const objectKey = [kind, namespace, name].join("/");
     if (!this.take(objectKey, uid)) return;
     const key = [objectKey, uid, type, reason, message].join("/");
-    const work = this.record(key, objectKey, object, kind, type, reason, message).catch((error: unknown) => {
-      // Refused by RBAC or the apiserver unreachable: logged once per cause by RawKube, not per event.
-      if (isReported(error)) this.log?.debug({ reason }, "could not record event");
-      else this.log?.warn({ err: error, reason }, "could not record event");
-    });
+    const work = this.record(key, objectKey, object, kind, type, reason, message).then(
+      () => {
+        if (this.terminating.size > 0) this.terminating.delete(namespace);
+      },
+      (error: unknown) => this.failed(error, namespace, reason),
+    );
     this.pending = this.pending.then(() => work);
+  }
+
+  private failed(error: unknown, namespace: string, reason: string): void {
+    const failure = kubeFailureOf(error);
+    if (isNamespaceTerminating(failure)) {
+      // Not RBAC: the namespace is being deleted. Said once; its objects' Events are dropped meanwhile.
+      if (touch(this.terminating, namespace)) return;
+      remember(this.terminating, namespace, true, this.cacheSize);
+      const call = { verb: "create", resource: "events", namespace };
+      this.log?.info(
+        { namespace, reason: "namespaceTerminating" },
+        `${describeKubeFailure(call, failure, "")}; the Events of its objects are dropped until it is gone`,
+      );
+      return;
+    }
+    // Refused by RBAC or the apiserver unreachable: logged once per cause by RawKube, not per event.
+    if (isReported(error)) this.log?.debug({ reason }, "could not record event");
+    else this.log?.warn({ err: error, reason }, "could not record event");
   }
 
   /** Resolves when every event emitted so far has been written (tests, shutdown). */

@@ -1,6 +1,12 @@
 import { ApiException } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { callOf, describeKubeFailure, isEnvironmental, kubeFailureOf } from "./kube-errors.ts";
+import {
+  callOf,
+  describeKubeFailure,
+  isEnvironmental,
+  isNamespaceTerminating,
+  kubeFailureOf,
+} from "./kube-errors.ts";
 import { KubeHttpError } from "./kube-raw.ts";
 
 const SERVER = "https://10.0.0.1:6443";
@@ -135,6 +141,72 @@ describe("describeKubeFailure", () => {
     ],
   ])("%s", (_name, call, error, fragment) => {
     expect(describeKubeFailure(call, kubeFailureOf(error), SERVER)).toContain(fragment);
+  });
+});
+
+/** kube-apiserver 1.32's answers to an Event create, as it sends them (measured on a real one). */
+const TERMINATING = JSON.stringify({
+  kind: "Status",
+  apiVersion: "v1",
+  metadata: {},
+  status: "Failure",
+  message:
+    'events "x.1" is forbidden: unable to create new content in namespace team-a because it is being terminated',
+  reason: "Forbidden",
+  details: {
+    name: "x.1",
+    kind: "events",
+    causes: [
+      {
+        reason: "NamespaceTerminating",
+        message: "namespace team-a is being terminated",
+        field: "metadata.namespace",
+      },
+    ],
+  },
+  code: 403,
+});
+const RBAC_REFUSED = JSON.stringify({
+  kind: "Status",
+  apiVersion: "v1",
+  metadata: {},
+  status: "Failure",
+  message:
+    'events is forbidden: User "system:serviceaccount:ops:op" cannot create resource "events" in API group "" in the namespace "team-a"',
+  reason: "Forbidden",
+  details: { kind: "events" },
+  code: 403,
+});
+
+describe("a 403 of a namespace being deleted, told apart from RBAC's by the Status's causes", () => {
+  const call = { verb: "create", resource: "events", namespace: "team-a" };
+  const path = "/api/v1/namespaces/team-a/events";
+
+  it.each([
+    ["RawKube", new KubeHttpError(403, "POST", path, TERMINATING)],
+    ["client-node", new ApiException(403, "Forbidden", TERMINATING, {})],
+  ])("%s: blames the namespace, is no RBAC problem, says nothing is to fix", (_client, error) => {
+    const failure = kubeFailureOf(error);
+    expect(failure).toMatchObject({ reason: "forbidden", status: 403, causes: ["NamespaceTerminating"] });
+    expect(isNamespaceTerminating(failure)).toBe(true);
+    expect(isEnvironmental(failure, call)).toBe(false);
+    const line = describeKubeFailure(call, failure, SERVER);
+    expect(line).toBe(
+      'cannot create events in namespace team-a (403 Forbidden: events "x.1" is forbidden: unable to create new ' +
+        "content in namespace team-a because it is being terminated); namespace team-a is being deleted " +
+        "(kube-apiserver creates nothing new in a terminating namespace): nothing to fix",
+    );
+    expect(line).not.toContain("rbac");
+  });
+
+  it("RBAC's own 403 (no cause) still says what the ServiceAccount lacks", () => {
+    const failure = kubeFailureOf(new KubeHttpError(403, "POST", path, RBAC_REFUSED));
+    expect(failure.causes).toBeUndefined();
+    expect(isNamespaceTerminating(failure)).toBe(false);
+    expect(isEnvironmental(failure, call)).toBe(true);
+    expect(describeKubeFailure(call, failure, SERVER)).toContain(
+      "the operator's ServiceAccount lacks `create` on events: apply deploy/operator/rbac.yaml",
+    );
   });
 });
 

@@ -28,6 +28,8 @@ export interface KubeFailure {
   detail: string;
   /** The network or TLS error code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, ...). */
   code?: string;
+  /** The reasons of the Status's `details.causes`, when it has any (`NamespaceTerminating`). */
+  causes?: string[];
 }
 
 /** One apiserver call as RBAC names it: verb, resource (`accounts.cloud.svc.io`, `deployments.cloud.svc.io/status`). */
@@ -66,8 +68,14 @@ const oneLine = (text: string) => {
 export function kubeFailureOf(error: unknown): KubeFailure {
   const status = statusOf(error);
   if (status !== undefined) {
-    const detail = oneLine(apiserverMessage(error) ?? "");
-    return { reason: reasonOfStatus(status), status, detail };
+    const answer = apiserverStatus(error);
+    const failure: KubeFailure = {
+      reason: reasonOfStatus(status),
+      status,
+      detail: oneLine(answer.message ?? ""),
+    };
+    if (answer.causes.length > 0) failure.causes = answer.causes;
+    return failure;
   }
   const network = networkCause(error);
   if (network) {
@@ -104,27 +112,52 @@ export function statusOf(error: unknown): number | undefined {
   return undefined;
 }
 
+/** Causes read from one Status: a few are enough to tell one refusal from another. */
+const MAX_CAUSES = 10;
+
+/** The reasons of a Status object's `details.causes`; none for anything else. */
+export function statusCauses(status: unknown): string[] {
+  const causes = (status as { details?: { causes?: unknown } } | null)?.details?.causes;
+  if (!Array.isArray(causes)) return [];
+  return causes
+    .slice(0, MAX_CAUSES)
+    .map((c) => (c as { reason?: unknown } | null)?.reason)
+    .filter((r): r is string => typeof r === "string")
+    .map((r) => r.slice(0, 100));
+}
+
 /**
- * The Status message the apiserver sent: RawKube's errors keep it; client-node's ApiException
- * carries the body as a string (or parsed); the Watch keeps only the status text.
+ * The Status the apiserver sent, its message and its causes: RawKube's errors keep them;
+ * client-node's ApiException carries the body as a string (or parsed); the Watch keeps only the
+ * status text.
  */
-function apiserverMessage(error: unknown): string | undefined {
-  const e = error as { statusMessage?: unknown; body?: unknown; message?: unknown };
-  if (typeof e.statusMessage === "string") return e.statusMessage;
+function apiserverStatus(error: unknown): { message?: string; causes: string[] } {
+  const e = error as { statusMessage?: unknown; causes?: unknown; body?: unknown; message?: unknown };
+  if (typeof e.statusMessage === "string")
+    return { message: e.statusMessage, causes: Array.isArray(e.causes) ? [...e.causes] : [] };
   let body = e.body;
   if (typeof body === "string") {
     const text = body;
     try {
       body = JSON.parse(text);
     } catch {
-      return text.slice(0, DETAIL_CHARS);
+      return { message: text.slice(0, DETAIL_CHARS), causes: [] };
     }
   }
   if (body && typeof body === "object" && typeof (body as { message?: unknown }).message === "string")
-    return (body as { message: string }).message;
+    return { message: (body as { message: string }).message, causes: statusCauses(body) };
   // The Watch's `new Error(statusText)`; an ApiException's own message holds the headers: never that.
-  if (!("body" in (e as object)) && typeof e.message === "string") return e.message;
-  return undefined;
+  if (!("body" in (e as object)) && typeof e.message === "string") return { message: e.message, causes: [] };
+  return { causes: [] };
+}
+
+/**
+ * A create refused because its namespace is being deleted: kube-apiserver's NamespaceLifecycle
+ * admission answers 403 Forbidden with the cause `NamespaceTerminating`, where RBAC's 403 has no
+ * cause. Nothing to fix: the namespace takes nothing new until it is gone.
+ */
+export function isNamespaceTerminating(failure: KubeFailure): boolean {
+  return failure.status === 403 && (failure.causes ?? []).includes("NamespaceTerminating");
 }
 
 /** The first error of the cause chain with a string code (undici nests the socket's error). */
@@ -142,6 +175,8 @@ function networkCause(error: unknown): { code: string; message: string } | undef
 /** Whether the failure comes from the environment (RBAC, a CRD, credentials, the network), not from one object. */
 export function isEnvironmental(failure: KubeFailure, call: Pick<KubeCall, "verb">): boolean {
   if (failure.reason === "other") return false;
+  // One namespace on its way out, not the operator's RBAC: no cause to report until it clears.
+  if (isNamespaceTerminating(failure)) return false;
   // A 404 of one object is the object gone; of a whole collection, a CRD not installed.
   if (failure.reason === "notFound") return call.verb === "list" || call.verb === "watch";
   return true;
@@ -176,6 +211,8 @@ export function describeKubeFailure(call: KubeCall, failure: KubeFailure, server
 function fixFor(call: KubeCall, failure: KubeFailure, server: string): string {
   switch (failure.reason) {
     case "forbidden": {
+      if (isNamespaceTerminating(failure))
+        return `namespace ${call.namespace ?? ""} is being deleted (kube-apiserver creates nothing new in a terminating namespace): nothing to fix`;
       const user = /User "([^"]+)"/.exec(failure.detail)?.[1];
       const who =
         user === undefined || user.startsWith("system:serviceaccount:")

@@ -2,22 +2,26 @@ import type { RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { Agent } from "undici";
 import type { ProblemLog } from "../telemetry/index.ts";
-import { callOf, isEnvironmental, kubeTrouble, subjectOf } from "./kube-errors.ts";
+import { callOf, isEnvironmental, kubeTrouble, statusCauses, subjectOf } from "./kube-errors.ts";
 
-/** An apiserver answer other than 2xx, with the Status object's reason and message. */
+/** An apiserver answer other than 2xx, with the Status object's reason, message and causes. */
 export class KubeHttpError extends Error {
   override name = "KubeHttpError";
   readonly code: number;
   readonly reason: string | undefined;
   /** The Status object's message alone (or the start of a body that is not one). */
   readonly statusMessage: string;
+  /** The reasons of the Status's `details.causes` (`NamespaceTerminating`, `FieldValueInvalid`). */
+  readonly causes: readonly string[];
   constructor(code: number, method: string, path: string, body: string) {
     let reason: string | undefined;
     let message = body.slice(0, 500);
+    let causes: string[] = [];
     try {
-      const status = JSON.parse(body) as { reason?: string; message?: string };
+      const status = JSON.parse(body) as { reason?: string; message?: string; details?: unknown };
       reason = status.reason;
       message = status.message ?? message;
+      causes = statusCauses(status);
     } catch {
       // not a Status object
     }
@@ -25,6 +29,7 @@ export class KubeHttpError extends Error {
     this.code = code;
     this.reason = reason;
     this.statusMessage = message;
+    this.causes = causes;
   }
 }
 

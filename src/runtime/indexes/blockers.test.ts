@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeKube } from "../testing/index.ts";
-import { type Blocker, blockedMessage, blockersOf, deletingTargets } from "./blockers.ts";
+import { type Blocker, blockedMessage, blockersOf, deletingTargets, needsAction } from "./blockers.ts";
 import { ReferenceIndex } from "./references.ts";
 
 const NS = "demo";
@@ -91,6 +91,31 @@ describe("blockersOf", () => {
   });
 });
 
+describe("blockersOf: references that cannot change", () => {
+  it("marks those not being deleted that name the object through a field that cannot change", () => {
+    const { kube, refs, put } = world();
+    const network = key("Network", "main");
+    put("Subnet", "web", [network]);
+    put("Subnet", "old", [network], { deleting: true });
+    put("RouteTable", "rt", [network]);
+    const asked: unknown[] = [];
+    const fixed = (dependent: { kind: string }, target: { kind: string; name: string }) => {
+      asked.push([dependent.kind, target]);
+      return dependent.kind === "Subnet" ? ["networkRef"] : [];
+    };
+    expect(blockersOf(network, refs, kube, fixed)).toEqual([
+      { kind: "RouteTable", name: "rt", deleting: false, waitingFor: [] },
+      { kind: "Subnet", name: "old", deleting: true, waitingFor: [] },
+      { kind: "Subnet", name: "web", deleting: false, waitingFor: [], fixed: ["networkRef"] },
+    ]);
+    // Only about those someone must act on, and with the object they name.
+    expect(asked).toEqual([
+      ["RouteTable", { kind: "Network", namespace: NS, name: "main" }],
+      ["Subnet", { kind: "Network", namespace: NS, name: "main" }],
+    ]);
+  });
+});
+
 describe("deletingTargets", () => {
   it("what a resource references that is being deleted too (it waits for this one)", () => {
     const { kube, refs, put } = world();
@@ -139,6 +164,54 @@ describe("blockedMessage", () => {
     },
   ])("$reason", ({ blockers, message }) => {
     expect(blockedMessage(blockers, "spec.accountRef")).toBe(message);
+  });
+
+  const fixed = (kind: string, name: string, fields = ["networkRef"]): Blocker => ({
+    kind,
+    name,
+    deleting: false,
+    waitingFor: [],
+    fixed: fields,
+  });
+  it.each([
+    {
+      reason: "references that cannot change: delete, nothing else works",
+      blockers: [fixed("Subnet", "web")],
+      message:
+        "still used by 1 resource not being deleted: Subnet web; delete it (its spec.networkRef cannot be changed)",
+    },
+    {
+      reason: "several kinds and fields that cannot change: each field named once",
+      blockers: [
+        fixed("IpAddress", "ip"),
+        fixed("Subnet", "web"),
+        fixed("Volume", "data", ["deploymentRef"]),
+      ],
+      message:
+        "still used by 3 resources not being deleted: IpAddress ip, Subnet web, Volume data; " +
+        "delete them (their spec.networkRef and spec.deploymentRef cannot be changed)",
+    },
+    {
+      reason: "both sorts: each group by name, with what works for it",
+      blockers: [
+        { kind: "RouteTable", name: "rt", deleting: false, waitingFor: [] },
+        fixed("Subnet", "a"),
+        fixed("Subnet", "b"),
+        going("edge"),
+      ],
+      message:
+        "still used by 3 resources not being deleted: RouteTable rt, Subnet a, Subnet b; " +
+        "delete Subnet a, Subnet b (their spec.networkRef cannot be changed); " +
+        "delete RouteTable rt or change its references to Network main; " +
+        "also waiting for 1 dependent being deleted: Network edge (deleting)",
+    },
+  ])("$reason", ({ blockers, message }) => {
+    expect(blockedMessage(blockers, "references to Network main")).toBe(message);
+  });
+
+  it("someone has to act only while a blocker is not being deleted", () => {
+    expect(needsAction([going("main")])).toBe(false);
+    expect(needsAction([going("main"), staying("a")])).toBe(true);
   });
 
   it("names at most ten blockers (three of what each waits for) and counts the rest", () => {

@@ -13,15 +13,34 @@ export interface Blocker {
   waitingFor: string[];
   /** When deleting and waiting for no dependent: what its Ready condition says holds it (a retried delete). */
   state?: string;
+  /**
+   * When not deleting: its spec fields naming this object that can never change (`networkRef`):
+   * only deleting it lets this object go.
+   */
+  fixed?: string[];
 }
+
+/** The fields of a dependent's spec naming `target` that can never change (sdk's fixedReferences). */
+export type FixedFields = (
+  dependent: { kind: string; spec: unknown },
+  target: { kind: string; name: string },
+) => string[];
 
 /** Names listed in one message: a namespace of thousands must not make a condition of megabytes. */
 const LISTED = 10;
 const NESTED = 3;
 const STATE_CHARS = 120;
 
-/** The dependents of `key` (a queue key) that still exist in the cache, each with what it waits for. */
-export function blockersOf(key: string, refs: ReferenceIndex, store: ObjectStore): Blocker[] {
+/**
+ * The dependents of `key` (a queue key) that still exist in the cache, each with what it waits for;
+ * `fixed` tells which of those not being deleted name it through fields that cannot change.
+ */
+export function blockersOf(
+  key: string,
+  refs: ReferenceIndex,
+  store: ObjectStore,
+  fixed?: FixedFields,
+): Blocker[] {
   const existing = (k: string) => {
     const { kind, namespace, name } = parseKey(k);
     const obj = store.get(kind, namespace, name);
@@ -45,6 +64,10 @@ export function blockersOf(key: string, refs: ReferenceIndex, store: ObjectStore
     // the association goes with it, and so may this object (a network's deletion takes its
     // default route table along, where deleting the table first would be refused).
     const blocker: Blocker = { kind: found.kind, name: found.name, deleting, waitingFor: [] };
+    if (!deleting && fixed) {
+      const fields = fixed({ kind: found.kind, spec: found.obj.spec }, parseKey(key));
+      if (fields.length > 0) blocker.fixed = fields;
+    }
     if (deleting) {
       for (const next of refs.dependents(dependent)) {
         // Not this object itself (a cycle): what it waits for besides.
@@ -74,10 +97,16 @@ export function deletingTargets(key: string, refs: ReferenceIndex, store: Object
   });
 }
 
+/** Whether someone has to act for the deletion to go on: a blocker nobody is deleting. */
+export function needsAction(blockers: readonly Blocker[]): boolean {
+  return blockers.some((b) => !b.deleting);
+}
+
 /**
  * The DeletionBlocked message: when every blocker is being deleted, that nobody has to act and
- * what each waits for; otherwise which ones the user must delete or point elsewhere first.
- * `referencedAs` says what their references name (`spec.accountRef`, `Network main`).
+ * what each waits for; otherwise which ones the user must delete first, or, where their
+ * references may change, point elsewhere. `referencedAs` says what their references name
+ * (`spec.accountRef`, `references to Network main`).
  */
 export function blockedMessage(blockers: readonly Blocker[], referencedAs: string): string {
   const deleting = blockers.filter((b) => b.deleting);
@@ -89,12 +118,28 @@ export function blockedMessage(blockers: readonly Blocker[], referencedAs: strin
   if (staying.length === 0) return going;
   const held =
     `still used by ${count(staying.length, "resource")} not being deleted: ` +
-    `${list(
-      staying.map((b) => `${b.kind} ${b.name}`),
-      LISTED,
-    )}; delete ${staying.length === 1 ? "it" : "them"} or change ${staying.length === 1 ? "its" : "their"} ${referencedAs}`;
+    `${list(staying.map(nameOf), LISTED)}; ${whatToDo(staying, referencedAs)}`;
   return going ? `${held}; also ${going}` : held;
 }
+
+/** Delete those whose references cannot change; delete or repoint the others. */
+function whatToDo(staying: readonly Blocker[], referencedAs: string): string {
+  const fixed = staying.filter((b) => b.fixed);
+  const free = staying.filter((b) => !b.fixed);
+  // One group: "it"/"them" (the list just named them); both: each group by name.
+  const which = (group: readonly Blocker[]) =>
+    group.length === staying.length ? (group.length === 1 ? "it" : "them") : list(group.map(nameOf), LISTED);
+  const its = (group: readonly Blocker[]) => (group.length === 1 ? "its" : "their");
+  const steps: string[] = [];
+  if (fixed.length > 0) {
+    const fields = [...new Set(fixed.flatMap((b) => b.fixed!))].map((f) => `spec.${f}`);
+    steps.push(`delete ${which(fixed)} (${its(fixed)} ${fields.join(" and ")} cannot be changed)`);
+  }
+  if (free.length > 0) steps.push(`delete ${which(free)} or change ${its(free)} ${referencedAs}`);
+  return steps.join("; ");
+}
+
+const nameOf = (b: Blocker) => `${b.kind} ${b.name}`;
 
 function describe(b: Blocker): string {
   if (b.waitingFor.length > 0)

@@ -210,7 +210,12 @@ export class IndexObserver {
         if (observed === undefined) {
           report.missing++;
           this.o.enqueue(key);
-        } else if (!deepEqual(withoutNulls(kind.atProvider(observed)), obj.status?.atProvider ?? {})) {
+        } else if (
+          !deepEqual(
+            withoutNulls(kind.atProvider(observed, obj.status?.applied)),
+            obj.status?.atProvider ?? {},
+          )
+        ) {
           report.drifted++;
           this.o.observations.put(key, href, observed, readAt);
           this.o.enqueue(key);

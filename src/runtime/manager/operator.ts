@@ -214,6 +214,7 @@ export class Operator {
           problems: this.problems,
           explainServiceError: options.explainServiceError,
           keySources: this.keySources,
+          kindOf: (k) => options.kinds.find((x) => x.kind === k),
         }),
       );
     }

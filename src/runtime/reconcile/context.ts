@@ -7,6 +7,7 @@ import type {
   AnyManagedKind,
   DesiredContext,
   EventReason,
+  EventType,
   KeySources,
   LookupContext,
   ManagedObject,
@@ -51,8 +52,8 @@ export interface Subject {
 export interface Report {
   readonly status: ManagedStatus;
   readonly log: Logger;
-  /** Records an Event, emitted when the run's status is written; its type comes with the reason. */
-  event(reason: EventReason, message: string): void;
+  /** Records an Event, emitted when the run's status is written; its type comes with the reason unless given. */
+  event(reason: EventReason, message: string, type?: EventType): void;
   flushEvents(): void;
   /** A change this run made to a service object (the facts of its Created/Updated/... event). */
   audited(
@@ -126,6 +127,8 @@ export interface Around {
   keySources?: KeySources;
   /** Failures many resources share: one line per cause. */
   problems?: ProblemLog;
+  /** The kinds the operator serves, by name: what a dependent's references are (DeletionBlocked). */
+  kindOf?: (kind: string) => AnyManagedKind | undefined;
 }
 
 /** How long the run waits on what lies outside the cluster, and which failures are final. */

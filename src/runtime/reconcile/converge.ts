@@ -52,7 +52,10 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
     run.obj.status?.observedGeneration === run.meta.generation &&
     isTrue(run.obj.status?.conditions, "Ready") &&
     !run.sourcesChanged &&
-    !deepEqual(withoutNulls(run.kind.atProvider(state.observed)), run.obj.status?.atProvider ?? {});
+    !deepEqual(
+      withoutNulls(run.kind.atProvider(state.observed, run.obj.status?.applied)),
+      run.obj.status?.atProvider ?? {},
+    );
   const fields = diff.map((d) => d.field);
   await run.kind.beforeWrite?.(client, desired, fields);
   await run.kind.update(client, href, desired, state.observed, diff);
@@ -70,7 +73,7 @@ async function update(run: Run, state: Existing, diff: FieldDiff[]): Promise<unk
   const observed = (await run.observe(state, href)) ?? state.observed;
   const remaining = run.kind.diff(desired, observed);
   if (remaining.length > 0) {
-    run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
+    run.status.atProvider = withoutNulls(run.kind.atProvider(observed, run.status.applied));
     throw new WaitError(
       Reason.Updating,
       `waiting for the service to apply ${remaining.map((d) => d.field).join(", ")}`,

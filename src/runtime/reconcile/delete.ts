@@ -1,16 +1,17 @@
-import { blockedMessage, blockersOf } from "../indexes/index.ts";
-import { Annotation, DeletionBlockedError, EventReason } from "../sdk/index.ts";
+import { blockedMessage, blockersOf, type FixedFields, needsAction } from "../indexes/index.ts";
+import { Annotation, DeletionBlockedError, EventReason, fixedReferences } from "../sdk/index.ts";
 import type { PhaseRun as Run } from "./context.ts";
 import { lookupPending } from "./observe.ts";
 import { resolveLoosely } from "./resolve.ts";
 
 /** Deletion: whether dependents still hold the object, and whether its external object goes or stays. */
 export async function deleted(run: Run, spec: Record<string, unknown>, accountName: string): Promise<"gone"> {
-  const blockers = blockersOf(run.key, run.around.refs, run.around.store);
+  const blockers = blockersOf(run.key, run.around.refs, run.around.store, fixedFields(run));
   if (blockers.length > 0) {
     throw new DeletionBlockedError(
       blockedMessage(blockers, `references to ${run.kind.kind} ${run.meta.name}`),
       run.policy.dependencyRetryMs,
+      needsAction(blockers),
     );
   }
   const href = run.currentHref();
@@ -33,6 +34,16 @@ export async function deleted(run: Run, spec: Record<string, unknown>, accountNa
   const pending = run.annotations[Annotation.createPending] !== undefined;
   if (href || pending) await deleteExternal(run, spec, accountName, href);
   return release(run);
+}
+
+/** Which references of a dependent can never change, by its kind (none known without the kinds). */
+function fixedFields(run: Run): FixedFields | undefined {
+  const kindOf = run.around.kindOf;
+  if (!kindOf) return undefined;
+  return (dependent, target) => {
+    const kind = kindOf(dependent.kind);
+    return kind ? fixedReferences(kind, dependent.spec, target) : [];
+  };
 }
 
 /** A replacement was under way: its superseded object goes too, unless another resource manages it. */

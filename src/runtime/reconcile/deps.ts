@@ -3,7 +3,15 @@ import type { Clock } from "../../lib/index.ts";
 import type { AuditSink } from "../audit/index.ts";
 import type { EventSink, KubeWriter, ObjectStore } from "../client/index.ts";
 import type { OwnerIndex, ReferenceIndex } from "../indexes/index.ts";
-import type { AccountUse, KeySources, NameLookup, NoClient, Outcome, Result } from "../sdk/index.ts";
+import type {
+  AccountUse,
+  AnyManagedKind,
+  KeySources,
+  NameLookup,
+  NoClient,
+  Outcome,
+  Result,
+} from "../sdk/index.ts";
 import type { ExplainServiceError, ProblemLog } from "../telemetry/index.ts";
 import type { BatchedReads } from "./batched-reads.ts";
 import type { LinkCheck } from "./link-check.ts";
@@ -66,6 +74,8 @@ export interface ReconcilerDeps {
   explainServiceError?: ExplainServiceError;
   /** Reads the ConfigMap and Secret keys specs name (share one per operator); none: nothing is read. */
   keySources?: KeySources;
+  /** The kinds the operator serves, by name: what a dependent's references are (DeletionBlocked). */
+  kindOf?: (kind: string) => AnyManagedKind | undefined;
 }
 
 /** What a reconcile ended with; the controller requeues accordingly. */

@@ -46,6 +46,8 @@ describe("ManagedReconciler: deletion", () => {
     expect(cond("Ready", "parent")?.message).toBe(
       "still used by 1 resource not being deleted: Widget child; delete it or change its references to Widget parent",
     );
+    // Nobody deletes the child: someone has to act, a Warning says so.
+    expect(events.at(-1)).toMatchObject({ reason: "DeletionBlocked", type: "Warning" });
     kube.delete("Widget", NS, "child");
     await reconciler.reconcile(NS, "child");
     await reconciler.reconcile(NS, "parent");

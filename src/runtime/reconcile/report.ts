@@ -26,7 +26,7 @@ import { AccountPendingError, AwaitingReferencesError, type Existing } from "./s
  */
 export function report(run: Run, state: Existing): Outcome {
   const { observed, observeOnly, desired, associations, lingering } = state;
-  run.status.atProvider = withoutNulls(run.kind.atProvider(observed));
+  run.status.atProvider = withoutNulls(run.kind.atProvider(observed, run.status.applied));
   if (observeOnly) {
     return {
       type: "ready",
@@ -158,7 +158,7 @@ export async function record(run: Run, outcome: Outcome, retry: boolean): Promis
 
 function eventsForOutcome(run: Run, outcome: Outcome): void {
   const event = outcomeEvent(outcome, run.obj.status?.conditions);
-  if (event) run.event(event.reason, event.message);
+  if (event) run.event(event.reason, event.message, event.type);
 }
 
 async function writeStatus(run: Run, outcome: Outcome): Promise<void> {

@@ -16,6 +16,7 @@ import {
   cannotDelete,
   DependencyNotReadyError,
   EventReason,
+  type EventType,
   EventTypes,
   FINALIZER,
   invalidHref,
@@ -66,7 +67,7 @@ export class Run implements PhaseRun {
   private readonly audit: RunAudit;
   /** The Account and client of this run's service calls (see client()). */
   private account: { name: string; client: unknown } | undefined;
-  private readonly emitted: { reason: EventReason; message: string }[] = [];
+  private readonly emitted: { reason: EventReason; message: string; type: EventType }[] = [];
   private readonly fallbackNames = new NameLookup();
 
   constructor(kind: AnyManagedKind, obj: ManagedObject, deps: ReconcilerDeps, memory: RunMemory) {
@@ -167,12 +168,12 @@ export class Run implements PhaseRun {
 
   flushEvents(): void {
     for (const e of this.emitted.splice(0))
-      this.deps.events.emit(this.obj, this.kind.kind, EventTypes[e.reason], e.reason, e.message);
+      this.deps.events.emit(this.obj, this.kind.kind, e.type, e.reason, e.message);
   }
 
-  /** Records an event, emitted when the run's status is written; its type comes with the reason. */
-  event(reason: EventReason, message: string): void {
-    this.emitted.push({ reason, message });
+  /** Records an event, emitted when the run's status is written; its type comes with the reason unless given. */
+  event(reason: EventReason, message: string, type: EventType = EventTypes[reason]): void {
+    this.emitted.push({ reason, message, type });
     // A failed attempt is logged where it is handled (failure-log.ts: once per attempt, or once per
     // cause many resources share); its event would say it again, at every retry.
     if (reason === EventReason.ReconcileError) this.log.debug({ event: reason }, message);

@@ -11,6 +11,7 @@ export * from "./account-kind.ts";
 export * from "./account-use.ts";
 export * from "./canonical-href.ts";
 export * from "./conditions.ts";
+export * from "./fixed-references.ts";
 export * from "./key-sources.ts";
 export * from "./kind.ts";
 export * from "./links.ts";

@@ -97,8 +97,11 @@ export interface Comparison<D = unknown, O = unknown> {
   immutable?: readonly string[];
   /** When set, a change of an immutable field replaces the object ("createBeforeDelete" or "deleteBeforeCreate"). */
   replace?: "createBeforeDelete" | "deleteBeforeCreate";
-  /** The representation as shown in status.atProvider. */
-  atProvider(observed: O): Record<string, unknown>;
+  /**
+   * The representation as shown in status.atProvider; `applied` (status.applied) holds the
+   * write-only values as last applied, which a kind may show there too (the service never does).
+   */
+  atProvider(observed: O, applied?: Record<string, unknown>): Record<string, unknown>;
   /** Undefined when the external object is usable, else a message saying what it waits for. */
   notReady?(observed: O): string | undefined;
   /**

@@ -236,3 +236,18 @@ describe("outcomeEvent: one event per change of state", () => {
     expect(event && `${event.reason}: ${event.message}`).toBe(want);
   });
 });
+
+describe("outcomeEvent: a deletion someone has to act on is a Warning", () => {
+  it.each([
+    { needsAction: false, type: undefined },
+    { needsAction: true, type: "Warning" },
+  ])("DeletionBlocked, needsAction $needsAction: type $type", ({ needsAction, type }) => {
+    const outcome = outcomeOf(new DeletionBlockedError("still used by ...", 1_000, needsAction), () => false);
+    expect(outcome).toMatchObject({ type: "waiting", reason: Reason.DeletionBlocked });
+    expect(outcomeEvent(outcome, [])).toEqual({
+      reason: Reason.DeletionBlocked,
+      message: "still used by ...",
+      ...(type ? { type } : {}),
+    });
+  });
+});

@@ -3,6 +3,7 @@ import {
   BlockedError,
   type ErrorReason,
   EventReason,
+  type EventType,
   type ProgressingReason,
   type ReadyReason,
   Reason,
@@ -22,7 +23,14 @@ export type Outcome =
   | { type: "progressing"; reason: ProgressingReason; message: string; requeueAfterMs: number }
   | { type: "paused" }
   | { type: "terminal"; reason: TerminalReason; message: string }
-  | { type: "waiting"; reason: WaitingReason; message: string; requeueAfterMs: number }
+  | {
+      type: "waiting";
+      reason: WaitingReason;
+      message: string;
+      requeueAfterMs: number;
+      /** It waits on something nobody is changing (BlockedError.needsAction): a Warning event. */
+      needsAction?: true;
+    }
   | { type: "error"; reason: ErrorReason; message: string };
 
 /** The Synced message of a paused object. */
@@ -38,6 +46,7 @@ export function outcomeOf(error: unknown, isTerminalApiError: (e: unknown) => bo
       reason: error.reason,
       message: error.message,
       requeueAfterMs: error.retryAfterMs,
+      ...(error.needsAction ? { needsAction: true as const } : {}),
     };
   }
   if (error instanceof WaitError) {
@@ -120,10 +129,12 @@ export function conditionsFor(
   }
 }
 
-/** An event to emit: its type comes with the reason (EventTypes). */
+/** An event to emit: its type comes with the reason (EventTypes), unless `type` says otherwise. */
 export interface OutcomeEvent {
   reason: EventReason;
   message: string;
+  /** A wait that needs someone to act is a Warning, whatever its reason's usual type. */
+  type?: EventType;
 }
 
 /**
@@ -152,7 +163,10 @@ export function outcomeEvent(
     case "error":
       return { reason: EventReason.ReconcileError, message };
     case "waiting":
-      return changed("False", outcome.reason) ? { reason: outcome.reason, message } : undefined;
+      if (!changed("False", outcome.reason)) return undefined;
+      return outcome.needsAction
+        ? { reason: outcome.reason, message, type: "Warning" }
+        : { reason: outcome.reason, message };
     case "ready":
       if (outcome.reason === Reason.FieldsIgnored && changed("True", outcome.reason))
         return { reason: EventReason.FieldsIgnored, message };

@@ -138,6 +138,9 @@ export const EventTypes = {
   ResyncIntervalInvalid: "Warning",
 } as const satisfies Record<EventReason, "Normal" | "Warning">;
 
+/** An Event's type: Normal (all is well) or Warning (someone should look). */
+export type EventType = "Normal" | "Warning";
+
 export interface Result {
   /** Reconcile the object again after this many milliseconds (0 or absent: not before the next event). */
   requeueAfterMs?: number;
@@ -194,9 +197,15 @@ export class BlockedError extends ReconcileError {
   declare readonly reason: WaitingReason;
   /** Safety net in case what it waits for never emits an event (e.g. it lives outside the cluster). */
   readonly retryAfterMs: number;
-  constructor(reason: WaitingReason, message: string, retryAfterMs = 60_000) {
+  /**
+   * It waits on something nobody is changing, so it lasts until someone acts: its Event is a
+   * Warning whatever its reason's type (`kubectl get events --field-selector type=Warning` shows it).
+   */
+  readonly needsAction: boolean;
+  constructor(reason: WaitingReason, message: string, retryAfterMs = 60_000, needsAction = false) {
     super(reason, message);
     this.retryAfterMs = retryAfterMs;
+    this.needsAction = needsAction;
   }
 }
 
@@ -209,12 +218,15 @@ export class DependencyNotReadyError extends BlockedError {
   }
 }
 
-/** Deletion must wait for dependents; re-queued when they disappear. */
+/**
+ * Deletion must wait for dependents; re-queued when they disappear. `needsAction`: some of them
+ * are not being deleted (someone has to delete them or change their references).
+ */
 export class DeletionBlockedError extends BlockedError {
   override name = "DeletionBlockedError";
   override readonly code = "DELETION_BLOCKED";
-  constructor(message: string, retryAfterMs = 60_000) {
-    super(Reason.DeletionBlocked, message, retryAfterMs);
+  constructor(message: string, retryAfterMs = 60_000, needsAction = false) {
+    super(Reason.DeletionBlocked, message, retryAfterMs, needsAction);
   }
 }
 
