@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import { isIP } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
@@ -17,11 +18,11 @@ export interface Certificates {
 }
 
 /**
- * A throwaway CA, a serving certificate for 127.0.0.1 and localhost, an admin client certificate
+ * A throwaway CA, a serving certificate for 127.0.0.1, localhost and `host`, an admin client certificate
  * (`O=system:masters`, which RBAC lets do anything) and a ServiceAccount key pair, made with the
  * `openssl` command in `dir`. Node's crypto makes keys but not certificates.
  */
-export async function makeCertificates(dir: string): Promise<Certificates> {
+export async function makeCertificates(dir: string, host = "127.0.0.1"): Promise<Certificates> {
   const path = (name: string) => join(dir, name);
   const files: Certificates = {
     caCert: path("ca.crt"),
@@ -49,7 +50,12 @@ export async function makeCertificates(dir: string): Promise<Certificates> {
     files.caCert,
   );
   const extensions = path("serving.ext");
-  await writeFile(extensions, "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
+  const names = [
+    "IP:127.0.0.1",
+    "DNS:localhost",
+    ...(isIP(host) && host !== "127.0.0.1" ? [`IP:${host}`] : []),
+  ];
+  await writeFile(extensions, `subjectAltName=${names.join(",")}\nextendedKeyUsage=serverAuth\n`);
   await signed(
     files.servingKey,
     files.servingCert,

@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,8 @@ export interface ControlPlane {
   kubeconfig: string;
   /** The CA that signed the apiserver's serving certificate (PEM). */
   ca: string;
+  /** A bearer token of the admin (`system:masters`), for clients that take no certificate. */
+  token: string;
   /** Stops both processes and removes their files. */
   stop(): Promise<void>;
 }
@@ -27,12 +30,21 @@ export function missingBinaries(assets: string): string | undefined {
   return missing.length ? `${assets} holds no ${missing.join(" or ")}` : undefined;
 }
 
+/** Where the apiserver listens: a free loopback port unless told (0 = a free one too). */
+export interface ControlPlaneOptions {
+  host?: string;
+  port?: number;
+}
+
 /**
  * Starts etcd and kube-apiserver from the folder `assets` (KUBEBUILDER_ASSETS): loopback ports,
  * throwaway certificates, RBAC on, everything under one temporary folder. A bare apiserver, as
  * envtest's: no controller-manager finishes a namespace deletion or collects garbage.
  */
-export async function startControlPlane(assets: string): Promise<ControlPlane> {
+export async function startControlPlane(
+  assets: string,
+  options: ControlPlaneOptions = {},
+): Promise<ControlPlane> {
   const missing = missingBinaries(assets);
   if (missing) throw new Error(`cannot start a control plane: ${missing}`);
   const dir = await mkdtemp(join(tmpdir(), "svc-operator-control-plane-"));
@@ -42,19 +54,22 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const certificates = await makeCertificates(dir);
+    const host = options.host ?? "127.0.0.1";
+    const certificates = await makeCertificates(dir, host);
     const etcdUrl = await startEtcd(assets, dir, children);
-    const port = await freePort();
+    const port = options.port || (await freePort());
     const ca = await readFile(certificates.caCert, "utf8");
-    const url = `https://127.0.0.1:${port}`;
-    const apiserver = startChild(
-      "kube-apiserver",
-      join(assets, "kube-apiserver"),
-      apiserverArgs(certificates, etcdUrl, port),
-    );
+    // Bound to every address, it is still reached on loopback.
+    const url = `https://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
+    // A static token beside the certificate: some clients (the playground's) speak bearer tokens.
+    const token = randomBytes(24).toString("hex");
+    const tokens = join(dir, "tokens.csv");
+    await writeFile(tokens, `${token},admin,admin,"system:masters"\n`, { mode: 0o600 });
+    const args = [...apiserverArgs(certificates, etcdUrl, host, port), `--token-auth-file=${tokens}`];
+    const apiserver = startChild("kube-apiserver", join(assets, "kube-apiserver"), args);
     children.push(apiserver);
     await waitUntil(apiserver, "ready", () => ready(url, ca), 60_000);
-    return { url, ca, kubeconfig: await adminKubeconfig(url, certificates), stop };
+    return { url, ca, token, kubeconfig: await adminKubeconfig(url, certificates), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -80,7 +95,7 @@ async function startEtcd(assets: string, dir: string, children: Child[]): Promis
   return clientUrl;
 }
 
-function apiserverArgs(c: Certificates, etcdUrl: string, port: number): string[] {
+function apiserverArgs(c: Certificates, etcdUrl: string, host: string, port: number): string[] {
   return [
     `--etcd-servers=${etcdUrl}`,
     `--tls-cert-file=${c.servingCert}`,
@@ -90,7 +105,7 @@ function apiserverArgs(c: Certificates, etcdUrl: string, port: number): string[]
     `--service-account-signing-key-file=${c.serviceAccountKey}`,
     "--service-account-issuer=https://kubernetes.default.svc",
     "--service-cluster-ip-range=10.0.0.0/24",
-    "--bind-address=127.0.0.1",
+    `--bind-address=${host}`,
     "--advertise-address=127.0.0.1",
     `--secure-port=${port}`,
     "--endpoint-reconciler-type=none",

@@ -30,3 +30,13 @@ describe("--region-port follows --simulator-port unless given, as the simulator'
     expect(options["region-port"]).toBe(region);
   });
 });
+
+describe("--kube-apiserver-assets", () => {
+  it("is taken alone, and refused beside --state-dir, whose state a real apiserver's etcd would not keep", () => {
+    const options = parseFlags(dev, ["--kube-apiserver-assets", "/envtest"]) as DevCommandOptions;
+    expect(options["kube-apiserver-assets"]).toBe("/envtest");
+    expect(() => parseFlags(dev, ["--kube-apiserver-assets", "/envtest", "--state-dir", "s"])).toThrow(
+      /--state-dir.*a real kube-apiserver's etcd starts empty each time: pass one or the other/,
+    );
+  });
+});

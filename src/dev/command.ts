@@ -2,6 +2,7 @@ import { join, resolve } from "node:path";
 import * as z from "zod";
 import { checkPorts, defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
 import { defaultRegionPort } from "../simulator/command.ts";
+import { BARE_APISERVER_NOTE } from "./cluster.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
 import type { DevSession } from "./stack.ts";
 
@@ -17,11 +18,17 @@ const schema = z
     "region-port": flag.port(0).removeDefault().optional(),
     "metrics-port": flag.port(8080),
     "state-dir": z.string().min(1, "must not be empty").optional(),
+    "kube-apiserver-assets": z.string().min(1, "must not be empty").optional(),
     samples: z.string().min(1, "must not be empty").default(DEFAULT_SAMPLES),
     "no-samples": z.boolean().default(false),
     "log-level": flag.logLevel(),
   })
   .strict()
+  .refine((o) => !(o["state-dir"] && o["kube-apiserver-assets"]), {
+    message:
+      "--state-dir keeps the devcluster's state; a real kube-apiserver's etcd starts empty each time: pass one or the other",
+    path: ["state-dir"],
+  })
   .transform((o) => ({ ...o, "region-port": o["region-port"] ?? defaultRegionPort(o["simulator-port"]) }));
 
 /** The flags naming a port, in the order the servers start. */
@@ -94,6 +101,11 @@ export function devCommand(
         description:
           "keep the devcluster's and the simulator's state (and kubeconfig, log) here across restarts",
       },
+      "kube-apiserver-assets": {
+        type: "string",
+        description:
+          "a folder holding kube-apiserver and etcd (as KUBEBUILDER_ASSETS does): run on a real apiserver instead of the devcluster",
+      },
       samples: {
         type: "string",
         description: "directory of sample manifests to apply",
@@ -137,6 +149,7 @@ export function devCommand(
           metricsPort: options["metrics-port"],
           // Absolute, so the printed KUBECONFIG works from any directory, not only this one.
           stateDir: options["state-dir"] === undefined ? undefined : resolve(options["state-dir"]),
+          kubeApiserverAssets: options["kube-apiserver-assets"],
           samplesDir: options["no-samples"] ? undefined : options.samples,
           logLevel: options["log-level"],
         });
@@ -149,7 +162,10 @@ export function devCommand(
         throw error;
       }
       const metrics = session.operator.healthAddress;
-      io.out(`svc-operator dev: devcluster ${session.cluster.url}, simulator ${session.sim.url}`);
+      io.out(
+        `svc-operator dev: ${session.cluster.name} ${session.cluster.url}, simulator ${session.sim.url}`,
+      );
+      if (session.cluster.name === "kube-apiserver") io.out(`  ${BARE_APISERVER_NOTE}`);
       if (metrics) io.out(`  operator metrics: http://${metrics.host}:${metrics.port}/metrics`);
       io.out(
         options["state-dir"]
@@ -198,7 +214,7 @@ export function devCommand(
       clearInterval(timer);
       table.update(session.rows(), footer());
       io.out("");
-      io.out("stopping: operator, simulator, devcluster...");
+      io.out(`stopping: operator, simulator, ${session.cluster.name}...`);
       await session.stop();
       io.out("stopped");
       return 0;

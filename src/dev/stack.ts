@@ -4,7 +4,6 @@ import { join } from "node:path";
 // The module, not the index (which loads every generated class: scripts/build.ts).
 import { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import { pino } from "pino";
-import { createDevCluster, type DevCluster } from "../devcluster/index.ts";
 import { crdSources } from "../kinds/index.ts";
 import { createOperator } from "../run/index.ts";
 import { loadConfig } from "../runtime/config/index.ts";
@@ -17,6 +16,7 @@ import { resources } from "../simulator/resources/index.ts";
 import { type HrefGroup, seededHrefs } from "../simulator/seeded-hrefs.ts";
 import { createSimulator, type Simulator } from "../simulator/server.ts";
 import { applyCrd, type Collection, type Manifest } from "./apply.ts";
+import { type PlaygroundCluster, startPlaygroundCluster } from "./cluster.ts";
 import { applyDemoNamespace, DEMO_FILE, writeDemoFile } from "./demo-namespace.ts";
 import { KubeHttp } from "./kube-http.ts";
 import { DEMO_NAMESPACE } from "./names.ts";
@@ -35,14 +35,16 @@ export interface DevOptions {
   metricsPort: number;
   /** Keeps the devcluster's and the simulator's state here across restarts; temporary when absent. */
   stateDir?: string;
+  /** A folder holding kube-apiserver and etcd: the playground runs on a real apiserver, not the devcluster. */
+  kubeApiserverAssets?: string;
   /** Directory of sample manifests; none applied when undefined (--no-samples). */
   samplesDir?: string;
   logLevel: string;
 }
 
-/** One running dev loop: devcluster + simulator + operator in this process. */
+/** One running dev loop: devcluster (or a real apiserver) + simulator + operator in this process. */
 export interface DevSession {
-  cluster: DevCluster;
+  cluster: PlaygroundCluster;
   sim: Simulator;
   operator: Operator;
   workDir: string;
@@ -105,12 +107,12 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     });
     started.push(sim);
     await writeOwnerOnly(join(workDir, SIM_TOKEN), `${sim.hookToken}\n`);
-    const cluster = await createDevCluster({
+    const cluster = await startPlaygroundCluster({
       host: options.host,
       port: options.clusterPort,
-      tls: true,
-      kubeconfigPath: join(workDir, "kubeconfig"),
-      ...(options.stateDir ? { stateFile: join(workDir, "devcluster.json") } : {}),
+      workDir,
+      keepState: options.stateDir !== undefined,
+      kubeApiserverAssets: options.kubeApiserverAssets,
       log: (level, message, fields) => log[level]({ component: "devcluster", ...fields }, message),
     });
     started.push(cluster);

@@ -26,17 +26,24 @@ function node24(): string {
 }
 
 /**
- * Starts `svc-operator dev --state-dir .svc-operator` on free ports from a temporary directory,
- * as `npm run dev -- --state-dir .svc-operator` would from a checkout, and resolves once every
- * sample is Ready. Starting it elsewhere than the repository is deliberate: the documented
- * commands run from the repository, so they work only if the printed KUBECONFIG is absolute.
+ * Starts `svc-operator dev --state-dir .svc-operator` (or with `flags`) on free ports from a
+ * temporary directory, as `npm run dev -- --state-dir .svc-operator` would from a checkout, and
+ * resolves once every sample is Ready. Starting it elsewhere than the repository is deliberate:
+ * the documented commands run from the repository, so they work only if the printed KUBECONFIG
+ * is absolute.
  */
-export async function startPlayground(timeoutMs = 90_000): Promise<Playground> {
+export async function startPlayground(
+  timeoutMs = 90_000,
+  flags: string[] = ["--state-dir", ".svc-operator"],
+): Promise<Playground> {
   const cwd = mkdtempSync(join(tmpdir(), "svc-operator-docs-"));
   const child: ChildProcess = spawn(
     node24(),
-    [join(ROOT, "src", "cli.ts"), "dev", ...devPortFlags(), "--state-dir", ".svc-operator"],
-    { cwd, stdio: ["ignore", "pipe", "pipe"] },
+    [join(ROOT, "src", "cli.ts"), "dev", ...devPortFlags(), ...flags],
+    {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   const lines: string[] = [];
   let stderr = "";
