@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 /**
  * The end-to-end suites run a second time on a real kube-apiserver when the run has one
  * (KUBEBUILDER_ASSETS; README "Tests against a real control plane"): every kind's scenarios,
- * ordering, the one-owner rule, the bad-input corpus's admission answers. Their stacks read the
+ * ordering, the one-owner rule, the bad-input corpus's admission answers, the docs' commands. Their stacks read the
  * server from SVC_TEST_SERVER (test/operator/harness.ts).
  */
 const ON_BOTH_SERVERS = [
@@ -12,6 +12,7 @@ const ON_BOTH_SERVERS = [
   "test/kinds-storage/{href-drift,permission,volume-attachments-sample,volume-lifecycle-drift}.test.ts",
   "test/operator/{deployment,one-owner,no-duplicates,stalled-parent}.test.ts",
   "test/proof/corpus.test.ts",
+  "test/docs/commands.test.ts",
 ];
 const realServer = Boolean(process.env.KUBEBUILDER_ASSETS);
 
