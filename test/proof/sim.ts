@@ -27,3 +27,18 @@ export function apiCalls(stats: unknown): number {
     .filter((r) => r.route.startsWith("/api/"))
     .reduce((n, r) => n + r.count, 0);
 }
+
+/** The calls to /api/ made between two reports, by method, route and status. */
+export function callsSince(before: SimStats, after: SimStats): SimStats["requests"] {
+  const key = (r: { method: string; route: string; status: number }) => `${r.method} ${r.route} ${r.status}`;
+  const earlier = new Map(before.requests.map((r) => [key(r), r.count]));
+  return after.requests
+    .filter((r) => r.route.startsWith("/api/"))
+    .map((r) => ({ ...r, count: r.count - (earlier.get(key(r)) ?? 0) }))
+    .filter((r) => r.count > 0);
+}
+
+/** A read of a collection (`/api/routes`, `/api/clouds/:cloud_id/subnets`), not of one object by id. */
+export function isIndexRoute(route: string): boolean {
+  return !/\/:\w+$/.test(route);
+}
