@@ -29,10 +29,6 @@ export interface ClusterOptions {
   log: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** What a bare apiserver lacks, said at start and in docs/dev.md. */
-export const BARE_APISERVER_NOTE =
-  "a bare kube-apiserver (no controller-manager): a namespace deletion never finishes and nothing is garbage-collected by owner references";
-
 /** Starts the devcluster, or a real kube-apiserver and etcd from `kubeApiserverAssets`. */
 export async function startPlaygroundCluster(options: ClusterOptions): Promise<PlaygroundCluster> {
   const kubeconfigPath = join(options.workDir, "kubeconfig");

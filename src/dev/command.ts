@@ -2,8 +2,7 @@ import { join, resolve } from "node:path";
 import * as z from "zod";
 import { checkPorts, defineCommand, flag, listenError, UsageError } from "../lib/cli/index.ts";
 import { defaultRegionPort } from "../simulator/command.ts";
-import { BARE_APISERVER_NOTE } from "./cluster.ts";
-import { DEMO_NAMESPACE } from "./names.ts";
+import { BARE_APISERVER_NOTE, DEMO_NAMESPACE } from "./names.ts";
 import type { DevSession } from "./stack.ts";
 
 /** deploy/samples of the package (src/dev or dist/dev -> the package root). */
