@@ -1,6 +1,6 @@
 import type { FieldError } from "./errors.ts";
 import { METADATA_SHAPE, type Shape } from "./fieldset.ts";
-import { isObj, type Obj } from "./meta.ts";
+import { dropEmpty, isObj, type Obj } from "./meta.ts";
 import type { ResourceType } from "./types.ts";
 
 const BASE_SHAPE: Shape = { properties: { metadata: METADATA_SHAPE } };
@@ -101,6 +101,7 @@ function normalizeSecret(object: Obj, old: Obj | undefined): FieldError[] {
     object.data = data;
   }
   delete object.stringData;
+  dropEmpty(object, ["data"]);
   if (object.type === undefined || object.type === "") object.type = "Opaque";
   errors.push(...checkKeys(object, "data"));
   if (isObj(object.data)) {
@@ -128,6 +129,7 @@ function normalizeSecret(object: Obj, old: Obj | undefined): FieldError[] {
 }
 
 function normalizeConfigMap(object: Obj, old: Obj | undefined): FieldError[] {
+  dropEmpty(object, ["data", "binaryData"]);
   const errors = [
     ...checkKeys(object, "data"),
     ...checkKeys(object, "binaryData"),

@@ -3,6 +3,7 @@ import {
   applyConfiguration,
   type ManagedFieldsEntry,
   recordUpdate,
+  sortEntries,
   startingEntries,
 } from "./managed-fields.ts";
 import type { Obj } from "./meta.ts";
@@ -81,5 +82,35 @@ describe("applyConfiguration", () => {
     const { merged } = apply(live, { metadata: { name: "x" }, spec: { size: 3 } }, "m");
     // spec keeps the applied size and the color nobody claimed; the annotations map is gone.
     expect(merged).toEqual({ spec: { size: 3, color: "red" } });
+  });
+});
+
+describe("sortEntries", () => {
+  const entry = (manager: string, operation: "Apply" | "Update", time?: string): ManagedFieldsEntry => ({
+    manager,
+    operation,
+    apiVersion: "v1",
+    fieldsType: "FieldsV1",
+    fieldsV1: {},
+    ...(time ? { time } : {}),
+  });
+
+  it("puts Apply first, then the older, then by manager within the same second", () => {
+    const sorted = sortEntries([
+      entry("kubectl-label", "Update", "2025-01-01T00:00:01Z"),
+      entry("kubectl-annotate", "Update", "2025-01-01T00:00:01Z"),
+      entry("other", "Apply", "2025-01-01T00:00:09Z"),
+      entry("kubectl-patch", "Update", "2025-01-01T00:00:02Z"),
+      entry("early", "Update", "2025-01-01T00:00:00Z"),
+      entry("untimed", "Update"),
+    ]);
+    expect(sorted.map((e) => e.manager)).toEqual([
+      "other",
+      "untimed",
+      "early",
+      "kubectl-annotate",
+      "kubectl-label",
+      "kubectl-patch",
+    ]);
   });
 });

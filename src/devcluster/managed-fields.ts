@@ -293,13 +293,26 @@ export function applyConfiguration(
   const entry = makeEntry(ctx.manager, "Apply", ctx.apiVersion, ctx.time, newSet, ctx.subresource);
   const rest = items.filter((item) => item !== mine);
   const next = [...rest.map(({ entry: e, set }) => ({ entry: e, set })), { entry, set: newSet }];
-  // Keep the applier's entry where it was, as the real server does, so diffs stay small.
-  if (mine) {
-    const index = items.indexOf(mine);
-    next.pop();
-    next.splice(index, 0, { entry, set: newSet });
-  }
   return { merged, entries: finish(next) };
+}
+
+/**
+ * managedFields in the order the real server stores them (the fieldmanager's
+ * sortEncodedManagedFields): Apply before Update, then the older first (to the second), then by
+ * manager, apiVersion and subresource. Clients that show ownership (kubectl, a diff of two
+ * objects) see the same order on both.
+ */
+export function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const seconds = (time: string | undefined) => Math.floor((Date.parse(time ?? "") || 0) / 1000);
+  return [...entries].sort(
+    (p, q) =>
+      byText(p.operation, q.operation) ||
+      seconds(p.time) - seconds(q.time) ||
+      byText(p.manager, q.manager) ||
+      byText(p.apiVersion, q.apiVersion) ||
+      byText(p.subresource ?? "", q.subresource ?? ""),
+  );
 }
 
 function isEmptyOrLeaf(value: unknown): boolean {

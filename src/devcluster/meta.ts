@@ -163,6 +163,22 @@ export function randomSuffix(): string {
   return out;
 }
 
+/**
+ * Drops the fields of `object` that are an empty map or list, as the real server's Go types do
+ * (`omitempty`): a write sending `labels: {}` stores no labels, and a merge patch that removes
+ * the last annotation leaves no `annotations: {}` behind.
+ */
+export function dropEmpty(object: Obj, fields: readonly string[]): void {
+  for (const field of fields) {
+    const value = object[field];
+    if ((isObj(value) && Object.keys(value).length === 0) || (Array.isArray(value) && value.length === 0))
+      delete object[field];
+  }
+}
+
+/** ObjectMeta's maps and lists that are not stored when empty. */
+export const OMITTED_WHEN_EMPTY = ["labels", "annotations", "finalizers", "ownerReferences"] as const;
+
 export function finalizersOf(metadata: Obj): string[] {
   return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];
 }

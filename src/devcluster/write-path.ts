@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Admitter } from "./admission-adapter.ts";
 import { badRequest, type FieldError, fieldCause, invalid, type StatusCause } from "./errors.ts";
-import { type ManagedFieldsEntry, recordUpdate, type WriteContext } from "./managed-fields.ts";
+import { type ManagedFieldsEntry, recordUpdate, sortEntries, type WriteContext } from "./managed-fields.ts";
 import {
   clone,
   deepEqual,
+  dropEmpty,
   finalizersOf,
   holdsSpecFinalizers,
   isObj,
   meta,
   type Obj,
+  OMITTED_WHEN_EMPTY,
   validateLabelsAndAnnotations,
   validateName,
   validateOwnerReferences,
@@ -92,6 +94,7 @@ export class WritePath {
     }
     scopeToSubresource(req, old, object);
     m = meta(object);
+    dropEmpty(m, OMITTED_WHEN_EMPTY);
     // The store's key is namespace/name: a cluster-scoped object never carries a namespace.
     if (!type.namespaced) delete m.namespace;
     else if (req.namespace !== undefined) m.namespace = req.namespace;
@@ -158,7 +161,7 @@ export class WritePath {
   commit(req: WriteRequest, old: Obj | undefined, object: Obj, entries: ManagedFieldsEntry[]): Obj {
     const { type, version } = req;
     const m = object.metadata as Obj;
-    if (entries.length > 0) m.managedFields = entries;
+    if (entries.length > 0) m.managedFields = sortEntries(entries);
     else delete m.managedFields;
     const ordered = orderObject(object);
     if (old) {
