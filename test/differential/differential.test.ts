@@ -31,7 +31,10 @@ describe.runIf(plane !== null)("the devcluster held to kube-apiserver", () => {
   });
   afterAll(async () => {
     await pair?.close();
-    console.log(`differential: ${ledger.compared} answers compared, ${ledger.alike} alike`);
+    const { compared, kubectl, alike } = ledger;
+    console.log(
+      `differential: ${compared} answers compared (${compared - kubectl} raw HTTP, ${kubectl} kubectl commands), ${alike} alike`,
+    );
   });
 
   describe("CRD install", () => crdCases(() => differ));

@@ -57,6 +57,8 @@ function covers(listed: string, id: string, paths: string[]): boolean {
  */
 export class Ledger {
   compared = 0;
+  /** Of those compared, kubectl's commands (the rest are raw HTTP answers). */
+  kubectl = 0;
   alike = 0;
   readonly met = new Set<string>();
   private readonly listed: string[];
@@ -71,6 +73,7 @@ export class Ledger {
    */
   expectAlike(id: string, dev: unknown, real: unknown): void {
     this.compared += 1;
+    if (id.startsWith("kubectl ")) this.kubectl += 1;
     const paths = differingPaths(dev, real);
     if (paths.length === 0) {
       this.alike += 1;
