@@ -34,6 +34,11 @@ export interface AdmissionInput {
   /** Informational. */
   subresource?: "status";
   /**
+   * Errors the server found before the schema (in the object's metadata) block the CEL rules as
+   * the schema's own blocking errors do: the rules are not run, and the result says so.
+   */
+  blocked?: boolean;
+  /**
    * The caller hands `object` over: admission prunes and defaults it in place instead of
    * working on a deep copy (the result's object is then `object` itself).
    */
@@ -54,7 +59,7 @@ export interface AdmissionResult {
 }
 
 /** Error types after which the server skips CEL rules (hasBlockingErr). */
-const BLOCKING = new Set([
+export const BLOCKING = new Set([
   "FieldValueNotSupported",
   "FieldValueRequired",
   "FieldValueTooLong",
@@ -94,7 +99,7 @@ export function admit(input: AdmissionInput): AdmissionResult {
   let rulesPassed = true;
   if (hasRules(schema)) {
     rulesPassed = false;
-    if (errors.some((e) => BLOCKING.has(e.type))) {
+    if (input.blocked === true || errors.some((e) => BLOCKING.has(e.type))) {
       errors.push(
         fieldErrors.invalid(
           ROOT,

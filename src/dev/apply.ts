@@ -115,7 +115,10 @@ export async function applyCrd(kube: KubeHttp, crd: Manifest): Promise<ApplyResu
     metadata: { resourceVersion: string };
   };
   const same = (a: unknown, b: unknown) => goJson(a) === goJson(b);
-  if (same(current.spec, modified.spec) && same(annotationsOf(current), annotationsOf(modified)))
+  // The apiserver defaults spec.conversion (strategy None) on a CRD that gives none.
+  const spec = modified.spec as Record<string, unknown>;
+  const expected = { ...spec, conversion: spec.conversion ?? { strategy: "None" } };
+  if (same(current.spec, expected) && same(annotationsOf(current), annotationsOf(modified)))
     return "unchanged";
   await kube.expect("PUT", `${path}/${crd.metadata.name}${query(false)}`, {
     ...modified,

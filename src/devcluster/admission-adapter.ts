@@ -4,6 +4,10 @@
  * and `Admitter`, so either side can change without touching the other.
  */
 import { admit, checkCrd, type AdmissionInput as RealAdmissionInput } from "../admission/index.ts";
+
+/** The error types that keep the CRD's CEL rules from running. */
+export { BLOCKING } from "../admission/index.ts";
+
 import type { StatusCause } from "./errors.ts";
 import { isObj, type Obj } from "./meta.ts";
 import { openApiV2, openApiV3GroupVersion, openApiV3Index } from "./openapi.ts";
@@ -16,6 +20,8 @@ export interface AdmissionInput {
   /** The old object passed every rule when stored (a result's `rulesPassed`). */
   oldPassed?: boolean;
   subresource?: "status";
+  /** Errors found in the metadata block the CEL rules (see src/admission). */
+  blocked?: boolean;
   /** The caller hands `object` over: the admitter may change it in place instead of copying it. */
   owned?: boolean;
 }

@@ -6,6 +6,7 @@ import { isObj, meta, type Obj } from "./meta.ts";
 import { nameMismatch, namespaceMismatch, objectFromBody, parseBody } from "./request-body.ts";
 import type { WriteRequest } from "./requests.ts";
 import { applyConfigurationFor } from "./status-subresource.ts";
+import { typedPatchError } from "./typed-apply.ts";
 import { apiVersionOf } from "./types.ts";
 import type { VerbContext } from "./verb-context.ts";
 import { OBJECT_SYSTEM_FIELDS, writeContext } from "./write-path.ts";
@@ -56,7 +57,9 @@ export function applyPatch(
   if (!old) {
     if (req.subresource) throw notFound(ops.target(type), name);
     checkCreatable(ops, type, namespace, name);
+    req.created = true;
     ops.writes.prepare(req, undefined, object);
+    type.prepareForCreate?.(object);
     return ops.writes.commit(req, undefined, object, result.entries);
   }
   ops.writes.prepare(req, old, object);
@@ -85,6 +88,16 @@ function readApplyConfiguration(
   if (body.apiVersion === undefined || body.kind === undefined) {
     throw badRequest("Object 'Kind' is missing in the apply configuration");
   }
+  const expected = apiVersionOf(type.group, version);
+  if (body.apiVersion !== expected || body.kind !== type.kind) {
+    const [group, v] = String(body.apiVersion).includes("/")
+      ? String(body.apiVersion).split("/")
+      : ["", body.apiVersion];
+    throw badRequest(`invalid object type: ${group}/${String(v)}, Kind=${String(body.kind)}`);
+  }
+  const schema = type.schema?.(version);
+  const untyped = schema && typedPatchError(body, schema, `${expected}, Kind=${type.kind}`);
+  if (untyped) throw untyped;
   const applied = objectFromBody(type, version, body);
   const am = meta(applied);
   if (am.name !== undefined && am.name !== name) throw nameMismatch(am.name, name);

@@ -50,18 +50,18 @@ export class Controllers {
     if (deleted || m.deletionTimestamp || type.storageKey === CRD_KEY) this.schedule();
   }
 
-  /** Names accepted, Established, the cleanup finalizer: written as the controllers would. */
+  /**
+   * Names accepted, Established: written to /status as the apiextensions controllers, which run
+   * in kube-apiserver, write them (the cleanup finalizer comes with the CRD's deletion).
+   */
   private syncCrd(type: ResourceType, crd: Obj): void {
     const others = this.ops.store.list(CRD_KEY);
     const status = crdStatus(crd, others, this.ops.now());
-    const m = crd.metadata as Obj;
-    const needsFinalizer = !m.deletionTimestamp && !finalizersOf(m).includes(CRD_CLEANUP_FINALIZER);
-    if (!needsFinalizer && deepEqual(status, crd.status)) return;
-    this.ops.controllerWrite(type, crd, (next) => {
+    if (deepEqual(status, crd.status)) return;
+    const setStatus = (next: Obj) => {
       next.status = status;
-      if (needsFinalizer)
-        (next.metadata as Obj).finalizers = [...finalizersOf(next.metadata as Obj), CRD_CLEANUP_FINALIZER];
-    });
+    };
+    this.ops.controllerWrite(type, crd, setStatus, "status", "kube-apiserver");
   }
 
   schedule(): void {

@@ -1,7 +1,7 @@
 import type { FieldError } from "./errors.ts";
 import { METADATA_SHAPE, type Shape, shapeFromSchema } from "./fieldset.ts";
 import { isObj, type Obj } from "./meta.ts";
-import type { ResourceType } from "./types.ts";
+import { type ResourceType, STANDARD_VERBS } from "./types.ts";
 
 export const CRD_GROUP = "apiextensions.k8s.io";
 export const CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
@@ -36,16 +36,26 @@ function namesOf(crd: Obj): Obj {
   return isObj(spec.names) ? spec.names : {};
 }
 
+/** The CRD as server-side apply sees it: spec.versions is one atomic list, status.conditions a map by type. */
 const CRD_SHAPE: Shape = {
   properties: {
     metadata: METADATA_SHAPE,
-    spec: {
-      properties: {
-        versions: { listType: "map", mapKeys: ["name"], items: {} },
-      },
-    },
+    status: { properties: { conditions: { listType: "map", mapKeys: ["type"], items: {} } } },
   },
 };
+
+/** What the CRD's Go type always serializes (its spec and names are structs, not pointers). */
+const CRD_ZERO: Obj = { spec: { group: "", names: { plural: "", kind: "" }, scope: "", versions: null } };
+
+/** The CRD strategy's PrepareForCreate: the status a new CRD starts with, storedVersions filled in. */
+function prepareCrd(crd: Obj): void {
+  const storage = versionsOf(crd).find((v) => v.storage === true)?.name;
+  crd.status = {
+    conditions: null,
+    acceptedNames: { plural: "", kind: "" },
+    storedVersions: typeof storage === "string" ? [storage] : [],
+  };
+}
 
 /** The CustomResourceDefinition type itself. */
 export function crdResourceType(): ResourceType {
@@ -60,6 +70,9 @@ export function crdResourceType(): ResourceType {
     shortNames: ["crd", "crds"],
     categories: ["api-extensions"],
     storageKey: `${CRD_GROUP}/customresourcedefinitions`,
+    verbs: STANDARD_VERBS,
+    // CRDs are kept in etcd as v1beta1, which their storageVersionHash tells.
+    storageVersion: `${CRD_GROUP}/v1beta1`,
     subresources: ["status"],
     statusSubresource: true,
     generation: true,
@@ -68,7 +81,9 @@ export function crdResourceType(): ResourceType {
     fieldSelectors: ["metadata.name"],
     unconditionalUpdate: false,
     shape: () => CRD_SHAPE,
+    zero: CRD_ZERO,
     normalize: normalizeCrd,
+    prepareForCreate: prepareCrd,
   };
 }
 
@@ -99,6 +114,7 @@ export function normalizeCrd(crd: Obj, old: Obj | undefined): FieldError[] {
     if (names.listKind === undefined) names.listKind = `${names.kind}List`;
     if (names.singular === undefined) names.singular = names.kind.toLowerCase();
   }
+  if (spec.conversion === undefined || spec.conversion === null) spec.conversion = { strategy: "None" };
   const name = isObj(crd.metadata) ? crd.metadata.name : undefined;
   if (typeof names.plural === "string" && typeof group === "string" && name !== `${names.plural}.${group}`) {
     errors.push({
@@ -162,6 +178,18 @@ export function normalizeCrd(crd: Obj, old: Obj | undefined): FieldError[] {
   return errors;
 }
 
+/** The verbs of a custom resource, in the order the apiextensions-apiserver lists them. */
+const CUSTOM_RESOURCE_VERBS = [
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "create",
+  "update",
+  "watch",
+];
+
 /** The served type for a CRD (whose spec passed normalizeCrd). */
 export function customResourceType(crd: Obj): ResourceType {
   const spec = crd.spec as Obj;
@@ -191,6 +219,8 @@ export function customResourceType(crd: Obj): ResourceType {
     shortNames: Array.isArray(names.shortNames) ? names.shortNames.map(String) : [],
     categories: Array.isArray(names.categories) ? names.categories.map(String) : [],
     storageKey: `${group}/${plural}`,
+    verbs: CUSTOM_RESOURCE_VERBS,
+    storageVersion: `${group}/${String(versions.find((v) => v.storage === true)?.name ?? served[0])}`,
     subresources: hasStatus ? ["status"] : [],
     statusSubresource: hasStatus,
     generation: true,
@@ -254,6 +284,23 @@ function setCondition(conditions: Condition[], next: Condition, now: string): Co
   const lastTransitionTime = current && current.status === next.status ? current.lastTransitionTime : now;
   const updated = { ...next, lastTransitionTime };
   return current ? conditions.map((c) => (c.type === next.type ? updated : c)) : [...conditions, updated];
+}
+
+/** The status a CRD's deletion writes, before the controller deletes its instances. */
+export function terminatingCrdStatus(crd: Obj, now: string): Obj {
+  const status: Obj = isObj(crd.status) ? { ...crd.status } : {};
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []) as Condition[];
+  status.conditions = setCondition(
+    conditions,
+    {
+      type: "Terminating",
+      status: "True",
+      reason: "InstanceDeletionPending",
+      message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+    },
+    now,
+  );
+  return status;
 }
 
 /**

@@ -1,17 +1,10 @@
-import {
-  alreadyExists,
-  badRequest,
-  methodNotAllowedWhile,
-  namespaceTerminating,
-  notFound,
-} from "./errors.ts";
-import { recordUpdate } from "./managed-fields.ts";
+import { ApiError, alreadyExists, methodNotAllowedWhile, namespaceTerminating, notFound } from "./errors.ts";
 import { meta, type Obj, randomSuffix } from "./meta.ts";
 import { namespaceMismatch, objectFromBody } from "./request-body.ts";
 import type { WriteRequest } from "./requests.ts";
 import type { ResourceType } from "./types.ts";
 import type { VerbContext } from "./verb-context.ts";
-import { writeContext } from "./write-path.ts";
+import { createEntries } from "./write-path.ts";
 
 /** POST: a new object, named by the client or from its generateName. */
 export function createObject(ops: VerbContext, req: WriteRequest, body: unknown): Obj {
@@ -20,7 +13,8 @@ export function createObject(ops: VerbContext, req: WriteRequest, body: unknown)
   const object = objectFromBody(type, version, body);
   const m = meta(object);
   if (m.resourceVersion !== undefined && m.resourceVersion !== "") {
-    throw badRequest("resourceVersion should not be set on objects to be created");
+    // The real server answers this one with a bare 500 (no reason).
+    throw new ApiError(500, "", "resourceVersion should not be set on objects to be created");
   }
   if (type.namespaced) {
     if (m.namespace !== undefined && m.namespace !== "" && m.namespace !== namespace) {
@@ -41,12 +35,7 @@ export function createObject(ops: VerbContext, req: WriteRequest, body: unknown)
   checkCreatable(ops, type, namespace, name);
   if (ops.store.get(type.storageKey, namespace, name)) throw alreadyExists(ops.target(type), name);
   ops.writes.prepare(req, undefined, object);
-  return ops.writes.commit(
-    req,
-    undefined,
-    object,
-    recordUpdate(undefined, object, writeContext(req, ops.now())),
-  );
+  return ops.writes.commit(req, undefined, object, createEntries(req, object, ops.now()));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { crdStatus } from "./crd.ts";
+import { CRD_CLEANUP_FINALIZER, terminatingCrdStatus } from "./crd.ts";
 import { ApiError, conflict } from "./errors.ts";
 import { clone, finalizersOf, holdsSpecFinalizers, isObj, type Obj } from "./meta.ts";
 import type { DeleteOptions, ListOptions, WriteRequest } from "./requests.ts";
@@ -16,21 +16,30 @@ export function deleteObject(
   const old = ops.getStored(type, namespace, name);
   const om = old.metadata as Obj;
   const pre = options.preconditions;
+  // BeforeDelete's words, which name the kind where other conflicts name the resource.
+  const byKind = { group: type.group, resource: type.kind };
   if (pre?.uid !== undefined && pre.uid !== om.uid) {
     throw conflict(
-      ops.target(type),
+      byKind,
       name,
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(om.uid)}`,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(om.uid)}). The object might have been deleted and then recreated`,
     );
   }
   if (pre?.resourceVersion !== undefined && pre.resourceVersion !== om.resourceVersion) {
     throw conflict(
-      ops.target(type),
+      byKind,
       name,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${String(om.resourceVersion)}`,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${String(om.resourceVersion)}). The object might have been modified`,
     );
   }
   const finalizers = [...finalizersOf(om)];
+  // A CRD's instances go first: its deletion brings the cleanup finalizer the apiextensions controller removes.
+  if (
+    !om.deletionTimestamp &&
+    type.resource === "customresourcedefinitions" &&
+    !finalizers.includes(CRD_CLEANUP_FINALIZER)
+  )
+    finalizers.push(CRD_CLEANUP_FINALIZER);
   if (!om.deletionTimestamp) {
     if (options.propagationPolicy === "Orphan" && !finalizers.includes("orphan")) finalizers.push("orphan");
     if (options.propagationPolicy === "Foreground" && !finalizers.includes("foregroundDeletion")) {
@@ -46,16 +55,16 @@ export function deleteObject(
   if (om.deletionTimestamp) return { object: ops.serve(type, version, old), deleted: false };
   const next: Obj = clone(old);
   const nm = next.metadata as Obj;
+  const isCrd = type.resource === "customresourcedefinitions";
   nm.deletionTimestamp = ops.now();
-  nm.deletionGracePeriodSeconds = 0;
+  // A CRD's registry writes its deletion itself: no grace period, the same generation.
+  if (!isCrd) nm.deletionGracePeriodSeconds = 0;
   if (finalizers.length > 0) nm.finalizers = finalizers;
-  if (typeof nm.generation === "number") nm.generation += 1;
+  if (typeof nm.generation === "number" && !isCrd) nm.generation += 1;
   if (type.resource === "namespaces" && !type.group) {
     next.status = { ...(isObj(next.status) ? next.status : {}), phase: "Terminating" };
   }
-  if (type.resource === "customresourcedefinitions") {
-    next.status = crdStatus(next, [], ops.now());
-  }
+  if (isCrd) next.status = terminatingCrdStatus(next, ops.now());
   const ordered = ops.writeModified(type, old, next);
   return { object: ops.serve(type, version, ordered), deleted: false };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { compareVersions } from "./crd.ts";
 import type { Registry } from "./registry.ts";
 import { apiVersionOf, type ResourceType } from "./types.ts";
@@ -15,7 +16,31 @@ export const SERVER_VERSION = {
   platform: "linux/amd64",
 };
 
-const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+/**
+ * Where a group stands in /apis: the aggregator sorts groups by their APIService's group priority
+ * (highest first), then by name. These are kube-apiserver's for the groups served here; a CRD's
+ * group gets 1000. kubectl resolves a resource two groups share by this order.
+ */
+const GROUP_PRIORITY: Record<string, number> = {
+  "events.k8s.io": 17750,
+  "apiextensions.k8s.io": 16700,
+  "coordination.k8s.io": 16500,
+};
+const CRD_GROUP_PRIORITY = 1000;
+
+function byPriority(a: string, b: string): number {
+  const priority = (g: string) => GROUP_PRIORITY[g] ?? CRD_GROUP_PRIORITY;
+  return priority(b) - priority(a) || byName(a, b);
+}
+
+/** Discovery's storageVersionHash: the first 8 bytes of sha256("<group>/<version>/<Kind>"), base64. */
+function storageVersionHash(type: ResourceType): string {
+  const [group, version] = type.storageVersion.includes("/")
+    ? type.storageVersion.split("/")
+    : ["", type.storageVersion];
+  const digest = createHash("sha256").update(`${group}/${version}/${type.kind}`).digest();
+  return digest.subarray(0, 8).toString("base64");
+}
 
 export function apiVersions(serverAddress: string): object {
   return {
@@ -31,10 +56,13 @@ function groupDocument(name: string, versions: string[]): object {
   return { name, versions: entries, preferredVersion: entries[0] };
 }
 
+/** The groups other than core, in the order /apis lists them. */
+function namedGroups(registry: Registry): [string, string[]][] {
+  return [...registry.groups()].filter(([name]) => name !== "").sort(([a], [b]) => byPriority(a, b));
+}
+
 export function groupList(registry: Registry): object {
-  const groups = [...registry.groups()]
-    .filter(([name]) => name !== "")
-    .map(([name, versions]) => groupDocument(name, versions));
+  const groups = namedGroups(registry).map(([name, versions]) => groupDocument(name, versions));
   return { kind: "APIGroupList", apiVersion: "v1", groups };
 }
 
@@ -67,10 +95,11 @@ function resourceEntries(type: ResourceType): object[] {
     singularName: type.singular,
     namespaced: type.namespaced,
     kind: type.kind,
-    verbs: VERBS,
+    verbs: type.verbs,
   };
   if (type.shortNames.length > 0) main.shortNames = type.shortNames;
   if (type.categories.length > 0) main.categories = type.categories;
+  main.storageVersionHash = storageVersionHash(type);
   const subs = sortedSubresources(type).map((sub) => ({
     name: `${type.resource}/${sub}`,
     singularName: "",
@@ -84,12 +113,11 @@ function resourceEntries(type: ResourceType): object[] {
 export function resourceList(registry: Registry, groupName: string, version: string): object | undefined {
   const types = typesAt(registry, groupName, version);
   if (types.length === 0) return undefined;
-  return {
-    kind: "APIResourceList",
-    apiVersion: "v1",
-    groupVersion: apiVersionOf(groupName, version),
-    resources: types.flatMap(resourceEntries),
-  };
+  const resources = types.flatMap(resourceEntries);
+  const groupVersion = apiVersionOf(groupName, version);
+  // The real server's /api/v1 document carries no apiVersion (a quirk of its legacy handler).
+  if (groupName === "") return { kind: "APIResourceList", groupVersion, resources };
+  return { kind: "APIResourceList", apiVersion: "v1", groupVersion, resources };
 }
 
 /** The aggregated discovery media type (apidiscovery.k8s.io/v2) kubectl asks for first. */
@@ -108,13 +136,16 @@ export function wantsAggregated(accept: string | undefined): boolean {
 }
 
 function aggregatedResource(type: ResourceType, version: string): object {
-  const responseKind = { group: type.group, version, kind: type.kind };
+  // Built-in resources leave their own group and version out; CRDs' name them.
+  const responseKind = type.custom
+    ? { group: type.group, version, kind: type.kind }
+    : { group: "", version: "", kind: type.kind };
   const entry: Record<string, unknown> = {
     resource: type.resource,
     responseKind,
     scope: type.namespaced ? "Namespaced" : "Cluster",
     singularResource: type.singular,
-    verbs: VERBS,
+    verbs: type.verbs,
   };
   if (type.shortNames.length > 0) entry.shortNames = type.shortNames;
   if (type.categories.length > 0) entry.categories = type.categories;
@@ -130,15 +161,14 @@ function aggregatedResource(type: ResourceType, version: string): object {
 
 /** `/api` (core) or `/apis` (every other group) as one APIGroupDiscoveryList. */
 export function aggregatedDiscovery(registry: Registry, core: boolean): object {
-  const items = [...registry.groups()]
-    .filter(([name]) => (core ? name === "" : name !== ""))
-    .map(([name, versions]) => ({
-      metadata: core ? { creationTimestamp: null } : { name, creationTimestamp: null },
-      versions: [...versions].sort(compareVersions).map((version) => ({
-        version,
-        resources: typesAt(registry, name, version).map((t) => aggregatedResource(t, version)),
-        freshness: "Current",
-      })),
-    }));
+  const groups = core ? [...registry.groups()].filter(([name]) => name === "") : namedGroups(registry);
+  const items = groups.map(([name, versions]) => ({
+    metadata: core ? { creationTimestamp: null } : { name, creationTimestamp: null },
+    versions: [...versions].sort(compareVersions).map((version) => ({
+      version,
+      resources: typesAt(registry, name, version).map((t) => aggregatedResource(t, version)),
+      freshness: "Current",
+    })),
+  }));
   return { kind: "APIGroupDiscoveryList", apiVersion: "apidiscovery.k8s.io/v2", metadata: {}, items };
 }

@@ -38,6 +38,8 @@ export interface Target {
 export class ApiError extends Error {
   override name = "ApiError";
   readonly status: StatusBody;
+  /** Sent as text/plain instead of the Status (see plainNotFound). */
+  plainText?: string;
   constructor(code: number, reason: string, message: string, details?: StatusDetails) {
     super(message);
     this.status = {
@@ -49,6 +51,8 @@ export class ApiError extends Error {
       reason,
       code,
     };
+    // Some of the real server's 500s carry no reason at all.
+    if (!reason) delete this.status.reason;
     if (details) this.status.details = details;
   }
   get code(): number {
@@ -108,7 +112,16 @@ export interface FieldError {
   value?: unknown;
 }
 
+/** A value a message prints as Go's `%#v` does, given as that text (`[]string{"x"}`, `0x0`). */
+export class GoLiteral {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 function goQuote(value: unknown): string {
+  if (value instanceof GoLiteral) return value.text;
   if (typeof value === "string") return JSON.stringify(value);
   if (value === null || value === undefined) return "null";
   if (typeof value === "object") return JSON.stringify(value);
@@ -139,9 +152,11 @@ export function fieldCause(error: FieldError): StatusCause {
  */
 export function invalid(kind: string, group: string, name: string, causes: StatusCause[]): ApiError {
   const qualifiedKind = group ? `${kind}.${group}` : kind;
-  const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+  // The message names each distinct error once (field.ErrorList.ToAggregate); the causes keep all.
+  const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)))];
   const list = parts.length === 1 ? parts[0] : `[${parts.join(", ")}]`;
-  const d: StatusDetails = { name };
+  // An options object (CreateOptions, PatchOptions) has no name, and no empty one is sent.
+  const d: StatusDetails = name ? { name } : {};
   if (group) d.group = group;
   d.kind = kind;
   d.causes = causes;
@@ -198,6 +213,16 @@ export function unsupportedMediaType(accepted: string[]): ApiError {
 
 export function gone(message: string): ApiError {
   return new ApiError(410, "Expired", message);
+}
+
+/**
+ * The 404 of a path no API group serves (an unknown group, or a CRD group's unknown version or
+ * resource): the real server's mux answers it in plain text, not as a Status.
+ */
+export function plainNotFound(): ApiError {
+  const error = new ApiError(404, "NotFound", "404 page not found");
+  error.plainText = "404 page not found\n";
+  return error;
 }
 
 export function pageNotFound(): ApiError {

@@ -181,7 +181,8 @@ export class FieldSet {
 
 /**
  * The paths a value sets: leaves, list items of set/map lists, and (with `nodesOf`) the
- * maps that did not exist in `nodesOf` (how an Update operation also claims a map it created).
+ * maps and lists that did not exist in `nodesOf` (how an Update operation also claims a map or
+ * list it created).
  */
 export function collectFields(value: unknown, shape: Shape, nodesOf?: unknown): FieldSet {
   const set = new FieldSet();
@@ -210,6 +211,7 @@ export function collectFields(value: unknown, shape: Shape, nodesOf?: unknown): 
         set.add(path);
         return;
       }
+      if (nodesOf !== undefined && before === undefined) set.add(path);
       for (const item of v) {
         if (s.listType === "set") {
           set.add([...path, `v:${JSON.stringify(item)}`]);
@@ -335,6 +337,8 @@ export function diffFields(
         return;
       }
       if (bArr && bArr.length === 0) removed.push(path);
+      // A list the write creates is claimed whole too ("." in fieldsV1), as a map is.
+      if (b === undefined) changed.push(path);
       const keys = s.mapKeys ?? [];
       const elementOf = (item: unknown) =>
         s.listType === "set" ? `v:${JSON.stringify(item)}` : keyElement(item, keys);

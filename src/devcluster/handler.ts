@@ -18,6 +18,7 @@ import {
   badRequest,
   methodNotAllowed,
   pageNotFound,
+  plainNotFound,
   unauthorized,
   unsupportedMediaType,
 } from "./errors.ts";
@@ -26,7 +27,8 @@ import { isObj, type Obj } from "./meta.ts";
 import { openApiV2Response } from "./openapi/v2-protobuf.ts";
 import { Operations } from "./operations.ts";
 import { decodeProtobuf, PROTOBUF_KINDS } from "./protobuf.ts";
-import { type DeleteOptions, PATCH_CONTENT_TYPES, type WriteRequest } from "./requests.ts";
+import { deleteOptions, dryRunOf, fieldValidationOf, intParam, managerOf } from "./request-options.ts";
+import { PATCH_CONTENT_TYPES, type WriteRequest } from "./requests.ts";
 import { type Route, route } from "./router.ts";
 import type { ResourceType } from "./types.ts";
 import type { WatchHub, WatchRequest } from "./watch.ts";
@@ -53,35 +55,18 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-/** The field manager of a non-apply write: `fieldManager`, else the User-Agent's first segment. */
-function managerOf(query: URLSearchParams, req: IncomingMessage): string {
-  const given = query.get("fieldManager");
-  if (given) return given;
-  const agent = req.headers["user-agent"] ?? "";
-  return agent.split("/")[0]!.slice(0, 128) || "unknown";
-}
-
-function fieldValidationOf(query: URLSearchParams): WriteRequest["fieldValidation"] {
-  const value = query.get("fieldValidation");
-  if (value === null || value === "") return "Warn";
-  if (value === "Strict" || value === "Warn" || value === "Ignore") return value;
-  throw badRequest(`fieldValidation: Invalid value: "${value}": must be one of Ignore, Warn, or Strict`);
-}
-
-function intParam(query: URLSearchParams, name: string): number | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === "") return undefined;
-  if (!/^\d+$/.test(raw))
-    throw badRequest(`${name}: Invalid value: "${raw}": must be a non-negative integer`);
-  return Number(raw);
-}
-
 export function createHandler(
   deps: HandlerDeps,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { ops, hub, presenter } = deps;
   const isNamespaced = (g: string, v: string, r: string) => ops.registry.find(g, v, r)?.namespaced === true;
   const crds = () => ops.store.list(CRD_KEY);
+  // The built-in groups answer an unknown version or resource with a Status; anything else
+  // (an unknown group, a CRD's group) falls through to the mux's plain-text 404.
+  const notFoundIn = (groupName: string) =>
+    groupName === "" || ops.registry.all().some((t) => t.group === groupName && !t.custom)
+      ? pageNotFound()
+      : plainNotFound();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestTarget(req.url);
@@ -113,12 +98,12 @@ export function createHandler(
         return sendJson(res, 200, groupList(ops.registry));
       case "group": {
         const doc = group(ops.registry, r.group);
-        if (!doc) throw pageNotFound();
+        if (!doc) throw notFoundIn(r.group);
         return sendJson(res, 200, doc);
       }
       case "resources": {
         const doc = resourceList(ops.registry, r.group, r.version);
-        if (!doc) throw pageNotFound();
+        if (!doc) throw notFoundIn(r.group);
         return sendJson(res, 200, doc);
       }
       case "openapi-v2": {
@@ -151,7 +136,7 @@ export function createHandler(
       case "resource":
         return handleResource(req, res, r, url.searchParams, method);
       default:
-        throw pageNotFound();
+        throw plainNotFound();
     }
   };
 
@@ -174,7 +159,7 @@ export function createHandler(
     });
     if (refused) throw refused;
     const type = ops.registry.find(r.group, r.version, r.resource);
-    if (!type) throw pageNotFound();
+    if (!type) throw notFoundIn(r.group);
     if (r.namespace !== undefined && !type.namespaced) throw pageNotFound();
     if (r.subresource !== undefined && !type.subresources.includes(r.subresource)) throw pageNotFound();
     const warnings: string[] = [];
@@ -182,7 +167,7 @@ export function createHandler(
       type,
       version: r.version,
       manager: managerOf(query, req),
-      dryRun: query.get("dryRun") === "All",
+      dryRun: method === "GET" ? false : dryRunOf(query.getAll("dryRun"), method),
       warnings,
     };
     if (r.namespace !== undefined) write.namespace = r.namespace;
@@ -207,8 +192,10 @@ export function createHandler(
         type,
         version: r.version,
         allowWatchBookmarks: query.get("allowWatchBookmarks") === "true",
-        sendInitialEvents: query.get("sendInitialEvents") === "true",
       };
+      const initial = query.get("sendInitialEvents");
+      if (initial !== null) watch.sendInitialEvents = initial === "true";
+      if (query.get("resourceVersionMatch")) watch.resourceVersionMatch = query.get("resourceVersionMatch")!;
       if (r.namespace !== undefined) watch.namespace = r.namespace;
       if (query.get("resourceVersion") !== null) watch.resourceVersion = query.get("resourceVersion")!;
       if (query.get("labelSelector")) watch.labelSelector = query.get("labelSelector")!;
@@ -246,6 +233,7 @@ export function createHandler(
           return reply(201, created);
         }
         case "DELETE": {
+          if (!type.verbs.includes("deletecollection")) throw methodNotAllowed();
           const options = await deleteOptions(req, query);
           const list = ops.deleteCollection(write, {
             ...options,
@@ -262,6 +250,11 @@ export function createHandler(
     const sub = r.subresource;
     if (sub !== undefined && sub !== "status" && !(sub === "finalize" && method === "PUT"))
       throw methodNotAllowed();
+    if (method === "POST" && sub === undefined) {
+      // The real server serves a create on an object's own path too; the body's name counts.
+      write.fieldValidation = fieldValidationOf(query);
+      return reply(201, ops.create(write, await objectBody(req, type)));
+    }
     if (sub === "status") write.subresource = "status";
     switch (method) {
       case "GET": {
@@ -306,7 +299,8 @@ export function createHandler(
         const force = query.get("force") === "true";
         if (patchType === "apply") write.manager = query.get("fieldManager") ?? "";
         const raw = await readBody(req);
-        return reply(200, ops.patch(write, r.name, patchType, raw, force));
+        const patched = ops.patch(write, r.name, patchType, raw, force);
+        return reply(write.created ? 201 : 200, patched);
       }
       case "DELETE": {
         const options = await deleteOptions(req, query);
@@ -352,38 +346,6 @@ async function objectBody(req: IncomingMessage, type: ResourceType): Promise<unk
   if (media === "" || media === "*/*") return Operations.parseBody(await readBody(req), "application/json");
   if (!accepted.includes(media)) throw unsupportedMediaType([...accepted, PROTOBUF]);
   return Operations.parseBody(await readBody(req), media);
-}
-
-async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
-  const raw = await readBody(req);
-  let body: Obj = {};
-  if (raw.trim() !== "") {
-    const parsed = Operations.parseBody(raw, "application/json");
-    if (!isObj(parsed)) throw badRequest("DeleteOptions must be an object");
-    body = parsed;
-  }
-  const options: DeleteOptions = {};
-  const policy = query.get("propagationPolicy") ?? body.propagationPolicy;
-  if (policy !== undefined && policy !== null) {
-    if (policy !== "Orphan" && policy !== "Background" && policy !== "Foreground") {
-      throw badRequest(
-        `propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`,
-      );
-    }
-    options.propagationPolicy = policy;
-  } else if (body.orphanDependents === true || query.get("orphanDependents") === "true") {
-    options.propagationPolicy = "Orphan";
-  }
-  if (isObj(body.preconditions)) {
-    options.preconditions = {};
-    if (typeof body.preconditions.uid === "string") options.preconditions.uid = body.preconditions.uid;
-    if (typeof body.preconditions.resourceVersion === "string") {
-      options.preconditions.resourceVersion = body.preconditions.resourceVersion;
-    }
-  }
-  const dryRun = query.get("dryRun") ?? (Array.isArray(body.dryRun) ? body.dryRun[0] : undefined);
-  if (dryRun === "All") options.dryRun = true;
-  return options;
 }
 
 /** PUT /api/v1/namespaces/<name>/finalize: only spec.finalizers changes. */

@@ -64,6 +64,14 @@ export function sendJson(
 }
 
 export function sendError(res: ServerResponse, error: ApiError): void {
+  if (error.plainText !== undefined) {
+    res.writeHead(error.code, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+    });
+    res.end(error.plainText);
+    return;
+  }
   sendJson(res, error.code, error.status);
 }
 

@@ -1,4 +1,5 @@
-import { badRequest, gone } from "./errors.ts";
+import { decodeContinue, encodeContinue } from "./continue-token.ts";
+import { gone } from "./errors.ts";
 import type { Obj } from "./meta.ts";
 import type { ListOptions } from "./requests.ts";
 import {
@@ -66,23 +67,27 @@ export function listObjects(
   const items: Obj[] = [];
   let next: string | undefined;
   let remaining = 0;
+  const selected = selection.labels.length > 0 || selection.fields.length > 0;
   for (const stored of all) {
     const m = stored.metadata as Obj;
     const key = `${m.namespace ?? ""}/${m.name}`;
     if (start && key <= start) continue;
-    if (!matchesSelection(ops, type, version, selection, stored)) continue;
+    // A full page with any key after it gets a continue token, whether the rest match or not:
+    // the real server pages through etcd's keys and cannot tell without reading them.
     if (items.length >= limit) {
       next ??= encodeContinue({ v: "meta.k8s.io/v1", rv, start: lastKey(items) });
+      if (selected) break;
       remaining += 1;
       continue;
     }
+    if (!matchesSelection(ops, type, version, selection, stored)) continue;
     items.push(stored);
   }
-  const metadata: Obj = { resourceVersion: String(rv) };
+  // A custom resource list always says `continue` (unstructured keeps the empty field).
+  const metadata: Obj = { resourceVersion: String(rv), ...(type.custom ? { continue: "" } : {}) };
   if (next) {
     metadata.continue = next;
-    if (selection.labels.length === 0 && selection.fields.length === 0)
-      metadata.remainingItemCount = remaining;
+    if (!selected) metadata.remainingItemCount = remaining;
   }
   const apiVersion = apiVersionOf(type.group, version);
   return {
@@ -99,28 +104,7 @@ export function listObjects(
   };
 }
 
-/** What a continue token holds: the list's resourceVersion and the last key returned. */
-interface ContinueToken {
-  v: string;
-  rv: number;
-  start: string;
-}
-
 function lastKey(items: Obj[]): string {
   const m = items.at(-1)!.metadata as Obj;
   return `${m.namespace ?? ""}/${m.name}`;
-}
-
-function encodeContinue(token: ContinueToken): string {
-  return Buffer.from(JSON.stringify(token)).toString("base64url");
-}
-
-function decodeContinue(text: string): ContinueToken {
-  try {
-    const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
-    if (typeof token.rv !== "number" || typeof token.start !== "string") throw new Error("bad token");
-    return token;
-  } catch {
-    throw badRequest(`continue key is not valid: ${text}`);
-  }
 }

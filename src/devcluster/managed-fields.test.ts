@@ -3,6 +3,7 @@ import {
   applyConfiguration,
   type ManagedFieldsEntry,
   recordUpdate,
+  sortEntries,
   startingEntries,
 } from "./managed-fields.ts";
 import type { Obj } from "./meta.ts";
@@ -81,5 +82,58 @@ describe("applyConfiguration", () => {
     const { merged } = apply(live, { metadata: { name: "x" }, spec: { size: 3 } }, "m");
     // spec keeps the applied size and the color nobody claimed; the annotations map is gone.
     expect(merged).toEqual({ spec: { size: 3, color: "red" } });
+  });
+
+  it("drops an atomic list the applier alone stops applying", () => {
+    const first = apply(undefined, { spec: { size: 4, tags: ["x"] } }, "alpha");
+    const live = withEntries({ metadata: { name: "x" }, ...first.merged }, first.entries);
+    expect(apply(live, { spec: { size: 4 } }, "alpha").merged).toEqual({ spec: { size: 4 } });
+  });
+
+  it("drops a list-map item the applier stops applying, its keys with it", () => {
+    const shape = {
+      properties: {
+        spec: { properties: { ports: { listType: "map" as const, mapKeys: ["name"], items: {} } } },
+      },
+    };
+    const run = (live: Obj | undefined, applied: Obj, manager: string) =>
+      applyConfiguration(live, applied, { manager, apiVersion: "v1", shape, time: "t", force: false });
+    const first = run(undefined, { spec: { ports: [{ name: "http", port: 80 }] } }, "alpha");
+    const v1 = withEntries({ metadata: { name: "x" }, ...first.merged }, first.entries);
+    const second = run(v1, { spec: { ports: [{ name: "https", port: 443 }] } }, "beta");
+    const v2 = withEntries({ metadata: { name: "x" }, ...second.merged }, second.entries);
+    expect((v2.spec as Obj).ports).toHaveLength(2);
+    const third = run(v2, { spec: { size: 4 } }, "beta");
+    expect(third.merged.spec).toEqual({ ports: [{ name: "http", port: 80 }], size: 4 });
+  });
+});
+
+describe("sortEntries", () => {
+  const entry = (manager: string, operation: "Apply" | "Update", time?: string): ManagedFieldsEntry => ({
+    manager,
+    operation,
+    apiVersion: "v1",
+    fieldsType: "FieldsV1",
+    fieldsV1: {},
+    ...(time ? { time } : {}),
+  });
+
+  it("puts Apply first, then the older, then by manager within the same second", () => {
+    const sorted = sortEntries([
+      entry("kubectl-label", "Update", "2025-01-01T00:00:01Z"),
+      entry("kubectl-annotate", "Update", "2025-01-01T00:00:01Z"),
+      entry("other", "Apply", "2025-01-01T00:00:09Z"),
+      entry("kubectl-patch", "Update", "2025-01-01T00:00:02Z"),
+      entry("early", "Update", "2025-01-01T00:00:00Z"),
+      entry("untimed", "Update"),
+    ]);
+    expect(sorted.map((e) => e.manager)).toEqual([
+      "other",
+      "untimed",
+      "early",
+      "kubectl-annotate",
+      "kubectl-label",
+      "kubectl-patch",
+    ]);
   });
 });

@@ -152,6 +152,8 @@ export interface WriteContext {
   subresource?: string;
   shape: Shape;
   time: string;
+  /** The object as the writer's version serves it (its field names), when that is not the stored form. */
+  view?: (object: Obj) => Obj;
 }
 
 /**
@@ -159,7 +161,12 @@ export interface WriteContext {
  * everyone else, silently, as the real server does for Update operations.
  */
 export function recordUpdate(old: Obj | undefined, next: Obj, ctx: WriteContext): ManagedFieldsEntry[] {
-  const { changed, removed } = diffFields(old ? trackableView(old) : {}, trackableView(next), ctx.shape);
+  const view = ctx.view ?? ((o: Obj) => o);
+  const { changed, removed } = diffFields(
+    old ? trackableView(view(old)) : {},
+    trackableView(view(next)),
+    ctx.shape,
+  );
   const items = withSets(readEntries(old)).map((item) => ({ ...item, touched: false }));
   let mine = items.find(({ entry }) => sameSlot(entry, ctx.manager, "Update", ctx.subresource));
   for (const item of items) {
@@ -285,7 +292,9 @@ export function applyConfiguration(
     // (fields still applied, owned by others, or never the applier's), as structured-merge-diff's
     // prune adds those back.
     for (const path of stale.sort((a, b) => b.length - a.length)) {
-      if (!isEmptyOrLeaf(valueAt(merged, path))) continue;
+      // A list-map item's keys go with the item, which they identify.
+      if (isKeyField(path)) continue;
+      if (!isEmptyOrLeaf(valueAt(merged, path), path.at(-1)!, shapeAt(ctx.shape, path))) continue;
       removeAt(merged, path);
       pruneEmptyParents(merged, path.slice(0, -1), items.map((i) => i.set).concat(newSet));
     }
@@ -293,18 +302,51 @@ export function applyConfiguration(
   const entry = makeEntry(ctx.manager, "Apply", ctx.apiVersion, ctx.time, newSet, ctx.subresource);
   const rest = items.filter((item) => item !== mine);
   const next = [...rest.map(({ entry: e, set }) => ({ entry: e, set })), { entry, set: newSet }];
-  // Keep the applier's entry where it was, as the real server does, so diffs stay small.
-  if (mine) {
-    const index = items.indexOf(mine);
-    next.pop();
-    next.splice(index, 0, { entry, set: newSet });
-  }
   return { merged, entries: finish(next) };
 }
 
-function isEmptyOrLeaf(value: unknown): boolean {
-  if (isObj(value)) return Object.keys(value).length === 0;
-  return !Array.isArray(value) || value.length === 0;
+/**
+ * managedFields in the order the real server stores them (the fieldmanager's
+ * sortEncodedManagedFields): Apply before Update, then the older first (to the second), then by
+ * manager, apiVersion and subresource. Clients that show ownership (kubectl, a diff of two
+ * objects) see the same order on both.
+ */
+export function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const seconds = (time: string | undefined) => Math.floor((Date.parse(time ?? "") || 0) / 1000);
+  return [...entries].sort(
+    (p, q) =>
+      byText(p.operation, q.operation) ||
+      seconds(p.time) - seconds(q.time) ||
+      byText(p.manager, q.manager) ||
+      byText(p.apiVersion, q.apiVersion) ||
+      byText(p.subresource ?? "", q.subresource ?? ""),
+  );
+}
+
+/**
+ * Whether a value may go as a whole: a leaf (a scalar, an atomic list or map), an empty map or
+ * list, or a list-map item holding nothing but its keys.
+ */
+function isEmptyOrLeaf(value: unknown, element: string, shape: Shape): boolean {
+  const keys = element.startsWith("k:") ? Object.keys(JSON.parse(element.slice(2)) as Obj) : [];
+  if (isObj(value)) return shape.atomic === true || Object.keys(value).every((k) => keys.includes(k));
+  if (!Array.isArray(value)) return true;
+  return value.length === 0 || (shape.listType !== "set" && shape.listType !== "map");
+}
+
+/** The shape of the node a field path leads to. */
+function shapeAt(shape: Shape, path: FieldPath): Shape {
+  let s = shape;
+  for (const el of path) s = el.startsWith("f:") ? childShape(s, el.slice(2)) : (s.items ?? {});
+  return s;
+}
+
+/** Whether a path names a key field of a list-map item (`...k:{"name":"a"}.f:name`). */
+function isKeyField(path: FieldPath): boolean {
+  const parent = path.at(-2);
+  if (!parent?.startsWith("k:")) return false;
+  return Object.hasOwn(JSON.parse(parent.slice(2)) as Obj, path.at(-1)!.slice(2));
 }
 
 function pruneEmptyParents(root: Obj, path: FieldPath, sets: FieldSet[]): void {

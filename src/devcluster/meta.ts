@@ -83,25 +83,29 @@ export function validateName(name: unknown, rule: NameRule, field = "metadata.na
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
+const QUALIFIED_NAME_RULE =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/** apimachinery's IsQualifiedName, one message per rule broken, as the real server words them. */
+export function qualifiedNameErrors(key: string): string[] {
+  const parts = key.split("/");
+  if (parts.length > 2)
+    return [
+      `a qualified name ${QUALIFIED_NAME_RULE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  const [prefix, name] = parts.length === 2 ? [parts[0]!, parts[1]!] : [undefined, parts[0]!];
+  const errors: string[] = [];
+  if (prefix === "") errors.push("prefix part must be non-empty");
+  else if (prefix !== undefined)
+    errors.push(...validateName(prefix, "subdomain").map((e) => `prefix part ${e.detail}`));
+  if (name === "") errors.push("name part must be non-empty");
+  else if (name.length > 63) errors.push("name part must be no more than 63 characters");
+  if (!QUALIFIED_NAME.test(name)) errors.push(`name part ${QUALIFIED_NAME_RULE}`);
+  return errors;
+}
+
 function validateQualifiedKey(key: string, field: string): FieldError[] {
-  const slash = key.lastIndexOf("/");
-  const prefix = slash >= 0 ? key.slice(0, slash) : "";
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  const ok =
-    name.length > 0 &&
-    name.length <= 63 &&
-    QUALIFIED_NAME.test(name) &&
-    (slash < 0 || (prefix.length > 0 && prefix.length <= 253 && SUBDOMAIN.test(prefix)));
-  if (ok) return [];
-  return [
-    {
-      type: "FieldValueInvalid",
-      field,
-      value: key,
-      detail:
-        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    },
-  ];
+  return qualifiedNameErrors(key).map((detail) => ({ type: "FieldValueInvalid", field, value: key, detail }));
 }
 
 /** Label and annotation keys and label values, as ValidateLabels / ValidateAnnotations check them. */
@@ -162,6 +166,22 @@ export function randomSuffix(): string {
   for (const b of bytes) out += GENERATE_ALPHABET[b % GENERATE_ALPHABET.length];
   return out;
 }
+
+/**
+ * Drops the fields of `object` that are an empty map or list, as the real server's Go types do
+ * (`omitempty`): a write sending `labels: {}` stores no labels, and a merge patch that removes
+ * the last annotation leaves no `annotations: {}` behind.
+ */
+export function dropEmpty(object: Obj, fields: readonly string[]): void {
+  for (const field of fields) {
+    const value = object[field];
+    if ((isObj(value) && Object.keys(value).length === 0) || (Array.isArray(value) && value.length === 0))
+      delete object[field];
+  }
+}
+
+/** ObjectMeta's maps and lists that are not stored when empty. */
+export const OMITTED_WHEN_EMPTY = ["labels", "annotations", "finalizers", "ownerReferences"] as const;
 
 export function finalizersOf(metadata: Obj): string[] {
   return Array.isArray(metadata.finalizers) ? (metadata.finalizers as string[]) : [];

@@ -125,8 +125,14 @@ export class Operations implements VerbContext {
   }
 
   /** Writes by the built-in controllers (namespace, CRD, GC): no admission, no precondition. */
-  controllerWrite(type: ResourceType, old: Obj, mutate: (next: Obj) => void, subresource?: "status"): Obj {
-    return this.writes.controllerWrite(type, old, mutate, subresource);
+  controllerWrite(
+    type: ResourceType,
+    old: Obj,
+    mutate: (next: Obj) => void,
+    subresource?: "status",
+    manager = "kube-controller-manager",
+  ): Obj {
+    return this.writes.controllerWrite(type, old, mutate, subresource, manager);
   }
 }
 

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from "yaml";
-import { type ApiError, badRequest } from "./errors.ts";
+import { type ApiError, badRequest, fieldCause, invalid } from "./errors.ts";
 import { clone, isObj, type Obj } from "./meta.ts";
 import { apiVersionOf, type ResourceType } from "./types.ts";
 
@@ -9,7 +9,8 @@ export function parseBody(raw: string, contentType: string): unknown {
   if (raw.trim() === "") throw badRequest("the request body is empty");
   try {
     if (media === "application/yaml" || media === "application/apply-patch+yaml") {
-      return parseYaml(raw, { maxAliasCount: 100 });
+      // YAML 1.1, as the real server's decoder (go-yaml v2) reads it: `yes`, `on`, `y` are booleans.
+      return parseYaml(raw, { maxAliasCount: 100, version: "1.1" });
     }
     return JSON.parse(raw);
   } catch (error) {
@@ -25,10 +26,23 @@ export function parseBody(raw: string, contentType: string): unknown {
 export function objectFromBody(type: ResourceType, version: string, body: unknown): Obj {
   if (!isObj(body)) throw badRequest("Object 'Kind' is missing in the request body: expected an object");
   const expected = apiVersionOf(type.group, version);
-  if (body.apiVersion !== undefined && body.apiVersion !== expected) {
+  // A custom resource must name its apiVersion; a built-in's is the URL's when missing.
+  if ((body.apiVersion !== undefined || type.custom) && body.apiVersion !== expected) {
     throw badRequest(
-      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+      `the API version in the data (${String(body.apiVersion ?? "")}) does not match the expected API version (${expected})`,
     );
+  }
+  if (body.kind !== undefined && body.kind !== type.kind && type.custom) {
+    // The custom resource strategy's validation, which names the object by its own kind.
+    const name = isObj(body.metadata) ? String(body.metadata.name ?? "") : "";
+    throw invalid(String(body.kind), type.group, name, [
+      fieldCause({
+        type: "FieldValueInvalid",
+        field: "kind",
+        value: body.kind,
+        detail: `must be ${type.kind}`,
+      }),
+    ]);
   }
   if (body.kind !== undefined && body.kind !== type.kind) {
     throw badRequest(

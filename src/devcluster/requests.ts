@@ -17,6 +17,8 @@ export interface WriteRequest {
   /** Unknown fields: Strict rejects, Warn reports them in `warnings`, Ignore drops them silently. */
   fieldValidation?: "Strict" | "Warn" | "Ignore";
   warnings?: string[];
+  /** Set by a write that created its object (an apply can): answered 201, not 200. */
+  created?: boolean;
   /** Set by admission: the schema whose every rule the object passed (the stored object gets it). */
   rulesPassed?: object;
 }

@@ -9,7 +9,8 @@ import type { ResourceType } from "./types.ts";
 export function scopeToSubresource(req: WriteRequest, old: Obj | undefined, object: Obj): void {
   const { type } = req;
   if (!old) {
-    if (type.statusSubresource && type.custom) delete object.status;
+    // A create sets no status through the object (a built-in's strategy may set one itself).
+    if (type.statusSubresource) delete object.status;
     return;
   }
   if (req.subresource === "status") {

@@ -16,6 +16,10 @@ export interface ResourceType {
   categories: string[];
   /** Objects of types sharing a storage key are the same objects (core and events.k8s.io events). */
   storageKey: string;
+  /** The verbs discovery lists for the resource, in the real server's order; others answer 405. */
+  verbs: string[];
+  /** The apiVersion objects are stored in (discovery's storageVersionHash is made of it). */
+  storageVersion: string;
   /** Subresources listed in discovery (`status`, `finalize`). */
   subresources: string[];
   /** With a status subresource, main-resource writes keep the old status and /status writes only status. */
@@ -34,12 +38,35 @@ export interface ResourceType {
   crdVersion?(version: string): Obj | undefined;
   /** The CRD that serves this type. */
   crdName?: string;
+  /**
+   * The JSON of the kind's Go zero value: what its Go type always serializes (structs that are not
+   * pointers, fields without omitempty, times as null). Every stored object carries it, and a
+   * create's managedFields are recorded against it, as the real server's are.
+   */
+  zero?: Obj;
+  /**
+   * What the real strategy's PrepareForCreate sets: after the managedFields are recorded, so no
+   * manager owns it (a namespace's finalizer and phase, a CRD's first status).
+   */
+  prepareForCreate?(object: Obj): void;
   /** Normalizes an incoming object (e.g. Secret stringData) and checks kind-specific rules. */
   normalize?(object: Obj, old: Obj | undefined): FieldError[];
   /** Converts a stored object to the served shape and back (events.k8s.io/v1 events). */
   toServed?(object: Obj): Obj;
   fromServed?(object: Obj): Obj;
 }
+
+/** The verbs of a built-in resource, as the real server lists them (sorted). */
+export const STANDARD_VERBS = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+];
 
 export function typeKey(type: ResourceType): string {
   return `${type.group}/${type.resource}`;

@@ -1,5 +1,13 @@
 import { applyPatch } from "./apply.ts";
-import { badRequest, conflict, fieldCause, invalid, STALE_OBJECT, unsupportedMediaType } from "./errors.ts";
+import {
+  badRequest,
+  conflict,
+  fieldCause,
+  GoLiteral,
+  invalid,
+  STALE_OBJECT,
+  unsupportedMediaType,
+} from "./errors.ts";
 import { recordUpdate, startingEntries } from "./managed-fields.ts";
 import { isObj, meta, type Obj } from "./meta.ts";
 import { jsonPatch, mergePatch, strategicMergePatch } from "./patch.ts";
@@ -24,11 +32,12 @@ export function updateObject(ops: VerbContext, req: WriteRequest, name: string, 
   const rv = m.resourceVersion;
   if (rv === undefined || rv === "") {
     if (!type.unconditionalUpdate) {
-      throw invalid(type.kind, type.group, name, [
+      // The real server names the resource here (gizmos.example.com), and prints the 0 as Go's %#v of a uint64.
+      throw invalid(type.resource, type.group, name, [
         fieldCause({
           type: "FieldValueInvalid",
           field: "metadata.resourceVersion",
-          value: 0,
+          value: new GoLiteral("0x0"),
           detail: "must be specified for an update",
         }),
       ]);

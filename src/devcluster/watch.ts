@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { badRequest } from "./errors.ts";
+import { badRequest, type FieldError, fieldCause, invalid } from "./errors.ts";
 import type { Obj } from "./meta.ts";
 import type { Operations } from "./operations.ts";
 import type { StoredEvent } from "./store.ts";
@@ -14,7 +14,9 @@ export interface WatchRequest {
   labelSelector?: string;
   fieldSelector?: string;
   allowWatchBookmarks: boolean;
-  sendInitialEvents: boolean;
+  /** Undefined when the client did not say. */
+  sendInitialEvents?: boolean;
+  resourceVersionMatch?: string;
   timeoutSeconds?: number;
   /** Set when the client asked for Tables (`kubectl get -w`): events carry one-row Tables. */
   table?: (object: Obj, noHeaders: boolean) => object;
@@ -99,6 +101,8 @@ export class WatchHub {
   /** Streams events as newline-delimited JSON until the timeout, a cut, or the client leaves. */
   serve(ops: Operations, watch: WatchRequest, req: IncomingMessage, res: ServerResponse): void {
     const { type, version } = watch;
+    const refused = watchOptionErrors(watch);
+    if (refused.length > 0) throw invalid("ListOptions", "meta.k8s.io", "", refused.map(fieldCause));
     const selection = ops.selection(type, watch);
     let fromRv: number | undefined;
     if (
@@ -141,7 +145,11 @@ export class WatchHub {
       return table;
     };
     const bookmark = (annotations?: Record<string, string>) => {
-      const metadata: Obj = { resourceVersion: String(lastRv) };
+      // A built-in kind's empty object still says creationTimestamp: null (a Go struct's zero time).
+      const metadata: Obj = {
+        resourceVersion: String(lastRv),
+        ...(type.custom ? {} : { creationTimestamp: null }),
+      };
       if (annotations) metadata.annotations = annotations;
       send("BOOKMARK", { kind: type.kind, apiVersion: apiVersionOf(type.group, version), metadata });
     };
@@ -157,7 +165,13 @@ export class WatchHub {
       else if (now) kind = "ADDED";
       else if (before) kind = "DELETED";
       if (!kind) return;
-      if (watch.table) send(kind, present(ops.serve(type, version, event.object)) as Obj);
+      if (kind === "DELETED" && event.type === "MODIFIED") {
+        // An object that stops matching leaves as it was when it last matched, at the event's
+        // resourceVersion (the real watch cache sends the previous object).
+        const old = event.old as Obj;
+        const gone = { ...old, metadata: { ...(old.metadata as Obj), resourceVersion: String(event.rv) } };
+        send(kind, present(ops.serve(type, version, gone)) as Obj);
+      } else if (watch.table) send(kind, present(ops.serve(type, version, event.object)) as Obj);
       else write(this.line(event, kind, type, version, ops));
     };
 
@@ -232,21 +246,29 @@ export class WatchHub {
     writer.goLive();
     live = true;
 
-    if (watch.allowWatchBookmarks) {
-      const tick = () => {
-        if (closed) return;
-        lastRv = Math.max(lastRv, ops.store.resourceVersion);
-        bookmark();
-        timers.push(setTimeout(tick, this.bookmarkIntervalMs).unref());
-      };
-      timers.push(setTimeout(tick, this.bookmarkIntervalMs).unref());
-    }
     // Without timeoutSeconds the real server still ends a watch after a random time between
     // --min-request-timeout (1800 s) and twice that, so clients must be ready to reconnect.
     const timeoutMs =
       watch.timeoutSeconds !== undefined && watch.timeoutSeconds > 0
         ? watch.timeoutSeconds * 1000
         : this.minRequestTimeoutMs * (1 + this.random());
+    if (watch.allowWatchBookmarks) {
+      // As the real watch cache: a bookmark every interval, and one 2 s before the watch ends,
+      // so a client resumes from a recent resourceVersion even when nothing changed.
+      const pretimeout = Date.now() + timeoutMs - 2_000;
+      const schedule = () => {
+        const now = Date.now();
+        const at = Math.min(now + this.bookmarkIntervalMs, pretimeout);
+        if (at >= now) timers.push(setTimeout(tick, at - now).unref());
+      };
+      const tick = () => {
+        if (closed) return;
+        lastRv = Math.max(lastRv, ops.store.resourceVersion);
+        bookmark();
+        if (Date.now() < pretimeout) schedule();
+      };
+      schedule();
+    }
     timers.push(
       setTimeout(() => {
         entry.close();
@@ -254,4 +276,37 @@ export class WatchHub {
       }, timeoutMs).unref(),
     );
   }
+}
+
+/** The watch options the real server refuses (validateWatchOptions), with its words. */
+function watchOptionErrors(watch: WatchRequest): FieldError[] {
+  const errors: FieldError[] = [];
+  const match = watch.resourceVersionMatch ?? "";
+  const forbidden = (field: string, detail: string) =>
+    errors.push({ type: "FieldValueForbidden", field, detail });
+  if (watch.sendInitialEvents !== undefined && match !== "NotOlderThan")
+    forbidden(
+      "resourceVersionMatch",
+      "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+    );
+  if (match !== "") {
+    if (watch.sendInitialEvents === undefined)
+      forbidden(
+        "resourceVersionMatch",
+        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+      );
+    if (match !== "NotOlderThan")
+      errors.push({
+        type: "FieldValueNotSupported",
+        field: "resourceVersionMatch",
+        value: match,
+        detail: 'supported values: "NotOlderThan"',
+      });
+    if (watch.sendInitialEvents === true && !watch.allowWatchBookmarks)
+      forbidden(
+        "allowWatchBookmarks",
+        "allowWatchBookmarks must be set to true when sendInitialEvents is true",
+      );
+  }
+  return errors;
 }

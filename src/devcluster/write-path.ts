@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { Admitter } from "./admission-adapter.ts";
+import { type Admitter, BLOCKING } from "./admission-adapter.ts";
 import { badRequest, type FieldError, fieldCause, invalid, type StatusCause } from "./errors.ts";
-import { type ManagedFieldsEntry, recordUpdate, type WriteContext } from "./managed-fields.ts";
+import { type ManagedFieldsEntry, recordUpdate, sortEntries, type WriteContext } from "./managed-fields.ts";
 import {
   clone,
   deepEqual,
+  dropEmpty,
   finalizersOf,
   holdsSpecFinalizers,
   isObj,
   meta,
   type Obj,
+  OMITTED_WHEN_EMPTY,
   validateLabelsAndAnnotations,
   validateName,
   validateOwnerReferences,
@@ -28,16 +30,42 @@ export const OBJECT_SYSTEM_FIELDS = [
   "generation",
 ];
 
-/** How managedFields records this request's write. */
+/** How managedFields records this request's write: on the object as the request's version serves it. */
 export function writeContext(req: WriteRequest, time: string): WriteContext {
   const { type, version } = req;
-  return {
+  const ctx: WriteContext = {
     manager: req.manager,
     apiVersion: apiVersionOf(type.group, version),
     shape: type.shape(version),
     subresource: req.subresource,
     time,
   };
+  if (type.toServed) ctx.view = type.toServed;
+  return ctx;
+}
+
+/**
+ * A create's managedFields, recorded against the kind's zero value as the real field manager
+ * records them against a new Go object; then what the strategy sets on create, which nobody owns.
+ */
+export function createEntries(req: WriteRequest, object: Obj, time: string): ManagedFieldsEntry[] {
+  const { type } = req;
+  const zero = type.zero ? { ...clone(type.zero), metadata: {} } : undefined;
+  const entries = recordUpdate(zero, object, writeContext(req, time));
+  type.prepareForCreate?.(object);
+  return entries;
+}
+
+function storageGroup(type: ResourceType): string {
+  return type.storageVersion.includes("/") ? type.storageVersion.split("/")[0]! : "";
+}
+
+/** Adds what a Go type always serializes and the object lacks (its zero value), in place. */
+function fillZero(object: Obj, zero: Obj): void {
+  for (const [key, value] of Object.entries(zero)) {
+    if (object[key] === undefined) object[key] = clone(value);
+    else if (isObj(value) && isObj(object[key])) fillZero(object[key] as Obj, value);
+  }
 }
 
 /**
@@ -91,7 +119,9 @@ export class WritePath {
       if (type.generation) m.generation = 1;
     }
     scopeToSubresource(req, old, object);
+    if (type.zero) fillZero(object, type.zero);
     m = meta(object);
+    dropEmpty(m, OMITTED_WHEN_EMPTY);
     // The store's key is namespace/name: a cluster-scoped object never carries a namespace.
     if (!type.namespaced) delete m.namespace;
     else if (req.namespace !== undefined) m.namespace = req.namespace;
@@ -106,9 +136,11 @@ export class WritePath {
     if (type.crdName === undefined && type.resource === "customresourcedefinitions" && causes.length === 0) {
       causes.push(...this.admitter.checkCrd(object));
     }
+    // The schema is checked whatever the metadata's errors, which may block its CEL rules.
     const schema = type.schema?.(version);
-    if (schema && causes.length === 0) causes.push(...this.admit(req, old, object, schema));
-    if (causes.length > 0) throw invalid(type.kind, type.group, name, causes);
+    if (schema) causes.push(...this.admit(req, old, object, schema, causes));
+    // The real server validates the stored kind: an events.k8s.io Event's errors name core's Event.
+    if (causes.length > 0) throw invalid(type.kind, storageGroup(type), name, causes);
     if (old && type.generation) {
       const strip = (o: Obj) => {
         const { metadata: _m, status: _s, ...rest } = o;
@@ -120,13 +152,20 @@ export class WritePath {
   }
 
   /** Runs the CRD schema's admission; an admitted object replaces `object`'s content but its metadata. */
-  private admit(req: WriteRequest, old: Obj | undefined, object: Obj, schema: Obj): StatusCause[] {
+  private admit(
+    req: WriteRequest,
+    old: Obj | undefined,
+    object: Obj,
+    schema: Obj,
+    earlier: StatusCause[],
+  ): StatusCause[] {
     const { type, version } = req;
     // `object` is this write's own copy and is replaced by the admitted object below, so
     // admission may work on it in place; only its metadata is kept, so that gets a copy
     // (managedFields, which admission never changes, is shared).
     const admitted: Obj = { ...object, metadata: copyMetadataForAdmission(object.metadata as Obj) };
     const input: Parameters<Admitter["admit"]>[0] = { schema, object: admitted, owned: true };
+    if (earlier.some((c) => BLOCKING.has(c.reason))) input.blocked = true;
     if (old) {
       input.oldObject = servedObject(type, version, old);
       if (this.rulesPassed.get(old) === schema) input.oldPassed = true;
@@ -158,7 +197,7 @@ export class WritePath {
   commit(req: WriteRequest, old: Obj | undefined, object: Obj, entries: ManagedFieldsEntry[]): Obj {
     const { type, version } = req;
     const m = object.metadata as Obj;
-    if (entries.length > 0) m.managedFields = entries;
+    if (entries.length > 0) m.managedFields = sortEntries(entries);
     else delete m.managedFields;
     const ordered = orderObject(object);
     if (old) {
@@ -205,7 +244,13 @@ export class WritePath {
   }
 
   /** Writes by the built-in controllers (namespace, CRD, GC): no admission, no precondition. */
-  controllerWrite(type: ResourceType, old: Obj, mutate: (next: Obj) => void, subresource?: "status"): Obj {
+  controllerWrite(
+    type: ResourceType,
+    old: Obj,
+    mutate: (next: Obj) => void,
+    subresource?: "status",
+    manager = "kube-controller-manager",
+  ): Obj {
     const next = clone(old);
     mutate(next);
     const version = type.versions[0]!;
@@ -213,7 +258,7 @@ export class WritePath {
       type,
       version,
       namespace: (old.metadata as Obj).namespace as string | undefined,
-      manager: "kube-controller-manager",
+      manager,
     };
     if (subresource) req.subresource = subresource;
     const entries = recordUpdate(old, next, writeContext(req, this.now()));
@@ -227,13 +272,13 @@ function finalizersAddedWhileDeleting(old: Obj, m: Obj): FieldError[] {
   const before = finalizersOf(old.metadata as Obj);
   const added = finalizersOf(m).filter((f) => !before.includes(f));
   if (added.length === 0) return [];
-  return [
-    {
-      type: "FieldValueForbidden",
-      field: "metadata.finalizers",
-      detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`,
-    },
-  ];
+  const error: FieldError = {
+    type: "FieldValueForbidden",
+    field: "metadata.finalizers",
+    detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`,
+  };
+  // Twice, as the real server finds it twice (its update validates the object's metadata twice).
+  return [error, error];
 }
 
 /** Admission may change the metadata it is given; the write must keep its own. */

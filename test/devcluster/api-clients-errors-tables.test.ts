@@ -59,7 +59,12 @@ describe("errors never crash the server", () => {
     const coreMissing = await json(await h.http("/api/v1/namespaces/api/configmaps/nope"));
     expect(coreMissing.message).toBe('configmaps "nope" not found');
     expect(coreMissing.details).toEqual({ name: "nope", kind: "configmaps" });
-    const method = await send("POST", `/apis/${GROUP}/v1/namespaces/api/widgets/x`, widget("x"));
+    // As on the real server: a POST to an object's path creates (the body's name counts), a PUT
+    // to the collection is not allowed.
+    const named = await send("POST", `/apis/${GROUP}/v1/namespaces/api/widgets/x`, widget("y"));
+    expect(named.status).toBe(201);
+    expect((await json(named)).metadata.name).toBe("y");
+    const method = await send("PUT", `/apis/${GROUP}/v1/namespaces/api/widgets`, widget("x"));
     expect(method.status).toBe(405);
     expect((await json(method)).reason).toBe("MethodNotAllowed");
     await send("POST", `/apis/${GROUP}/v1/namespaces/api/widgets`, widget("dup"));

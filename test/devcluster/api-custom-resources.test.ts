@@ -42,8 +42,8 @@ describe("custom resources", () => {
     });
     const noRv = await send("PUT", path, widget("gen"));
     expect(noRv.status).toBe(422);
-    expect((await json(noRv)).message).toContain(
-      "metadata.resourceVersion: Invalid value: 0: must be specified for an update",
+    expect((await json(noRv)).message).toBe(
+      `widgets.${GROUP} "gen" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`,
     );
     const same = await send("PUT", path, { ...specced });
     expect((await json(same)).metadata.resourceVersion).toBe(specced.metadata.resourceVersion);
@@ -270,6 +270,32 @@ describe("more write options", () => {
     expect(bookmark).toBeGreaterThan(0);
     expect(events.slice(0, bookmark).every((e) => e.type === "ADDED")).toBe(true);
     expect(events[bookmark].object.metadata.annotations).toEqual({ "k8s.io/initial-events-end": "true" });
+  });
+
+  it("sends a bookmark before timeoutSeconds ends a quiet watch, as the real watch cache does", async () => {
+    // kube-apiserver schedules one 2 s before the deadline, well within its 60 s interval.
+    const list = await json(await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets`));
+    const res = await h.http(
+      `/apis/${GROUP}/v1/namespaces/api/widgets?watch=true&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${list.metadata.resourceVersion}`,
+    );
+    const events = (await res.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toEqual(["BOOKMARK"]);
+    expect(events[0].object).toEqual({
+      kind: "Widget",
+      apiVersion: `${GROUP}/v1`,
+      metadata: { resourceVersion: expect.any(String) },
+    });
+  });
+
+  it("answers a watch list asked without resourceVersionMatch=NotOlderThan with kube-apiserver's 422", async () => {
+    const res = await h.http(`/apis/${GROUP}/v1/namespaces/api/widgets?watch=true&sendInitialEvents=true`);
+    expect(res.status).toBe(422);
+    expect((await json(res)).message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
   });
 });
 

@@ -61,7 +61,7 @@ function mergePatch(name: string, body: unknown, manager: string, sub = "") {
 describe("server-side apply", () => {
   it("creates with an Apply managedFields entry, then answers 409 on another manager's field", async () => {
     const created = await apply("s1", "spec:\n  size: 1\n  color: red\n", "alice");
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const body = await json(created);
     expect(body.metadata.managedFields).toEqual([
       {

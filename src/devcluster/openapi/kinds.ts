@@ -124,8 +124,18 @@ function crdKinds(crds: CRD[]): Kind[] {
         ...props
       } = isObj(raw.properties) ? raw.properties : {};
       const { properties: _p, ...rest } = raw;
-      const schema = objectSchema(props, { ...rest, type: "object", ...gvk(group, v.name, kind) });
+      const selectable = Array.isArray(v.selectableFields)
+        ? v.selectableFields.filter(isObj).map((f) => String(f.jsonPath ?? "").replace(/^\./, ""))
+        : [];
+      const schema = objectSchema(props, {
+        ...rest,
+        type: "object",
+        ...gvk(group, v.name, kind),
+        "x-kubernetes-selectable-fields": selectable.map((fieldPath) => ({ fieldPath })),
+      });
       kinds.push({
+        custom: true,
+        selectableFields: selectable,
         group,
         version: v.name,
         kind,

@@ -85,6 +85,43 @@ export const QUERY_PARAMS: Record<string, Param> = {
     type: "integer",
     description: "Timeout for the list/watch call.",
   },
+  resourceVersionMatch: {
+    name: "resourceVersionMatch",
+    in: "query",
+    type: "string",
+    description: "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+  },
+  sendInitialEvents: {
+    name: "sendInitialEvents",
+    in: "query",
+    type: "boolean",
+    description: "`sendInitialEvents=true` may be set together with `watch=true`.",
+  },
+  gracePeriodSeconds: {
+    name: "gracePeriodSeconds",
+    in: "query",
+    type: "integer",
+    description: "The duration in seconds before the object should be deleted.",
+  },
+  ignoreStoreReadErrorWithClusterBreakingPotential: {
+    name: "ignoreStoreReadErrorWithClusterBreakingPotential",
+    in: "query",
+    type: "boolean",
+    description:
+      "if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error.",
+  },
+  orphanDependents: {
+    name: "orphanDependents",
+    in: "query",
+    type: "boolean",
+    description: "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7.",
+  },
+  propagationPolicy: {
+    name: "propagationPolicy",
+    in: "query",
+    type: "string",
+    description: "Whether and how garbage collection will be performed.",
+  },
   pretty: {
     name: "pretty",
     in: "query",

@@ -3,7 +3,8 @@ export type Obj = Record<string, unknown>;
 /** A CustomResourceDefinition object, as stored. */
 export type CRD = Obj;
 
-export const VERSION = "v1.33.0";
+/** What kube-apiserver 1.32 says its OpenAPI documents describe (info.version). */
+export const VERSION = "1.32";
 export const META = "io.k8s.apimachinery.pkg.apis.meta.v1";
 
 export function isObj(v: unknown): v is Obj {
@@ -31,6 +32,10 @@ export interface Kind {
   strategic: boolean;
   /** The name of the component/definition. */
   name: string;
+  /** Served by a CRD: its documents, list texts and selectable fields are the apiextensions-apiserver's. */
+  custom?: boolean;
+  /** The CRD version's selectableFields' paths. */
+  selectableFields?: string[];
   /** The schema (v3 flavour; refs written as REF placeholders resolved per document version). */
   schema: Obj;
 }
@@ -54,6 +59,9 @@ const KIND_DESC =
 const METADATA_DESC =
   "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 
+const LIST_METADATA_DESC =
+  "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
 export function gvk(group: string, version: string, kind: string): Obj {
   return { "x-kubernetes-group-version-kind": [{ group, kind, version }] };
 }
@@ -72,18 +80,28 @@ export function objectSchema(properties: Obj, extra: Obj = {}): Obj {
 }
 
 export function listSchema(k: Kind): Obj {
-  return {
+  const items: Obj = { type: "array", items: ref(k.name) };
+  if (k.custom)
+    items.description = `List of ${k.plural}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md`;
+  const schema: Obj = {
     description: `${k.listKind} is a list of ${k.kind}`,
     type: "object",
     required: ["items"],
     properties: {
       apiVersion: { type: "string", description: API_VERSION_DESC },
-      items: { type: "array", items: ref(k.name) },
+      items,
       kind: { type: "string", description: KIND_DESC },
-      metadata: { ...ref(`${META}.ListMeta`), description: METADATA_DESC },
+      metadata: { ...ref(`${META}.ListMeta`), description: k.custom ? LIST_METADATA_DESC : METADATA_DESC },
     },
     ...gvk(k.group, k.version, k.listKind),
   };
+  if (k.custom) schema["x-kubernetes-selectable-fields"] = selectableFields(k);
+  return schema;
+}
+
+/** The CRD version's selectable fields as the apiextensions-apiserver lists them (none: []). */
+export function selectableFields(k: Kind): Obj[] {
+  return (k.selectableFields ?? []).map((fieldPath) => ({ fieldPath }));
 }
 
 export const PRESERVE = { type: "object", "x-kubernetes-preserve-unknown-fields": true };

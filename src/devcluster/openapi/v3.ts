@@ -19,6 +19,14 @@ function buildV3(kinds: Kind[]): Obj {
   const schemas = Object.fromEntries(
     Object.entries(schemasFor(kinds)).map(([name, schema]) => [name, resolveRefs(schema, "v3")]),
   );
+  // A CRD's group-version document is the apiextensions-apiserver's, titled and built its own way.
+  if (kinds.some((k) => k.custom))
+    return {
+      openapi: "3.0.0",
+      info: { title: "Kubernetes CRD Swagger", version: "v0.1.0" },
+      paths,
+      components: { schemas },
+    };
   return {
     openapi: "3.0.0",
     info: { title: "Kubernetes", version: VERSION },
@@ -34,7 +42,6 @@ function buildV3(kinds: Kind[]): Obj {
         },
       },
     },
-    security: [{ BearerToken: [] }],
   };
 }
 
