@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { controlPlane } from "../support/control-plane.testing.ts";
 import { applyCases } from "./apply.cases.ts";
 import { crdCases, crdDeletionCases } from "./crd.cases.ts";
 import { Differ } from "./differ.ts";
@@ -13,12 +14,12 @@ import { watchCases } from "./watch.cases.ts";
 
 /**
  * The devcluster held to kube-apiserver: the same requests, raw and through the real kubectl,
- * to a devcluster and to the run's real kube-apiserver (KUBEBUILDER_ASSETS), their answers
+ * to a devcluster and to this worker's real kube-apiserver (KUBEBUILDER_ASSETS), their answers
  * compared once what must differ is normalised. docs/devcluster.md lists the differences that
  * stay; the suite meets exactly those.
  */
 
-const plane = inject("controlPlane");
+const plane = controlPlane();
 const listed = listedDifferences();
 const ledger = new Ledger(listed);
 let pair: Pair | undefined;

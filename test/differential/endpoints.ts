@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Agent } from "undici";
 import { parse } from "yaml";
 import { createDevCluster, type DevCluster } from "../../src/devcluster/index.ts";
-import type { ControlPlaneInfo } from "../support/control-plane-setup.testing.ts";
+import type { ControlPlaneInfo } from "../support/control-plane.testing.ts";
 
 /** One server's answer to a raw request: what a client can see of it. */
 export interface Answer {
