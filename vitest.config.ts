@@ -15,6 +15,7 @@ const ON_BOTH_SERVERS = [
   "test/docs/commands.test.ts",
 ];
 const realServer = Boolean(process.env.KUBEBUILDER_ASSETS);
+const TEST_ENV = { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token", KUBEBUILDER_ASSETS: "" };
 
 export default defineConfig({
   test: {
@@ -24,7 +25,9 @@ export default defineConfig({
     // Servers under test bind 127.0.0.1 on free ports; two workers match the 2-core machines.
     maxWorkers: 2,
     // The simulator's test-hook token, for simulators in this process and in child processes alike.
-    env: { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token" },
+    // KUBEBUILDER_ASSETS is the global setup's (the path reaches tests by inject): emptied in the
+    // workers, so a `svc-operator dev` a test starts runs on the devcluster unless told otherwise.
+    env: TEST_ENV,
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // One real kube-apiserver for the whole run when KUBEBUILDER_ASSETS holds one.
     globalSetup: ["./test/support/control-plane-setup.testing.ts"],
@@ -37,7 +40,7 @@ export default defineConfig({
               test: {
                 name: "kube-apiserver",
                 include: ON_BOTH_SERVERS,
-                env: { SVC_SIMULATOR_TOKEN: "test-simulator-hook-token", SVC_TEST_SERVER: "kube-apiserver" },
+                env: { ...TEST_ENV, SVC_TEST_SERVER: "kube-apiserver" },
               },
             },
           ]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseFlags } from "../lib/cli/index.ts";
-import { type DevCommandOptions, dev, kubectlHints } from "./command.ts";
+import { type DevCommandOptions, dev, kubeApiserverAssets, kubectlHints } from "./command.ts";
 
 describe("the kubectl lines svc-operator dev prints", () => {
   it("describe a sample that was applied", () => {
@@ -37,6 +37,26 @@ describe("--kube-apiserver-assets", () => {
     expect(options["kube-apiserver-assets"]).toBe("/envtest");
     expect(() => parseFlags(dev, ["--kube-apiserver-assets", "/envtest", "--state-dir", "s"])).toThrow(
       /--state-dir.*a real kube-apiserver's etcd starts empty each time: pass one or the other/,
+    );
+  });
+});
+
+describe("where the real apiserver's binaries come from", () => {
+  const parse = (argv: string[]) => parseFlags(dev, argv) as DevCommandOptions;
+  it("the flag first, else KUBEBUILDER_ASSETS, else none (the devcluster)", () => {
+    const env = { KUBEBUILDER_ASSETS: "/from-env" };
+    expect(kubeApiserverAssets(parse(["--kube-apiserver-assets", "/flag"]), env)).toEqual({
+      dir: "/flag",
+      from: "--kube-apiserver-assets",
+    });
+    expect(kubeApiserverAssets(parse([]), env)).toEqual({ dir: "/from-env", from: "KUBEBUILDER_ASSETS" });
+    expect(kubeApiserverAssets(parse([]), { KUBEBUILDER_ASSETS: "" })).toBeUndefined();
+    expect(kubeApiserverAssets(parse([]), {})).toBeUndefined();
+  });
+
+  it("KUBEBUILDER_ASSETS beside --state-dir is refused, naming both", () => {
+    expect(() => kubeApiserverAssets(parse(["--state-dir", "s"]), { KUBEBUILDER_ASSETS: "/e" })).toThrow(
+      /--state-dir .* KUBEBUILDER_ASSETS is set .*: unset KUBEBUILDER_ASSETS or drop --state-dir/,
     );
   });
 });

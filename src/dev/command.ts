@@ -35,6 +35,25 @@ const PORT_FLAGS = ["cluster-port", "simulator-port", "region-port", "metrics-po
 
 export type DevCommandOptions = z.output<typeof schema>;
 
+/**
+ * Where the real apiserver's binaries are, if the playground runs on one: the flag, else
+ * KUBEBUILDER_ASSETS (envtest's convention). The variable does not combine with --state-dir.
+ */
+export function kubeApiserverAssets(
+  options: Pick<DevCommandOptions, "kube-apiserver-assets" | "state-dir">,
+  env: NodeJS.ProcessEnv,
+): { dir: string; from: "--kube-apiserver-assets" | "KUBEBUILDER_ASSETS" } | undefined {
+  const flag = options["kube-apiserver-assets"];
+  if (flag) return { dir: flag, from: "--kube-apiserver-assets" };
+  const variable = env.KUBEBUILDER_ASSETS;
+  if (!variable) return undefined;
+  if (options["state-dir"])
+    throw new UsageError(
+      "--state-dir keeps the devcluster's state, but KUBEBUILDER_ASSETS is set and asks for a real kube-apiserver, whose etcd starts empty each time: unset KUBEBUILDER_ASSETS or drop --state-dir",
+    );
+  return { dir: variable, from: "KUBEBUILDER_ASSETS" };
+}
+
 /** Resolves on SIGINT or SIGTERM; injectable so tests can stop the command. */
 export type StopSignal = () => Promise<void>;
 
@@ -103,7 +122,8 @@ export function devCommand(
       "kube-apiserver-assets": {
         type: "string",
         description:
-          "a folder holding kube-apiserver and etcd (as KUBEBUILDER_ASSETS does): run on a real apiserver instead of the devcluster",
+          "a folder holding kube-apiserver and etcd: run on a real apiserver instead of the devcluster",
+        default: "$KUBEBUILDER_ASSETS if set",
       },
       samples: {
         type: "string",
@@ -138,6 +158,7 @@ export function devCommand(
       // Every port first: one run names all that are taken, before anything starts.
       const taken = await checkPorts(ports, `--host ${options.host}`);
       if (taken) throw taken;
+      const assets = kubeApiserverAssets(options, process.env);
       let session: DevSession;
       try {
         session = await startDev({
@@ -148,7 +169,7 @@ export function devCommand(
           metricsPort: options["metrics-port"],
           // Absolute, so the printed KUBECONFIG works from any directory, not only this one.
           stateDir: options["state-dir"] === undefined ? undefined : resolve(options["state-dir"]),
-          kubeApiserverAssets: options["kube-apiserver-assets"],
+          kubeApiserverAssets: assets?.dir,
           samplesDir: options["no-samples"] ? undefined : options.samples,
           logLevel: options["log-level"],
         });
@@ -164,7 +185,9 @@ export function devCommand(
       io.out(
         `svc-operator dev: ${session.cluster.name} ${session.cluster.url}, simulator ${session.sim.url}`,
       );
-      if (session.cluster.name === "kube-apiserver") io.out(`  ${BARE_APISERVER_NOTE}`);
+      if (assets) io.out(`  ${BARE_APISERVER_NOTE}`);
+      if (assets?.from === "KUBEBUILDER_ASSETS")
+        io.out("  (from KUBEBUILDER_ASSETS: unset it to run on the devcluster)");
       if (metrics) io.out(`  operator metrics: http://${metrics.host}:${metrics.port}/metrics`);
       io.out(
         options["state-dir"]

@@ -57,8 +57,9 @@ export const MAX_MULTIPART_PARTS = 100;
 
 /**
  * Parses a multipart body as it streams in, held to MAX_BODY_BYTES in all (not per part) and to
- * MAX_MULTIPART_PARTS parts. Past either, nothing more is read: the refusal is answered with
- * `Connection: close` (the body is incomplete), so the rest of the body never costs memory.
+ * MAX_MULTIPART_PARTS parts. Past the byte limit nothing more is read: the refusal is answered
+ * with `Connection: close` (the body is incomplete), so the rest never costs memory. Past the
+ * parts limit the rest (within the byte limit) is read and dropped, then refused.
  */
 function parseMultipart(req: IncomingMessage): Promise<Params> {
   return new Promise((resolve, reject) => {
@@ -85,9 +86,16 @@ function parseMultipart(req: IncomingMessage): Promise<Params> {
       req.unpipe(parser);
       req.pause();
     };
-    parser.on("partsLimit", () =>
-      refuse(parameterError(`the multipart body has more than ${MAX_MULTIPART_PARTS} parts (the limit)`)),
-    );
+    // Past the parts limit the rest is read and dropped (still counted against the byte limit)
+    // before the refusal: answered while the client still sends, the close would reach it as a
+    // reset rather than the 400 that says why.
+    parser.on("partsLimit", () => {
+      req.unpipe(parser);
+      req.once("end", () =>
+        reject(parameterError(`the multipart body has more than ${MAX_MULTIPART_PARTS} parts (the limit)`)),
+      );
+      req.resume();
+    });
     parser.on("field", (name, value) => pairs.push([name, value]));
     parser.on("file", (name, stream, info) => {
       const chunks: Buffer[] = [];

@@ -3,23 +3,24 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Playground, startPlayground } from "../docs/playground.ts";
 import { onPath } from "../docs/shell.ts";
-import { controlPlane } from "../support/control-plane.testing.ts";
+import { controlPlaneAssets } from "../support/control-plane.testing.ts";
 
 /**
- * `svc-operator dev --kube-apiserver-assets DIR`: the playground on a real kube-apiserver and
- * etcd of its own (not the run's: dev starts and stops them), every sample Ready there, the
- * banner saying what a bare apiserver lacks.
+ * `svc-operator dev` with KUBEBUILDER_ASSETS set (as `--kube-apiserver-assets DIR`, which the
+ * docs' commands use): the playground on a real kube-apiserver and etcd of its own (not the
+ * run's: dev starts and stops them), every sample Ready there, the banner saying what a bare
+ * apiserver lacks and where the choice came from.
  */
 
 const exec = promisify(execFile);
 const kubectl = onPath("kubectl");
-const assets = controlPlane() ? process.env.KUBEBUILDER_ASSETS : undefined;
+const assets = controlPlaneAssets();
 
 describe.runIf(assets && kubectl)("svc-operator dev on a real kube-apiserver", () => {
   let playground: Playground;
 
   beforeAll(async () => {
-    playground = await startPlayground(120_000, ["--kube-apiserver-assets", assets!]);
+    playground = await startPlayground(120_000, [], { ...process.env, KUBEBUILDER_ASSETS: assets });
   }, 150_000);
 
   afterAll(async () => {
@@ -30,6 +31,7 @@ describe.runIf(assets && kubectl)("svc-operator dev on a real kube-apiserver", (
     const banner = playground.lines.join("\n");
     expect(banner).toMatch(/^svc-operator dev: kube-apiserver https:\/\/127\.0\.0\.1:\d+, simulator /m);
     expect(banner).toContain("(no controller-manager): a namespace deletion never finishes");
+    expect(banner).toContain("(from KUBEBUILDER_ASSETS: unset it to run on the devcluster)");
   });
 
   it("every sample became Ready there, and kubectl with the printed KUBECONFIG talks to it", async () => {

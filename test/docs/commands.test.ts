@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dev } from "../../src/dev/command.ts";
 import { parseFlags } from "../../src/lib/cli/index.ts";
 import { SERVER } from "../operator/servers.ts";
+import { controlPlaneAssets } from "../support/control-plane.testing.ts";
 import { type DocCommand, type ShellBlock, shellBlocks } from "./markdown.ts";
 import { missingLines } from "./output.ts";
 import { PAGES } from "./pages.ts";
@@ -60,7 +61,7 @@ describe("the documented commands, against a playground", () => {
   beforeAll(async () => {
     playground = await startPlayground(
       120_000,
-      onRealServer ? ["--kube-apiserver-assets", process.env.KUBEBUILDER_ASSETS!] : undefined,
+      onRealServer ? ["--kube-apiserver-assets", controlPlaneAssets()!] : undefined,
     );
     env = readerEnv({
       KUBECONFIG: playground.kubeconfig,

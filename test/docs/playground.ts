@@ -26,7 +26,7 @@ function node24(): string {
 }
 
 /**
- * Starts `svc-operator dev --state-dir .svc-operator` (or with `flags`) on free ports from a
+ * Starts `svc-operator dev --state-dir .svc-operator` (or with `flags`, in `env`) on free ports from a
  * temporary directory, as `npm run dev -- --state-dir .svc-operator` would from a checkout, and
  * resolves once every sample is Ready. Starting it elsewhere than the repository is deliberate:
  * the documented commands run from the repository, so they work only if the printed KUBECONFIG
@@ -35,6 +35,7 @@ function node24(): string {
 export async function startPlayground(
   timeoutMs = 90_000,
   flags: string[] = ["--state-dir", ".svc-operator"],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<Playground> {
   const cwd = mkdtempSync(join(tmpdir(), "svc-operator-docs-"));
   const child: ChildProcess = spawn(
@@ -42,6 +43,7 @@ export async function startPlayground(
     [join(ROOT, "src", "cli.ts"), "dev", ...devPortFlags(), ...flags],
     {
       cwd,
+      env,
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

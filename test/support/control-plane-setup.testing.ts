@@ -12,6 +12,8 @@ import type { ControlPlaneInfo } from "./control-plane.testing.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     controlPlanes: ControlPlaneInfo[];
+    /** KUBEBUILDER_ASSETS as the run was given it (the workers' own is emptied: vitest.config.ts). */
+    controlPlaneAssets: string;
   }
 }
 
@@ -20,11 +22,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const missing = assets ? missingBinaries(assets) : "KUBEBUILDER_ASSETS is not set";
   if (!assets || missing) {
     project.provide("controlPlanes", []);
+    project.provide("controlPlaneAssets", "");
     process.stderr.write(
       `Tests against a real control plane skipped (${missing}): set KUBEBUILDER_ASSETS to a folder holding kube-apiserver and etcd (README: "Tests against a real control plane").\n`,
     );
     return async () => {};
   }
+  project.provide("controlPlaneAssets", assets);
   const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   const planes = await Promise.all(Array.from({ length: workers }, () => startControlPlane(assets)));
   project.provide(

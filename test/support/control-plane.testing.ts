@@ -17,3 +17,8 @@ export function controlPlane(): ControlPlaneInfo | null {
   const worker = Number(process.env.VITEST_POOL_ID ?? "1");
   return planes[(worker - 1) % planes.length] ?? null;
 }
+
+/** The folder holding kube-apiserver and etcd (KUBEBUILDER_ASSETS), or undefined when the run has none. */
+export function controlPlaneAssets(): string | undefined {
+  return inject("controlPlaneAssets") || undefined;
+}
