@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SlowFirst from "./test/support/slow-first.testing.ts";
 
 /**
  * The end-to-end suites run a second time on a real kube-apiserver when the run has one
@@ -29,7 +30,9 @@ export default defineConfig({
     // workers, so a `svc-operator dev` a test starts runs on the devcluster unless told otherwise.
     env: TEST_ENV,
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // One real kube-apiserver for the whole run when KUBEBUILDER_ASSETS holds one.
+    // The slowest files first, so none of them runs last with the other worker idle.
+    sequence: { sequencer: SlowFirst },
+    // A real kube-apiserver per worker for the whole run when KUBEBUILDER_ASSETS holds one.
     globalSetup: ["./test/support/control-plane-setup.testing.ts"],
     projects: [
       { extends: true, test: { name: "devcluster", include: ["src/**/*.test.ts", "test/**/*.test.ts"] } },
