@@ -59,10 +59,10 @@ describe("the documented commands, against a playground", () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    playground = await startPlayground(
-      120_000,
-      onRealServer ? ["--kube-apiserver-assets", controlPlaneAssets()!] : undefined,
-    );
+    // On the real apiserver through KUBEBUILDER_ASSETS, as a shell that has it set starts `dev`.
+    playground = onRealServer
+      ? await startPlayground(120_000, [], { ...process.env, KUBEBUILDER_ASSETS: controlPlaneAssets() })
+      : await startPlayground();
     env = readerEnv({
       KUBECONFIG: playground.kubeconfig,
       KUBECACHEDIR: join(playground.cwd, "kubectl-cache"),
@@ -79,6 +79,16 @@ describe("the documented commands, against a playground", () => {
       expect(runnable.length, `${file} has no command the test runs`).toBeGreaterThan(0);
     }
   });
+
+  it.runIf(onRealServer)(
+    "on KUBEBUILDER_ASSETS the playground runs on kube-apiserver, and says what a bare one lacks",
+    () => {
+      const banner = playground.lines.join("\n");
+      expect(banner).toMatch(/^svc-operator dev: kube-apiserver https:\/\/127\.0\.0\.1:\d+, simulator /m);
+      expect(banner).toContain("(no controller-manager): a namespace deletion never finishes");
+      expect(banner).toContain("(from KUBEBUILDER_ASSETS: unset it to run on the devcluster)");
+    },
+  );
 
   it.skipIf(onRealServer)(
     "the playground, started with a relative --state-dir elsewhere, prints an absolute KUBECONFIG",
