@@ -65,6 +65,8 @@ export interface Report {
   ): void;
   /** The service object was gone already when its deletion came: the trail says so, in the entry it has. */
   auditedGone(auditee: string): void;
+  /** This process deleted `href` while deleting this resource (a release that conflicted is running again). */
+  deletedEarlier(href: string): boolean;
   /** A spec field whose values never reach the audit trail (one read from a ConfigMap or Secret). */
   mask(field: string): void;
   /** The kind's write-only values without undefined entries, or undefined when it has none. */

@@ -88,7 +88,8 @@ async function deleteExternal(
   if (!href && desired !== undefined) {
     observed = await lookupPending(run, client, desired);
     href = observed === undefined ? undefined : run.kind.hrefOf(observed);
-  } else if (href) {
+  } else if (href && !run.deletedEarlier(href)) {
+    // Not read again once deleted: the finalizer's write conflicted, and the object is known gone.
     observed = await run.kind.observe(client, href, desired);
   }
   if (href && observed !== undefined) {

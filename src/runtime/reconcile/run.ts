@@ -314,7 +314,11 @@ export class Run implements PhaseRun {
 
   /** The service object was gone already when its deletion came (deleted with what held it, not by this process). */
   auditedGone(auditee: string): void {
-    if (this.memory.deletedHrefs.get(this.key) !== auditee) this.audit.addFoundGone(auditee, this.now());
+    if (!this.deletedEarlier(auditee)) this.audit.addFoundGone(auditee, this.now());
+  }
+
+  deletedEarlier(href: string): boolean {
+    return this.memory.deletedHrefs.get(this.key) === href;
   }
 
   /** Deletes a service object; its audit entry is made sure of first (see AuditSink.beforeDelete). */
