@@ -292,7 +292,7 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
     return figures;
   } finally {
     // A clean stop writes what the extra flags ask for (a CPU profile is written at exit).
-    await op.kill(EXTRA_NODE_ARGS.length > 0 ? "SIGTERM" : "SIGKILL");
+    await op.kill(EXTRA_NODE_ARGS.length > 0 ? "SIGTERM" : "SIGKILL", 120_000);
     await service.close();
     await rig.close();
     await rm(dir, { recursive: true, force: true });

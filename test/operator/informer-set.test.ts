@@ -18,7 +18,7 @@ import {
 import { RawKube } from "../../src/runtime/client/index.ts";
 import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import { API_VERSION } from "../../src/runtime/sdk/index.ts";
-import { ProblemLog } from "../../src/runtime/telemetry/index.ts";
+import { ConditionTally, ProblemLog } from "../../src/runtime/telemetry/index.ts";
 import { FakeClock, memoryLog } from "../../src/runtime/testing/index.ts";
 
 const path = (name = "") => `/apis/${API_VERSION}/namespaces/ns/deployments${name ? `/${name}` : ""}`;
@@ -153,6 +153,7 @@ describe("InformerSet against the devcluster", () => {
   let raw: RawKube;
   let informers: InformerSet;
   const added: ManagedObject[] = [];
+  const tally = new ConditionTally();
   const updated: { object: ManagedObject; old: ManagedObject | undefined }[] = [];
 
   beforeAll(async () => {
@@ -179,6 +180,7 @@ describe("InformerSet against the devcluster", () => {
         updated: (_kind, object, old) => updated.push({ object, old }),
         deleted: () => {},
       },
+      onChange: (kind, before, after) => tally.change(kind, before, after),
       log: pino({ level: "silent" }),
     });
     await informers.start();
@@ -227,6 +229,30 @@ describe("InformerSet against the devcluster", () => {
     const after = informers.get("Deployment", "ns", "web")!;
     expect(after).not.toBe(before);
     expect(after.spec).toBe(before.spec);
+  });
+
+  it("hands each change over with the version it replaces: the condition tally follows the cache", async () => {
+    const ready = () => tally.kinds().next().value?.[1].get("Ready");
+    expect(ready()).toEqual([0, 0, 0]);
+    const status = (s: string) => ({
+      status: { conditions: [{ type: "Ready", status: s, reason: "R", message: "", lastTransitionTime: "" }] },
+    });
+    await raw.call("PATCH", `${path("web")}/status`, status("False"), "application/merge-patch+json");
+    await until(() => ready()?.[1] === 1, "Ready=False counted");
+    await raw.call("PATCH", `${path("web")}/status`, status("True"), "application/merge-patch+json");
+    await until(() => ready()?.[0] === 1, "Ready=True counted");
+    expect(ready()).toEqual([1, 0, 0]);
+    await raw.call("POST", path(), {
+      apiVersion: API_VERSION,
+      kind: "Deployment",
+      metadata: { name: "api" },
+      spec: { accountRef: { name: "default" } },
+    });
+    await raw.call("PATCH", `${path("api")}/status`, status("True"), "application/merge-patch+json");
+    await until(() => ready()?.[0] === 2, "the second");
+    await raw.call("DELETE", path("api"));
+    await until(() => ready()?.[0] === 1, "the deletion");
+    expect(ready()).toEqual([1, 0, 0]);
   });
 
   it("reads a list page by page with the server's continue token, slimming each page", async () => {

@@ -282,13 +282,13 @@ export class OperatorProcess {
   }
 
   /** SIGKILL (no shutdown) or SIGTERM; resolves when the process is gone. */
-  async kill(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+  async kill(signal: NodeJS.Signals = "SIGKILL", graceMs = 10_000): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once("exit", r));
     child.kill(signal);
-    // A graceful stop gets 10 s (its in-flight reconciles), then it is killed.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    // A graceful stop gets `graceMs` (its in-flight reconciles, a CPU profile to write), then it is killed.
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
     await exited;
     clearTimeout(timer);
   }

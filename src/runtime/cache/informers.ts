@@ -53,6 +53,8 @@ export interface InformerSetOptions {
   onError?: (kind: string, reason: KubeFailureReason) => void;
   /** Jitter source (tests). */
   random?: () => number;
+  /** Each change to the cache, with the version it replaces (what the condition tally counts from). */
+  onChange?: (kind: string, before: ManagedObject | undefined, after: ManagedObject | undefined) => void;
   /** Keep only each object's name, namespace and resourceVersion (ConfigMaps: their data is read when needed, never held). */
   metadataOnly?: boolean;
 }
@@ -175,8 +177,11 @@ export class InformerSet implements ObjectStore {
 
   list(kind: string): readonly ManagedObject[] {
     const out: ManagedObject[] = [];
-    for (const e of this.entries)
-      if (e.kind === kind) out.push(...(e.informer.list() as unknown as ManagedObject[]));
+    // A loop, not push(...list): a spread of a kind's hundred thousand objects overflows the stack.
+    for (const e of this.entries) {
+      if (e.kind !== kind) continue;
+      for (const o of e.informer.list()) out.push(o as unknown as ManagedObject);
+    }
     return out;
   }
 
@@ -224,18 +229,22 @@ export class InformerSet implements ObjectStore {
       listed,
     };
     const id = (o: KubernetesObject) => [o.metadata?.namespace, o.metadata?.name].join("/");
+    const changed = this.options.onChange;
     informer.on("add", (o) => {
       const m = o as unknown as ManagedObject;
+      changed?.(k.kind, entry.last.get(id(o)), m);
       entry.last.set(id(o), m);
       handlers.added(k.kind, m);
     });
     informer.on("update", (o) => {
       const m = o as unknown as ManagedObject;
       const old = entry.last.get(id(o));
+      changed?.(k.kind, old, m);
       entry.last.set(id(o), m);
       handlers.updated(k.kind, m, old);
     });
     informer.on("delete", (o) => {
+      changed?.(k.kind, entry.last.get(id(o)), undefined);
       entry.last.delete(id(o));
       handlers.deleted(k.kind, o as unknown as ManagedObject);
     });

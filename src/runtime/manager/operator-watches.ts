@@ -1,7 +1,12 @@
 import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Logger } from "pino";
 import type { Clock } from "../../lib/index.ts";
-import { configMapWatch, type InformerHandlers, InformerSet } from "../cache/index.ts";
+import {
+  configMapWatch,
+  type InformerHandlers,
+  InformerSet,
+  type InformerSetOptions,
+} from "../cache/index.ts";
 import type { KubeFailureReason, RawKube } from "../client/index.ts";
 import type { OperatorConfig } from "../config/index.ts";
 import type { AnyManagedKind } from "../sdk/index.ts";
@@ -26,6 +31,8 @@ export function watchCluster(o: {
   config: Pick<OperatorConfig, "namespaces" | "labelSelector">;
   kinds: AnyManagedKind[];
   handlers: InformerHandlers;
+  /** Each change to the managed kinds' cache (the condition tally). */
+  onChange: InformerSetOptions["onChange"];
   /** Reads a ConfigMap's or Secret's data (a `get`). */
   read: KeySourcesOptions["read"];
   /** Re-queues a resource whose source changed. */
@@ -46,6 +53,7 @@ export function watchCluster(o: {
     ],
     namespaces: o.config.namespaces,
     handlers: o.handlers,
+    onChange: o.onChange,
     log,
     clock,
     problems,

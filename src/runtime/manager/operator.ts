@@ -103,7 +103,7 @@ export class Operator {
     this.log = options.log;
     this.metrics = new OperatorMetrics(options.registry);
     this.owners = new OwnerIndex(accountIdScope(() => this.informers));
-    this.metrics.countResourcesFrom(() => this.kindObjects());
+    this.metrics.conditions.track(this.allKinds());
     this.problems = new ProblemLog({ log: this.log, clock: this.clock });
     this.memory = new MemoryMetrics(options.registry, () => this.footprint());
     const kc = shareDispatchers(options.kubeConfig);
@@ -135,6 +135,7 @@ export class Operator {
           this.forget(objectKey(kind, obj.metadata.namespace, obj.metadata.name));
         },
       },
+      onChange: (kind, before, after) => this.metrics.conditions.change(kind, before, after),
       read: (kind, namespace, name) => writer.readData(kind, namespace, name),
       enqueue: (key) => this.handlers.enqueue(key),
       log: this.log,

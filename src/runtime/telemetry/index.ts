@@ -4,6 +4,7 @@
  * failure. Not here: what is counted's meaning for conditions (sdk/outcome).
  */
 
+export * from "./condition-tally.ts";
 export * from "./logging.ts";
 export * from "./memory-metrics.ts";
 export * from "./metrics.ts";

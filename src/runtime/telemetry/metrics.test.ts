@@ -44,13 +44,11 @@ describe("OperatorMetrics", () => {
       durationMs: 12,
       rateLimitWaitMs: 300,
     });
-    metrics.countConditions("Deployment", [
-      {
-        status: {
-          conditions: [{ type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "" }],
-        },
+    metrics.conditions.change("Deployment", undefined, {
+      status: {
+        conditions: [{ type: "Ready", status: "True", reason: "", message: "", lastTransitionTime: "" }],
       },
-    ]);
+    });
     const text = await registry.metrics();
     expect(text).toContain('svc_operator_reconcile_total{kind="Deployment",result="ready"} 1');
     expect(text).toContain(
@@ -93,25 +91,24 @@ describe("OperatorMetrics", () => {
     expect((await fetch(`${base}/nope`)).status).toBe(404);
   });
 
-  it("counts svc_operator_resources from its source when scraped", async () => {
-    const source: KindObjects[] = [
-      {
-        kind: "Volume",
-        objects: (["True", "True", "False"] as ConditionStatus[]).map((status, i) => ({
-          metadata: { namespace: "ns", name: `v${i}` },
-          status: {
-            conditions: [{ type: "Ready", status, reason: "", message: "", lastTransitionTime: "" }],
-          },
-        })),
-      },
-    ];
-    metrics.countResourcesFrom(() => source);
+  it("counts svc_operator_resources from the cache's changes: each moves the old version's conditions out", async () => {
+    const ready = (status: ConditionStatus) => ({
+      status: { conditions: [{ type: "Ready", status, reason: "", message: "", lastTransitionTime: "" }] },
+    });
+    metrics.conditions.track(["Volume", "Network"]);
+    metrics.conditions.change("Volume", undefined, ready("True"));
+    metrics.conditions.change("Volume", undefined, ready("True"));
+    metrics.conditions.change("Volume", undefined, ready("False"));
     let text = await registry.metrics();
     expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="True"} 2');
     expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="False"} 1');
-    (source[0]!.objects[2]!.status!.conditions![0] as { status: ConditionStatus }).status = "True";
+    // A kind with no objects yet shows its rows at 0.
+    expect(text).toContain('svc_operator_resources{kind="Network",condition="Stalled",status="True"} 0');
+    metrics.conditions.change("Volume", ready("False"), ready("True"));
+    metrics.conditions.change("Volume", ready("True"), undefined);
     text = await registry.metrics();
-    expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="True"} 3');
+    expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="True"} 2');
+    expect(text).toContain('svc_operator_resources{kind="Volume",condition="Ready",status="False"} 0');
   });
 
   it("/metrics?name[]= renders only the named families", async () => {
