@@ -2,6 +2,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../lib/index.ts";
 import type { OperatorMetrics } from "../telemetry/index.ts";
+import { FakeClock } from "../testing/index.ts";
 import { Workers } from "./operator-workers.ts";
 
 const metrics = {
@@ -80,5 +81,74 @@ describe("Workers: the order keys start in", () => {
     while (started.length < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await workers.stop(1_000);
     expect(started).toEqual(keys);
+  });
+});
+
+describe("Workers: the periodic resync", () => {
+  const flush = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it("waits while reconciles are at work or queued, and runs once the queue is idle", async () => {
+    const clock = new FakeClock();
+    let resyncs = 0;
+    let finish!: () => void;
+    const busy = new Promise<void>((r) => {
+      finish = r;
+    });
+    const workers: Workers = new Workers({
+      clock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      resyncMs: 1_000,
+      resync: () => void resyncs++,
+      priority: () => 0,
+      enqueueAll: () => workers.queue!.add("Widget/ns/a"),
+      reconcile: async () => {
+        await busy;
+        return {};
+      },
+    });
+    workers.start();
+    await flush();
+    clock.advance(1_000);
+    await flush();
+    expect(resyncs).toBe(0);
+    finish();
+    await flush();
+    expect(resyncs).toBe(1);
+    // Idle when the next period comes: at once.
+    clock.advance(1_000);
+    await flush();
+    expect(resyncs).toBe(2);
+    await workers.stop(1_000);
+  });
+
+  it("waits one more period at most: a queue never idle still gets its resync", async () => {
+    const clock = new FakeClock();
+    let resyncs = 0;
+    const workers: Workers = new Workers({
+      clock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      resyncMs: 1_000,
+      resync: () => void resyncs++,
+      priority: () => 0,
+      enqueueAll: () => workers.queue!.add("Widget/ns/a"),
+      reconcile: () => new Promise(() => {}),
+    });
+    workers.start();
+    await flush();
+    clock.advance(1_000);
+    await flush();
+    expect(resyncs).toBe(0);
+    clock.advance(1_000);
+    await flush();
+    expect(resyncs).toBe(1);
+    await workers.stop(10);
   });
 });
