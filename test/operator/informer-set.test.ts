@@ -235,7 +235,9 @@ describe("InformerSet against the devcluster", () => {
     const ready = () => tally.kinds().next().value?.[1].get("Ready");
     expect(ready()).toEqual([0, 0, 0]);
     const status = (s: string) => ({
-      status: { conditions: [{ type: "Ready", status: s, reason: "R", message: "", lastTransitionTime: "" }] },
+      status: {
+        conditions: [{ type: "Ready", status: s, reason: "R", message: "", lastTransitionTime: "" }],
+      },
     });
     await raw.call("PATCH", `${path("web")}/status`, status("False"), "application/merge-patch+json");
     await until(() => ready()?.[1] === 1, "Ready=False counted");
