@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ScaleRun } from "./lib/scale-columns.ts";
+import { scaleRuns } from "./lib/scale-columns.ts";
 import { scaleTable } from "./lib/scale-table.ts";
 
 type Figures = Record<string, unknown>;
@@ -80,18 +80,10 @@ function markdown({ areas, results }: Latest): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The scale areas' runs, `scale` first: a size both measured is shown from `scale`. */
-function scaleSection({ areas, results }: Latest): string[] {
-  const runs: ScaleRun[] = [];
-  for (const area of ["scale", "scale-50k"]) {
-    const figures = results[area];
-    if (!figures || "error" in figures) continue;
-    const date = typeof figures.startedAt === "string" ? figures.startedAt : (areas[area]?.date ?? "?");
-    const cpu = areas[area]?.cpuModel && `${areas[area].cpuModel} × ${areas[area].cpus}`;
-    runs.push({ area, date, figures: { cpu, ...figures } });
-  }
-  if (runs.length === 0) return [];
-  return ["## Scale", "", scaleTable(runs), "## Every figure", ""];
+/** The scale areas' one table (bench/lib/scale-table.ts), when a scale area has figures. */
+function scaleSection(latest: Latest): string[] {
+  const runs = scaleRuns(latest);
+  return runs.length === 0 ? [] : ["## Scale", "", scaleTable(runs), "## Every figure", ""];
 }
 
 async function main(): Promise<number> {

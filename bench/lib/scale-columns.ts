@@ -50,3 +50,26 @@ export function columnsOf(runs: ScaleRun[]): Column[] {
     for (const size of sizesOf(run.figures)) if (!bySize.has(size)) bySize.set(size, { size, run });
   return [...bySize.values()].sort((a, b) => a.size - b.size);
 }
+
+/** What bench/results/latest.json holds of an area: when and on what it ran, and its figures. */
+interface Stored {
+  areas: Record<string, { date: string; cpus: number; cpuModel?: string }>;
+  results: Record<string, Figures | { error: string }>;
+}
+
+/**
+ * The scale areas' runs in bench/results/latest.json, `scale` first (a size both measured is
+ * shown from it); an area whose last run failed is left out.
+ */
+export function scaleRuns({ areas, results }: Stored): ScaleRun[] {
+  const runs: ScaleRun[] = [];
+  for (const area of ["scale", "scale-50k"]) {
+    const figures = results[area];
+    if (!figures || "error" in figures) continue;
+    const meta = areas[area];
+    const date = typeof figures.startedAt === "string" ? figures.startedAt : (meta?.date ?? "?");
+    const cpu = meta?.cpuModel && `${meta.cpuModel} × ${meta.cpus}`;
+    runs.push({ area, date, figures: { cpu, ...figures } });
+  }
+  return runs;
+}

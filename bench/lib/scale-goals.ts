@@ -19,6 +19,8 @@ interface GoalSpec {
 export interface Goal {
   label: string;
   cells: Map<number, string>;
+  /** The sizes it applies to that the table has no column for. */
+  unmeasured: number[];
 }
 
 const below = (size: number, name: string, limit: number, unit = ""): GoalAt => ({
@@ -90,6 +92,7 @@ export function scaleGoals(columns: Column[]): Goal[] {
         .filter((goal) => cols.has(goal.size))
         .map((goal) => [goal.size, `${goal.rule(cols)}: ${verdict(goal.value(cols), goal.limit(cols))}`]),
     ),
+    unmeasured: at.map((goal) => goal.size).filter((size) => !cols.has(size)),
   }));
 }
 

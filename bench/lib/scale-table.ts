@@ -7,6 +7,7 @@ import { scaleGoals } from "./scale-goals.ts";
 /** A row's cell for one column: text, or undefined when the column did not measure it. */
 type Cell = (col: Column) => string | undefined;
 
+const thousands = (n: number) => n.toLocaleString("en-US");
 const fixed = (digits: number) => (n: number | undefined) =>
   n === undefined ? undefined : n.toFixed(digits);
 const seconds = (ms: number | undefined) =>
@@ -18,7 +19,7 @@ const text = (value: unknown) =>
 
 /** The figure rows: label and cell. */
 const ROWS: [string, Cell][] = [
-  ["resources", (c) => text(figure(c, "resources"))],
+  ["resources", (c) => (num(c, "resources") === undefined ? undefined : thousands(num(c, "resources")!))],
   ["converge (s, from the operator's start)", (c) => seconds(num(c, "convergeMs"))],
   ["needed-calls bound (s: needed calls × 20 ms / 16)", (c) => seconds(num(c, "neededCallsBoundMs"))],
   [
@@ -68,7 +69,8 @@ function restartRows(columns: Column[]): [string, Cell][] {
   return [...names].sort().map((name) => [`restart: ${name}`, (c) => text(figure(c, `restart.${name}`))]);
 }
 
-const thousands = (n: number) => n.toLocaleString("en-US");
+const unmeasured = (sizes: number[]) =>
+  sizes.length === 0 ? "" : ` (at ${sizes.map(thousands).join(", ")}: not measured)`;
 const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
 
 /** The load average (1 min) at the run's start, and at its end when recorded. */
@@ -96,8 +98,25 @@ export function scaleTable(runs: ScaleRun[]): string {
     row(["load average (1 min) at its start → end", ...cells((c) => loadOf(c.run))]),
     ...[...ROWS, ...restartRows(columns)].map(([label, cell]) => row([label, ...cells(cell)])),
     ...scaleGoals(columns).map((goal) =>
-      row([`goal: ${goal.label}`, ...columns.map((c) => goal.cells.get(c.size) ?? "")]),
+      row([
+        `goal: ${goal.label}${unmeasured(goal.unmeasured)}`,
+        ...columns.map((c) => goal.cells.get(c.size) ?? ""),
+      ]),
     ),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+const START = "<!-- scale-table: written by `node scripts/proof-table.ts` from bench/results/latest.json -->";
+const END = "<!-- scale-table end -->";
+
+/** A document with the table between its markers replaced by `table` (the markers kept). */
+export function withTable(doc: string, table: string): string {
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start)
+    throw new Error(
+      `the document has no scale table markers: "${START}" then "${END}", each on its own line`,
+    );
+  return `${doc.slice(0, start + START.length)}\n\n${table}\n${doc.slice(end)}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { columnsOf, type ScaleRun } from "../../bench/lib/scale-columns.ts";
+import { columnsOf, type ScaleRun, scaleRuns } from "../../bench/lib/scale-columns.ts";
 import { scaleGoals } from "../../bench/lib/scale-goals.ts";
-import { scaleTable } from "../../bench/lib/scale-table.ts";
+import { scaleTable, withTable } from "../../bench/lib/scale-table.ts";
 
 /** The figures a scale run stores for one size, as bench/scale.ts names them. */
 function sized(size: number, figures: Record<string, unknown>): Record<string, unknown> {
@@ -148,9 +148,47 @@ describe("scaleGoals: each goal met or not, from the figures", () => {
     ).toBe("≤ 1.25: not measured");
   });
 
-  it("puts each goal in the table under its size", () => {
+  it("puts each goal in the table under its size, and says which sizes have no column", () => {
     expect(line(scaleTable([scale, fiftyK]), "goal: operator peak RSS")).toBe(
       "| goal: operator peak RSS |  |  |  | ≤ 256 MiB: met |",
     );
+    expect(line(scaleTable([scale]), "goal: operator peak RSS")).toBe(
+      "| goal: operator peak RSS (at 50,000: not measured) |  |  |  |",
+    );
+  });
+});
+
+describe("withTable: the table written between a document's markers", () => {
+  const start =
+    "<!-- scale-table: written by `node scripts/proof-table.ts` from bench/results/latest.json -->";
+  const end = "<!-- scale-table end -->";
+
+  it("replaces what is between them, keeping the rest and the markers", () => {
+    const doc = `# Proof\n\n${start}\n\nold table\n\n${end}\n\nafter\n`;
+    expect(withTable(doc, "| new |\n")).toBe(`# Proof\n\n${start}\n\n| new |\n\n${end}\n\nafter\n`);
+    expect(withTable(withTable(doc, "| new |\n"), "| new |\n")).toBe(withTable(doc, "| new |\n"));
+  });
+
+  it("refuses a document without them, naming them", () => {
+    expect(() => withTable("# Proof\n", "| new |\n")).toThrow(/no scale table markers: "<!-- scale-table:/);
+  });
+});
+
+describe("scaleRuns: the scale areas of latest.json", () => {
+  it("takes scale then scale-50k, leaves out a failed run, and names the CPU from the area's record", () => {
+    const runs = scaleRuns({
+      areas: {
+        scale: { date: "2026-11-27T14:53:46.797Z", cpus: 2, cpuModel: "Old CPU" },
+        "scale-50k": { date: "2026-11-28T07:00:00.000Z", cpus: 2 },
+      },
+      results: { "scale-50k": { error: "timed out" }, scale: { "n1000.convergeMs": 2628 } },
+    });
+    expect(runs).toEqual([
+      {
+        area: "scale",
+        date: "2026-11-27T14:53:46.797Z",
+        figures: { cpu: "Old CPU × 2", "n1000.convergeMs": 2628 },
+      },
+    ]);
   });
 });
