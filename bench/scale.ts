@@ -356,7 +356,7 @@ export async function runScale(options: ScaleOptions, area = "scale"): Promise<R
 
 /**
  * `npm run bench -- scale`: 100 (the dependents' start goal), 1,000 (three runs), 5,000 and
- * 10,000, and 1,000 at the default rate. About 5 minutes on an idle 2-core machine.
+ * 10,000, and 1,000 at the default rate, within a budget of 12 minutes.
  */
 export const run = () =>
   runScale(

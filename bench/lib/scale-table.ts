@@ -76,7 +76,8 @@ const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
 /** The load average (1 min) at the run's start, and at its end when recorded. */
 function loadOf(run: ScaleRun): string {
   const [start, end] = [run.figures.loadAverage1m, run.figures.loadAverage1mAtEnd];
-  return `${text(start) ?? "?"}${end === undefined ? "" : ` → ${text(end)}`}`;
+  const load = (value: unknown) => (typeof value === "number" ? value.toFixed(1) : "?");
+  return `${load(start)}${end === undefined ? "" : ` → ${load(end)}`}`;
 }
 
 /**
