@@ -1,11 +1,14 @@
 // Runs every bench/<area>.ts (or those named on the command line), each exporting
 // `run(): Promise<Record<string, unknown>>`, and writes the figures to bench/results/latest.json
 // and latest.md (committed: the latest figures of each area, with when and under what load they
-// were taken; an area not run this time keeps its last figures).
+// were taken; an area not run this time keeps its last figures). The scale areas' figures are
+// also shown as one table (bench/lib/scale-table.ts), sizes as columns.
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { scaleRuns } from "./lib/scale-columns.ts";
+import { scaleTable } from "./lib/scale-table.ts";
 
 type Figures = Record<string, unknown>;
 interface BenchModule {
@@ -13,6 +16,9 @@ interface BenchModule {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** Areas run only when named: scale-50k takes half an hour. */
+const ON_REQUEST = ["scale-50k"];
 
 async function benchFiles(only: string[]): Promise<string[]> {
   const names = (await readdir(here)).filter(
@@ -22,7 +28,7 @@ async function benchFiles(only: string[]): Promise<string[]> {
   const unknown = only.filter((o) => !areas.includes(o));
   if (unknown.length > 0)
     throw new Error(`unknown bench area(s): ${unknown.join(", ")}; known: ${areas.join(", ")}`);
-  return only.length > 0 ? only : areas;
+  return only.length > 0 ? only : areas.filter((a) => !ON_REQUEST.includes(a));
 }
 
 /** When, on what and under what load each area's figures were taken. */
@@ -30,6 +36,7 @@ interface AreaMeta {
   date: string;
   node: string;
   cpus: number;
+  cpuModel?: string;
   loadAverage1m: number;
 }
 
@@ -59,6 +66,7 @@ function markdown({ areas, results }: Latest): string {
       ([area, m]) => `| ${area} | ${m.date} | ${m.node} | ${m.cpus} | ${m.loadAverage1m} |`,
     ),
     "",
+    ...scaleSection({ areas, results }),
     "| area | figure | value |",
     "|---|---|---|",
   ];
@@ -70,6 +78,12 @@ function markdown({ areas, results }: Latest): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The scale areas' one table (bench/lib/scale-table.ts), when a scale area has figures. */
+function scaleSection(latest: Latest): string[] {
+  const runs = scaleRuns(latest);
+  return runs.length === 0 ? [] : ["## Scale", "", scaleTable(runs), "## Every figure", ""];
 }
 
 async function main(): Promise<number> {
@@ -84,6 +98,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString(),
       node: process.version,
       cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
       loadAverage1m: +loadavg()[0]!.toFixed(1),
     };
     const started = performance.now();
