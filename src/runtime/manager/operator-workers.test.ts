@@ -89,66 +89,58 @@ describe("Workers: the periodic resync", () => {
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
   };
 
-  it("waits while reconciles are at work or queued, and runs once the queue is idle", async () => {
+  /** Workers over one key with a 1 s resync period, on a fake clock; `resyncs()` counts the passes. */
+  function resyncing(reconcile: () => Promise<object>) {
     const clock = new FakeClock();
     let resyncs = 0;
+    const workers: Workers = new Workers({
+      clock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      resyncMs: 1_000,
+      resync: () => void resyncs++,
+      priority: () => 0,
+      enqueueAll: () => workers.queue!.add("Widget/ns/a"),
+      reconcile,
+    });
+    workers.start();
+    return { clock, workers, resyncs: () => resyncs };
+  }
+
+  it("waits while reconciles are at work or queued, and runs once the queue is idle", async () => {
     let finish!: () => void;
     const busy = new Promise<void>((r) => {
       finish = r;
     });
-    const workers: Workers = new Workers({
-      clock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
-      concurrency: 1,
-      resyncMs: 1_000,
-      resync: () => void resyncs++,
-      priority: () => 0,
-      enqueueAll: () => workers.queue!.add("Widget/ns/a"),
-      reconcile: async () => {
-        await busy;
-        return {};
-      },
+    const { clock, workers, resyncs } = resyncing(async () => {
+      await busy;
+      return {};
     });
-    workers.start();
     await flush();
     clock.advance(1_000);
     await flush();
-    expect(resyncs).toBe(0);
+    expect(resyncs()).toBe(0);
     finish();
     await flush();
-    expect(resyncs).toBe(1);
+    expect(resyncs()).toBe(1);
     // Idle when the next period comes: at once.
     clock.advance(1_000);
     await flush();
-    expect(resyncs).toBe(2);
+    expect(resyncs()).toBe(2);
     await workers.stop(1_000);
   });
 
   it("waits one more period at most: a queue never idle still gets its resync", async () => {
-    const clock = new FakeClock();
-    let resyncs = 0;
-    const workers: Workers = new Workers({
-      clock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
-      concurrency: 1,
-      resyncMs: 1_000,
-      resync: () => void resyncs++,
-      priority: () => 0,
-      enqueueAll: () => workers.queue!.add("Widget/ns/a"),
-      reconcile: () => new Promise(() => {}),
-    });
-    workers.start();
+    const { clock, workers, resyncs } = resyncing(() => new Promise(() => {}));
     await flush();
     clock.advance(1_000);
     await flush();
-    expect(resyncs).toBe(0);
+    expect(resyncs()).toBe(0);
     clock.advance(1_000);
     await flush();
-    expect(resyncs).toBe(1);
+    expect(resyncs()).toBe(1);
     await workers.stop(10);
   });
 });
