@@ -163,7 +163,9 @@ export function detailText(context: AuditContext, changes: readonly AuditChange[
     for (const field of change.fields)
       out.push(...fieldLines(field, context.writeOnly, change.action !== "created"));
   }
-  return `${out.join("\n")}\n`;
+  // Joined with its last newline, one flat string: a queued task keeps it (a concatenation is two).
+  out.push("");
+  return out.join("\n");
 }
 
 /**

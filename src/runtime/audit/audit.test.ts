@@ -67,7 +67,9 @@ let errors: string[];
 let trail: AuditTrail;
 
 function newTrail(
-  options: Partial<Pick<AuditTrailOptions, "maxQueued" | "concurrency" | "idleConcurrency" | "busy">> = {},
+  options: Partial<
+    Pick<AuditTrailOptions, "maxQueuedBytes" | "concurrency" | "idleConcurrency" | "busy">
+  > = {},
 ): AuditTrail {
   return new AuditTrail({
     identity: "op-1",
@@ -338,7 +340,7 @@ describe("AuditTrail failures: counted every time, logged once per object", () =
   });
 
   it("a change beyond the queue's bound is counted and logged, not dropped silently", async () => {
-    trail = newTrail({ maxQueued: 1 });
+    trail = newTrail({ maxQueuedBytes: 600 });
     let release = () => {};
     service.gate = new Promise<void>((r) => (release = r));
     trail.submit(batch([change("created")]));
@@ -366,6 +368,8 @@ describe("AuditTrail failures: counted every time, logged once per object", () =
     ]);
     trail.submit(batch([change("updated")]));
     expect(errors).toHaveLength(3);
+    // Refused once stopped: counted, not logged (that would be a line per object).
+    expect(logs).toHaveLength(1);
   });
 
   it("the metric's reason is bounded: the client's error kinds, ours, or other", () => {

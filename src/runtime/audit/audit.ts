@@ -9,9 +9,11 @@ import {
   auditErrorReason,
   serviceAuditCalls,
 } from "./audit-calls.ts";
+import { AuditLosses } from "./audit-losses.ts";
 import type { AuditBatch, AuditSink } from "./audit-sink.ts";
 import { AccountSlots } from "./audit-slots.ts";
-import { type AuditChange, detailText, summaryText } from "./audit-text.ts";
+import { auditTask, LastTasks, type AuditTask as Task } from "./audit-task.ts";
+import type { AuditChange } from "./audit-text.ts";
 
 /**
  * The operator's audit trail in the service (spec 4.14): every change the reconciler makes to a
@@ -25,6 +27,8 @@ import { type AuditChange, detailText, summaryText } from "./audit-text.ts";
  * the reconcile: it is counted (`svc_operator_audit_errors_total`) and logged once per object.
  * A deletion is the exception: its resource goes only once its line is written (or its failure
  * counted), and an Account being deleted keeps its client until its resources' calls are done.
+ * A converge of tens of thousands of creates queues a task per object while its reconciles hold
+ * the connections; the trail catches up after, so the queue is bounded by the bytes its tasks hold.
  */
 
 export interface AuditTrailOptions {
@@ -36,8 +40,13 @@ export interface AuditTrailOptions {
   calls?: AuditCalls;
   /** Entry hrefs remembered per service object (more are found again in status). */
   maxEntries?: number;
-  /** Groups of changes waiting for their calls; beyond it a change is counted as lost (`queueFull`). */
-  maxQueued?: number;
+  /**
+   * Bytes the tasks waiting for their calls may hold (default 64 MiB: about 100,000 creates, some
+   * 600 bytes each, twice the 50,000 resources an operator is made for). Beyond it a change is
+   * counted as lost (`queueFull`); a deletion's, which its reconcile waits for, is always taken
+   * (there are no more of those than reconciles at once).
+   */
+  maxQueuedBytes?: number;
   /**
    * Audit calls in flight at once per Account while reconciles are running (default 2): the rest
    * of the Account's connections (`--api-connections`, 16 by default) stay theirs, so a burst of
@@ -56,33 +65,8 @@ export interface AuditTrailOptions {
   lend?: <T>(wait: Promise<T>) => Promise<T>;
 }
 
-/** What a task keeps of its reconcile's batch: whose calls they are and on which client. */
-type Target = Pick<AuditBatch, "ref" | "uid" | "accountName" | "client" | "known">;
-
-/** The write-only fields of a kind that has none (most): one list shared by every task. */
-const NO_FIELDS: readonly string[] = Object.freeze([]);
-
-/**
- * One object's changes from one reconcile, waiting for its call or making it. A waiting task is
- * only this record (no promise, no suspended function: a burst of thousands of changes waits for
- * its calls while reconciles run), linked behind the previous task of its object. It is flat:
- * the batch's fields it needs are copied in, its context kept as the two fields the ref does not
- * already hold, the Account's slot key made when needed (accountOf); a batch, its context and a
- * key per task were 40% of a task, and a converge of thousands of creates queues thousands.
- */
-interface Task extends Target {
-  reconcileId: string;
-  writeOnly: readonly string[];
-  auditee: string;
-  changes: AuditChange[];
-  cancelled: boolean;
-  /** The object's key (see key()). */
-  key: string;
-  /** The object's next task: it starts once this one is done. */
-  next?: Task;
-  /** Called when this task is done (a deletion waits for its entry). */
-  done?: () => void;
-}
+/** The default of AuditTrailOptions.maxQueuedBytes. */
+const MAX_QUEUED_BYTES = 64 * 2 ** 20;
 
 export {
   type AuditCalls,
@@ -100,10 +84,14 @@ export class AuditTrail implements AuditSink {
   private readonly entries: BoundedMap<string>;
   /** Objects whose audit failure was logged; forgotten on their next success. */
   private readonly logged: BoundedMap<true>;
-  /** The last task of each service object (by key): a new one waits behind it. */
-  private readonly lastOf = new Map<string, Task>();
+  /** The last task of each service object: a new one waits behind it. */
+  private readonly lastOf = new LastTasks();
   /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
   private readonly pending = new Set<Task>();
+  /** The bytes the pending tasks hold (AuditTask.bytes). */
+  private pendingBytes = 0;
+  /** Changes given up for a cause that is not about one object (queueFull, shutdown). */
+  private readonly losses: AuditLosses;
   /** Calls in flight, tasks waiting for a slot, and tasks not done, per Account. */
   private readonly slots: AccountSlots<Task>;
   /** Called once no task is pending (settled()). */
@@ -115,6 +103,7 @@ export class AuditTrail implements AuditSink {
     this.calls = options.calls ?? serviceAuditCalls;
     this.entries = new BoundedMap(options.maxEntries ?? 10_000);
     this.logged = new BoundedMap(options.maxLogged ?? 1_000);
+    this.losses = new AuditLosses(options.metrics);
     this.slots = new AccountSlots(
       () => this.limit(),
       (task) => this.start(task),
@@ -159,7 +148,7 @@ export class AuditTrail implements AuditSink {
     if (!this.enabled(batch)) return;
     // Known and nothing queued for it (the usual case): no call, no wait. Otherwise the check
     // waits behind the object's queued calls, one of which may be creating its entry.
-    const pending = this.lastOf.has(this.key(batch, auditee));
+    const pending = this.lastOf.get(this.accountOf(batch), auditee) !== undefined;
     if (this.entryOf(batch, auditee) !== undefined && !pending) return;
     // On the deletion's critical path: ahead of other objects' calls, and never waited for long
     // (behind a burst of queued calls of its own, the deletion goes on without the entry).
@@ -203,23 +192,30 @@ export class AuditTrail implements AuditSink {
     });
     await Promise.race([this.settled(), timeout]);
     clearTimeout(timer);
-    if (this.pending.size === 0) return;
-    // Counted one by one, logged in one line: a shutdown behind a burst of changes would
-    // otherwise log a line per object.
+    // Counted one by one, logged in one line (with those refused while it waited): a shutdown
+    // behind a burst of changes would otherwise log a line per object.
     const names: string[] = [];
     for (const task of this.pending) {
       task.cancelled = true;
-      this.o.metrics?.auditError(task.ref.kind, "shutdown");
+      this.losses.lost(task.ref.kind, "shutdown");
       const { kind, namespace, name } = task.ref;
       if (names.length < 10) names.push(`${kind} ${namespace}/${name}`);
     }
-    this.o.log.warn(
-      { count: this.pending.size, reason: "shutdown", first: names },
-      "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
-    );
+    const { shutdown: count, ...earlier } = this.losses.tally();
+    if (count !== undefined)
+      this.o.log.warn(
+        {
+          count,
+          reason: "shutdown",
+          first: names,
+          ...(Object.keys(earlier).length > 0 ? { alsoLost: earlier } : {}),
+        },
+        "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
+      );
     // What waits for them (a deletion, an Account's) goes on: their failure is counted.
     for (const task of this.pending) task.done?.();
     this.pending.clear();
+    this.pendingBytes = 0;
     this.slots.clear();
   }
 
@@ -229,53 +225,48 @@ export class AuditTrail implements AuditSink {
     return (account?.spec as { auditTrail?: boolean } | undefined)?.auditTrail !== false;
   }
 
-  /** Joined, not concatenated: a queued task keeps it, and a concatenation is a tree of pieces. */
+  /** Joined, not concatenated: the entries keep it, and a concatenation is a tree of pieces. */
   private key(batch: Pick<AuditBatch, "ref" | "accountName">, auditee: string): string {
     return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
   }
 
-  private entryOf(batch: Target, auditee: string): string | undefined {
+  private entryOf(
+    batch: Pick<AuditBatch, "ref" | "accountName" | "known">,
+    auditee: string,
+  ): string | undefined {
     return (
       this.entries.get(this.key(batch, auditee)) ??
       (batch.known?.auditee === auditee ? batch.known.entry : undefined)
     );
   }
 
-  /** The batch's context (kind, namespace and name are its ref's) is kept as its two other fields. */
   private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
-    const { ref, uid, accountName, client, known } = batch;
-    const { reconcileId, writeOnly } = batch.context;
-    return {
-      ref,
-      uid,
-      accountName,
-      client,
-      known,
-      reconcileId,
-      writeOnly: writeOnly.length > 0 ? writeOnly : NO_FIELDS,
-      auditee,
-      changes,
-      cancelled: false,
-      key: this.key(batch, auditee),
-    };
+    return auditTask(this.o.identity, batch, auditee, changes);
   }
 
   /** The Account whose slots the task takes (`namespace/name`). */
-  private accountOf(task: Task): string {
+  private accountOf(task: Pick<AuditBatch, "ref" | "accountName">): string {
     return `${task.ref.namespace}/${task.accountName}`;
   }
 
   private enqueue(task: Task): void {
-    if (this.closed || this.pending.size >= (this.o.maxQueued ?? 10_000)) {
-      const reason = this.closed ? "shutdown" : "queueFull";
-      this.failed(task, new AuditFailure(reason, `audit calls not made: ${reason}`));
+    if (this.closed) {
+      // Counted; drain() logs them with the calls it gives up, in one line.
+      this.losses.lost(task.ref.kind, "shutdown");
       task.done?.();
       return;
     }
+    if (
+      task.done === undefined &&
+      this.pendingBytes + task.bytes > (this.o.maxQueuedBytes ?? MAX_QUEUED_BYTES)
+    ) {
+      this.queueFull(task);
+      return;
+    }
     this.pending.add(task);
+    this.pendingBytes += task.bytes;
     this.slots.opened(this.accountOf(task));
-    const last = this.lastOf.get(task.key);
-    this.lastOf.set(task.key, task);
+    const last = this.lastOf.push(this.accountOf(task), task);
     if (last) last.next = task;
     else this.schedule(task);
   }
@@ -286,52 +277,56 @@ export class AuditTrail implements AuditSink {
   }
 
   private start(task: Task): void {
-    void this.run(task).then(() => this.finish(task));
+    void this.run(task).then((entry) => this.finish(task, entry));
   }
 
-  private async run(task: Task): Promise<void> {
+  /** The entry the task's call went to, if it made one. */
+  private async run(task: Task): Promise<string | undefined> {
     try {
-      if (task.cancelled) return;
-      await this.write(task);
+      if (task.cancelled) return undefined;
+      const entry = await this.write(task);
       if (!task.cancelled) this.logged.delete(this.objectId(task));
+      return entry;
     } catch (error) {
       // A task given up at shutdown was counted then.
       if (!task.cancelled) this.failed(task, error);
+      return undefined;
     }
   }
 
   /** Frees the task's slot for the next waiting task, and starts its object's next one. */
-  private finish(task: Task): void {
+  private finish(task: Task, entry: string | undefined): void {
     const account = this.accountOf(task);
     // One given up at a shutdown was counted out then.
-    if (this.pending.delete(task)) this.slots.closed(account);
+    if (this.pending.delete(task)) {
+      this.pendingBytes -= task.bytes;
+      this.slots.closed(account);
+    }
     this.slots.release(account);
-    if (task.next) this.schedule(task.next);
-    else if (this.lastOf.get(task.key) === task) this.lastOf.delete(task.key);
+    if (task.next) {
+      // Its next call goes to the entry this one wrote: behind a backlog of more objects than
+      // the entries remembered (maxEntries), the map may have forgotten it by then.
+      if (entry !== undefined) task.next.known = { auditee: task.auditee, entry };
+      this.schedule(task.next);
+    } else this.lastOf.done(account, task);
     task.done?.();
     if (this.lastOf.size === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** One call per task: an append to the object's entry, or a create carrying the first detail. */
-  private async write(task: Task): Promise<void> {
-    const { auditee, changes, ref } = task;
+  private async write(task: Task): Promise<string | undefined> {
+    const { auditee, detail, ref } = task;
     const key = this.key(task, auditee);
     let entry = this.entryOf(task, auditee);
-    if (changes.length === 0 && entry !== undefined) return;
+    if (task.summary === undefined && entry !== undefined) return entry;
     const { kind, namespace, name } = ref;
-    const context = { kind, namespace, name, reconcileId: task.reconcileId, writeOnly: task.writeOnly };
-    const texts = { ...context, identity: this.o.identity };
     // An entry made ahead of a deletion starts empty: the deletion is appended once it is done.
-    const summary =
-      changes.length > 0
-        ? summaryText(texts, changes)
-        : `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
-    const detail = changes.length > 0 ? detailText(texts, changes) : "";
+    const summary = task.summary ?? `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
     if (entry !== undefined) {
       try {
         await this.calls.append(task.client, entry, { detail, summary });
         this.entries.set(key, entry);
-        return;
+        return entry;
       } catch (error) {
         // The entry is gone (deleted in the service): the object gets a new one.
         if (!(isApiError(error) && error.kind === "notFound")) throw error;
@@ -339,10 +334,11 @@ export class AuditTrail implements AuditSink {
       }
     }
     // An object found gone goes only into an entry it has: the service takes none for it now.
-    if (changes.length > 0 && changes.every((c) => c.foundGone)) return;
+    if (task.foundGone) return undefined;
     entry = await this.calls.create(task.client, { auditee_href: auditee, summary, detail });
     this.entries.set(key, entry);
     await this.persist(task, entry);
+    return entry;
   }
 
   /**
@@ -372,6 +368,28 @@ export class AuditTrail implements AuditSink {
   private objectId(task: Task): string {
     const { ref, uid } = task;
     return [ref.kind, ref.namespace, ref.name, uid ?? ""].join("/");
+  }
+
+  /**
+   * The queue holds its bound: the change is counted, and only the first of the process is logged
+   * (with what the queue holds): a converge beyond it would log a line per object.
+   */
+  private queueFull(task: Task): void {
+    const { kind, namespace, name } = task.ref;
+    if (this.losses.lost(kind, "queueFull"))
+      this.o.log.warn(
+        {
+          reason: "queueFull",
+          kind,
+          namespace,
+          name,
+          href: task.auditee,
+          queued: this.pending.size,
+          queuedBytes: this.pendingBytes,
+        },
+        "the audit trail's queue is full: changes beyond it are not recorded in the service's audit trail; " +
+          'each is counted in svc_operator_audit_errors_total{reason="queueFull"}, only this first one is logged',
+      );
   }
 
   /** Counted every time; logged once per object until a call for it succeeds again. */
