@@ -124,6 +124,8 @@ export class KeySources {
   private readonly versions = new Map<string, Map<string, string | null>>();
   /** Per source key: the resources that read it. */
   private readonly readers = new Map<string, Set<string>>();
+  /** Per source key: its read in flight, which every resource asking meanwhile shares (readShared). */
+  private readonly reading = new Map<string, Promise<SourceData | undefined>>();
 
   constructor(options: KeySourcesOptions) {
     this.o = options;
@@ -147,7 +149,7 @@ export class KeySources {
       for (const s of sources) {
         const key = sourceKey(s.kind, namespace, s.name);
         if (read.has(key)) continue;
-        const data = await this.o.read(s.kind, namespace, s.name);
+        const data = await this.readShared(key, s.kind, namespace, s.name);
         read.set(key, data);
         seen.set(key, data?.resourceVersion ?? null);
       }
@@ -189,6 +191,8 @@ export class KeySources {
   /** A watch saw a source change (resourceVersion undefined: deleted): its readers that read another version are re-queued. */
   changed(kind: SourceKind, namespace: string, name: string, resourceVersion: string | undefined): void {
     const key = sourceKey(kind, namespace, name);
+    // A read asked from now on must not join one sent before the change.
+    this.reading.delete(key);
     for (const resource of this.readers.get(key) ?? [])
       if (this.versions.get(resource)?.get(key) !== (resourceVersion ?? null)) this.o.enqueue(resource);
   }
@@ -217,6 +221,25 @@ export class KeySources {
       }
     }
     return queued;
+  }
+
+  /**
+   * One read of a source for all the resources asking while it is in flight: an operator start
+   * reconciles hundreds of resources reading one ConfigMap at once, and a read each (an apiserver
+   * call each) spread their service reads over several batched index calls. A read that joins one
+   * sent just before a change (its watch event not seen yet) answers the old version, as a read of
+   * its own sent then would: the watch's `changed`, or the resync's `recheck`, re-queues it.
+   */
+  private readShared(key: string, kind: SourceKind, namespace: string, name: string) {
+    let read = this.reading.get(key);
+    if (read === undefined) {
+      const sent = this.o.read(kind, namespace, name).finally(() => {
+        if (this.reading.get(key) === sent) this.reading.delete(key);
+      });
+      read = sent;
+      this.reading.set(key, read);
+    }
+    return read;
   }
 
   /** The resource is gone: nothing to re-queue for it. */
