@@ -179,6 +179,29 @@ describe("KeySources: one read of a source for the resources asking at once", ()
     expect(c.reads).toHaveLength(2);
   });
 
+  it("a watched ConfigMap is read once while its version stands; a Secret or a big ConfigMap each time", async () => {
+    const c = cluster();
+    c.put("ConfigMap", "scripts", { "run.sh": "echo hi\n" });
+    c.put("ConfigMap", "big", { "run.sh": "x".repeat(100 * 1024) });
+    c.put("Secret", "keys", { id: "k1" });
+    const watched = (kind: SourceKind, ns: string, name: string) =>
+      kind === "ConfigMap" ? (c.objects.get(`${kind}/${ns}/${name}`)?.resourceVersion ?? null) : undefined;
+    const { ks } = sources(c, watched);
+    const big: KeySource = { ...fromMap, name: "big" };
+    for (const name of ["a", "b"]) await ks.values(`Thing/ns/${name}`, "ns", [fromMap, big, fromSecret]);
+    expect(c.reads.sort()).toEqual([
+      "ConfigMap/ns/big",
+      "ConfigMap/ns/big",
+      "ConfigMap/ns/scripts",
+      "Secret/ns/keys",
+      "Secret/ns/keys",
+    ]);
+    c.put("ConfigMap", "scripts", { "run.sh": "echo bye\n" });
+    const after = await ks.values("Thing/ns/a", "ns", [fromMap]);
+    expect(after).toMatchObject({ changed: true });
+    expect(after.values.contentFrom?.toString()).toBe("echo bye\n");
+  });
+
   it("a read asked after a watched change does not join the one sent before it", async () => {
     const c = cluster();
     c.put("ConfigMap", "scripts", { "run.sh": "echo hi\n" });
