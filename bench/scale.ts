@@ -36,6 +36,7 @@ import { apiCalls } from "../test/proof/sim.ts";
 import { WriteLog } from "../test/proof/write-log.ts";
 import { imageRuntime } from "./lib/node-options.ts";
 import { peakWithin } from "./lib/operator-rig.ts";
+import { measureRestart } from "./lib/restart-figures.ts";
 import {
   dependentStarts,
   hrefOf,
@@ -61,6 +62,8 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000")
   .map(Number)
   .filter((n) => n > 0);
 const RSS_TOTAL = Number(process.env.BENCH_SCALE_RSS_TOTAL ?? 10_000);
+/** Sizes from this one up are restarted once converged (bench/lib/restart-figures.ts), in their last run. */
+const RESTART_MIN = Number(process.env.BENCH_SCALE_RESTART_MIN ?? 10_000);
 const LATENCY_MS = 20;
 /**
  * Service API calls in flight at once: the operator's --api-connections, and the concurrency of
@@ -287,6 +290,9 @@ async function phase(size: number, options: PhaseOptions): Promise<Record<string
       f(size, "callsInResyncWindowByRoute", resync.byRoute);
       f(size, "resyncGoal", "flat in N (a few index calls per kind and account)");
     }
+    if (withResync && size >= RESTART_MIN)
+      for (const [name, value] of Object.entries(await measureRestart({ rig, op, service, writes, set })))
+        f(size, name, value);
     console.log(figures);
     if (withRss && RSS_TOTAL > size) await rssAtTotal(rig, op, service, set.length, f);
     return figures;
