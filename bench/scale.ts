@@ -38,6 +38,7 @@ import { apiCalls } from "../test/proof/sim.ts";
 import { WriteLog } from "../test/proof/write-log.ts";
 import { imageRuntime } from "./lib/node-options.ts";
 import { peakWithin } from "./lib/operator-rig.ts";
+import { measureRestart } from "./lib/restart-figures.ts";
 import {
   dependentStarts,
   hrefOf,
@@ -46,7 +47,7 @@ import {
   startFigures,
   writeTimeline,
 } from "./lib/scale-figures.ts";
-import { type ScaleOptions, scaleOptions } from "./lib/scale-options.ts";
+import { count, type ScaleOptions, scaleOptions } from "./lib/scale-options.ts";
 import {
   byRoute,
   countCpu,
@@ -58,6 +59,8 @@ import {
 } from "./lib/scale-service.ts";
 import { scaleTable } from "./lib/scale-table.ts";
 
+/** Sizes from this one up are restarted once converged (bench/lib/restart-figures.ts), in their last run. */
+const RESTART_MIN = count("BENCH_SCALE_RESTART_MIN", process.env.BENCH_SCALE_RESTART_MIN ?? "10000");
 const LATENCY_MS = 20;
 /**
  * Service API calls in flight at once: the operator's --api-connections, and the concurrency of
@@ -281,6 +284,9 @@ async function phase(size: number, bundle: Bundle, options: PhaseOptions): Promi
       f(size, "otherCallsInResyncWindow", resync.apiCalls - resync.indexCalls);
       f(size, "callsInResyncWindowByRoute", resync.byRoute);
     }
+    if (withResync && size >= RESTART_MIN)
+      for (const [name, value] of Object.entries(await measureRestart({ rig, op, service, writes, set })))
+        f(size, name, value);
     console.log(figures);
     return figures;
   } finally {

@@ -1,6 +1,7 @@
 // An operator restart must not flip Ready resources to False while the new process checks the
 // Account's credentials again: people alert on Ready=False, and a rollout of the operator is not
-// an incident. The new process parks its resources until the Account is checked, without reconciling them.
+// an incident. The new process parks its resources until the Account is checked, without reconciling them,
+// and records no Event: it has nothing new to tell.
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Operator } from "../../src/runtime/manager/index.ts";
@@ -36,6 +37,14 @@ async function reconciles(op: Operator, kind: string, result: string): Promise<n
     .reduce((n, v) => n + v.value, 0);
 }
 
+/** Each Event of the namespace: its reason, object and count. */
+async function eventCounts(ns: string): Promise<string[]> {
+  const list = await stack.core.listNamespacedEvent({ namespace: ns });
+  return list.items
+    .map((e) => `${e.reason} ${e.involvedObject.kind}/${e.involvedObject.name} x${e.count ?? 1}`)
+    .sort();
+}
+
 describe("operator restart", () => {
   it("Ready resources stay Ready while the new process checks the Account again", async () => {
     const first = await startOperator(stack);
@@ -44,6 +53,7 @@ describe("operator restart", () => {
     for (const name of names) await createCr(stack, ns, "Deployment", name, {});
     for (const name of names) await waitForCondition(stack, ns, "Deployment", name, "Ready", "True");
     await stopOperator(stack, first);
+    const eventsBefore = await eventCounts(ns);
 
     const seen: { name: string; ready: string | undefined; reason: string | undefined }[] = [];
     const watch = await new k8s.Watch(stack.kc).watch(
@@ -69,6 +79,9 @@ describe("operator restart", () => {
       expect(await reconciles(second, "Deployment", "waiting")).toBe(0);
       expect(seen.length).toBeGreaterThanOrEqual(names.length); // the initial ADDED events at least
       expect(seen.filter((s) => s.ready !== "True")).toEqual([]);
+      // Nothing new to tell: no Event, not even the Account's CredentialsValid (its Ready says so).
+      await stopOperator(stack, second);
+      expect(await eventCounts(ns)).toEqual(eventsBefore);
     } finally {
       watch.abort();
       await setFaults(stack, {});

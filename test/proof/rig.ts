@@ -244,11 +244,17 @@ export class OperatorProcess {
     ];
   }
 
-  async start(): Promise<void> {
+  /** `flags`: for this start only, over the constructor's (the last of a repeated flag wins). */
+  async start(flags: Record<string, string> = {}): Promise<void> {
     this.metricsPort = await freePort();
     const child = spawn(
       process.execPath,
-      [...this.args, "--metrics-address", `127.0.0.1:${this.metricsPort}`],
+      [
+        ...this.args,
+        ...Object.entries(flags).flatMap(([k, v]) => [`--${k}`, v]),
+        "--metrics-address",
+        `127.0.0.1:${this.metricsPort}`,
+      ],
       {
         stdio: ["ignore", "pipe", "pipe"],
         env: { ...process.env, ...this.env },

@@ -5,6 +5,7 @@ import { managedKinds } from "../../src/kinds/index.ts";
 import { Annotation, GROUP } from "../../src/runtime/sdk/index.ts";
 
 const KIND_BY_STORAGE = new Map(managedKinds.map((k) => [`${GROUP}/${k.plural}`, k.kind]));
+const ACCOUNTS = `${GROUP}/accounts`;
 
 type Status = { auditEntryHref?: string; [k: string]: unknown } | undefined;
 
@@ -18,6 +19,19 @@ function isAuditWrite(object: Record<string, unknown>, old: Record<string, unkno
   return JSON.stringify(rest) === JSON.stringify(restBefore);
 }
 
+const MAX_EVENTS_KEPT = 20;
+
+/** An Event as one line: `Reason Kind/namespace/name: message`. */
+function eventLine(event: Record<string, unknown>): string {
+  const e = event as {
+    reason?: string;
+    message?: string;
+    involvedObject?: { kind?: string; namespace?: string; name?: string };
+  };
+  const o = e.involvedObject ?? {};
+  return `${e.reason} ${o.kind}/${o.namespace}/${o.name}: ${e.message}`;
+}
+
 /**
  * The devcluster's writes, from its `onWrite` hook: counted per kind of object while `counting`,
  * when each managed resource was first stored Ready=True and when it first carried the
@@ -28,8 +42,12 @@ export class WriteLog {
   /** Writes to managed custom resources and Events while counting. */
   resourceWrites = 0;
   eventWrites = 0;
+  /** Writes to Accounts (not in resourceWrites: they are not the set's resources). */
+  accountWrites = 0;
   /** Of resourceWrites, those the audit trail makes (status.auditEntryHref, nothing else of status). */
   auditWrites = 0;
+  /** The first Events written while counting (reason, object, message): what a count of them was. */
+  readonly events: string[] = [];
   private readonly readyAt = new Map<string, number>();
   private readonly intentAt = new Map<string, number>();
 
@@ -43,6 +61,8 @@ export class WriteLog {
     if (this.counting) {
       if (kind) this.resourceWrites++;
       else if (key === "events") this.eventWrites++;
+      else if (key === ACCOUNTS) this.accountWrites++;
+      if (key === "events" && this.events.length < MAX_EVENTS_KEPT) this.events.push(eventLine(object));
       if (kind && old && isAuditWrite(object, old)) this.auditWrites++;
     }
     if (!kind || type === "DELETED") return;
@@ -71,5 +91,7 @@ export class WriteLog {
     this.resourceWrites = 0;
     this.eventWrites = 0;
     this.auditWrites = 0;
+    this.accountWrites = 0;
+    this.events.length = 0;
   }
 }

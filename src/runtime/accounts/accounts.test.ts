@@ -329,3 +329,49 @@ describe("AccountController: a new client when the spec or the Secret changes", 
     expect(service.closed).toBe(3);
   });
 });
+
+describe("AccountController: CredentialsValid", () => {
+  /** A controller as a new operator process has it, recording the reasons of its Events. */
+  const process = (reasons: string[]) =>
+    new AccountController(accountKind(service) as AccountKind<unknown, unknown, unknown>, {
+      store: kube,
+      kube,
+      refs: new ReferenceIndex(),
+      events: { emit: (_obj, _kind, _type, reason) => reasons.push(reason) },
+      clock,
+      log: pino({ level: "silent" }),
+      resyncMs: 60_000,
+      onVerified: (key) => woken.push(key),
+    });
+
+  it("an operator restart that finds the credentials working as Ready says: no Event, dependents woken", async () => {
+    const reasons: string[] = [];
+    await process(reasons).reconcile(NS, "default");
+    expect(reasons).toEqual(["CredentialsValid"]);
+    const restarted: string[] = [];
+    woken = [];
+    expect(await process(restarted).reconcile(NS, "default")).toMatchObject({ outcome: "ready" });
+    expect(restarted).toEqual([]);
+    expect(woken).toEqual([`Account/${NS}/default`]);
+  });
+
+  it("new credentials, working again after failing, or a spec not checked yet: an Event each", async () => {
+    await process([]).reconcile(NS, "default");
+    const reasons: string[] = [];
+    const controller = process(reasons);
+    await controller.reconcile(NS, "default");
+    kube.secrets.set(`${NS}/creds`, { token: "t2" });
+    await controller.reconcile(NS, "default");
+    expect(reasons).toEqual(["CredentialsValid"]);
+    service.refused.add("t2");
+    await controller.reconcile(NS, "default");
+    service.refused.clear();
+    await controller.reconcile(NS, "default");
+    expect(reasons.at(-1)).toBe("CredentialsValid");
+    const changed: string[] = [];
+    const o = kube.get("Account", NS, "default")!;
+    kube.put("Account", { ...o, spec: { secretRef: { name: "creds" }, note: 1 } });
+    await process(changed).reconcile(NS, "default");
+    expect(changed).toEqual(["CredentialsValid"]);
+  });
+});

@@ -283,6 +283,7 @@ export class AccountController implements AccountClients {
    */
   private async check(key: string, namespace: string, name: string, obj: ManagedObject): Promise<string> {
     let entry = this.entries.get(key);
+    const firstCheck = entry === undefined;
     try {
       const ahead = await this.takeAhead(key, obj.metadata.resourceVersion);
       const { fingerprint, spec, auth } = ahead ?? (await this.credentials(namespace, obj));
@@ -307,7 +308,9 @@ export class AccountController implements AccountClients {
         // Ready may already be True from an earlier run (no status flip, no watch event):
         // dependents are told directly.
         this.deps.onVerified?.(key);
-        this.event(obj, EventReason.CredentialsValid, `credentials work; host ${checked.host}`);
+        // An operator start finding what the Account's Ready already says has nothing new to tell.
+        if (!(firstCheck && readyAsChecked(obj, checked.host)))
+          this.event(obj, EventReason.CredentialsValid, `credentials work; host ${checked.host}`);
       }
       return checked.host;
     } catch (caught) {
@@ -379,4 +382,15 @@ export class AccountController implements AccountClients {
     if (this.parked.delete(key)) this.deps.onVerified?.(key);
     this.kind.forget?.(parseKey(key));
   }
+}
+
+/** The Account's status says its current spec was checked against `host` and worked. */
+function readyAsChecked(obj: ManagedObject, host: string): boolean {
+  const ready = obj.status?.conditions?.find((c) => c.type === "Ready");
+  return (
+    ready?.status === "True" &&
+    ready.reason === Reason.Available &&
+    obj.status?.observedGeneration === obj.metadata.generation &&
+    obj.status?.host === host
+  );
 }

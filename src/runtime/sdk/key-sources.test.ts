@@ -167,6 +167,55 @@ describe("KeySources: who read which version, re-queued when it changes", () => 
   });
 });
 
+describe("KeySources: one read of a source for the resources asking at once", () => {
+  it("resources reading a source while its read is in flight share it; a later one reads again", async () => {
+    const c = cluster();
+    c.put("ConfigMap", "scripts", { "run.sh": "echo hi\n" });
+    const { ks } = sources(c);
+    const at = await Promise.all(["a", "b", "c"].map((n) => ks.values(`Thing/ns/${n}`, "ns", [fromMap])));
+    expect(at.map((v) => v.values.contentFrom?.toString())).toEqual(["echo hi\n", "echo hi\n", "echo hi\n"]);
+    expect(c.reads).toEqual(["ConfigMap/ns/scripts"]);
+    await ks.values("Thing/ns/a", "ns", [fromMap]);
+    expect(c.reads).toHaveLength(2);
+  });
+
+  it("a watched ConfigMap is read once while its version stands; a Secret or a big ConfigMap each time", async () => {
+    const c = cluster();
+    c.put("ConfigMap", "scripts", { "run.sh": "echo hi\n" });
+    c.put("ConfigMap", "big", { "run.sh": "x".repeat(100 * 1024) });
+    c.put("Secret", "keys", { id: "k1" });
+    const watched = (kind: SourceKind, ns: string, name: string) =>
+      kind === "ConfigMap" ? (c.objects.get(`${kind}/${ns}/${name}`)?.resourceVersion ?? null) : undefined;
+    const { ks } = sources(c, watched);
+    const big: KeySource = { ...fromMap, name: "big" };
+    for (const name of ["a", "b"]) await ks.values(`Thing/ns/${name}`, "ns", [fromMap, big, fromSecret]);
+    expect(c.reads.sort()).toEqual([
+      "ConfigMap/ns/big",
+      "ConfigMap/ns/big",
+      "ConfigMap/ns/scripts",
+      "Secret/ns/keys",
+      "Secret/ns/keys",
+    ]);
+    c.put("ConfigMap", "scripts", { "run.sh": "echo bye\n" });
+    const after = await ks.values("Thing/ns/a", "ns", [fromMap]);
+    expect(after).toMatchObject({ changed: true });
+    expect(after.values.contentFrom?.toString()).toBe("echo bye\n");
+  });
+
+  it("a read asked after a watched change does not join the one sent before it", async () => {
+    const c = cluster();
+    c.put("ConfigMap", "scripts", { "run.sh": "echo hi\n" });
+    const { ks } = sources(c);
+    const before = ks.values("Thing/ns/a", "ns", [fromMap]);
+    c.put("ConfigMap", "scripts", { "run.sh": "echo bye\n" });
+    ks.changed("ConfigMap", "ns", "scripts", c.objects.get("ConfigMap/ns/scripts")!.resourceVersion);
+    const after = await ks.values("Thing/ns/b", "ns", [fromMap]);
+    await before;
+    expect(after.values.contentFrom?.toString()).toBe("echo bye\n");
+    expect(c.reads).toHaveLength(2);
+  });
+});
+
 describe("the spec field and the apiserver's objects", () => {
   it("exactly one of configMapKeyRef and secretKeyRef, each with a name and a key", () => {
     const schema = keySourceSchema("the content");

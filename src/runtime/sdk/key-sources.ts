@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import * as z from "zod";
+import { BoundedMap } from "../../lib/index.ts";
 import { objectKey } from "./names.ts";
 import { BlockedError, Reason, type WaitingReason } from "./result.ts";
 import { exactlyOne } from "./spec.ts";
@@ -101,6 +102,11 @@ export function sourceData(
 
 const sourceKey = (kind: SourceKind, namespace: string, name: string) => objectKey(kind, namespace, name);
 
+/** Watched ConfigMaps whose data is kept while their version stands (the most recently read). */
+const KEPT_SOURCES = 16;
+/** The most data of one ConfigMap kept: bigger ones are read from the apiserver each time. */
+const KEPT_MAX_BYTES = 64 * 1024;
+
 export interface KeySourcesOptions {
   read: ReadSource;
   /** Re-queues a resource (a queue key). */
@@ -124,6 +130,10 @@ export class KeySources {
   private readonly versions = new Map<string, Map<string, string | null>>();
   /** Per source key: the resources that read it. */
   private readonly readers = new Map<string, Set<string>>();
+  /** Per source key: its read in flight, which every resource asking meanwhile shares (readShared). */
+  private readonly reading = new Map<string, Promise<SourceData | undefined>>();
+  /** Small watched ConfigMaps as last read, answered while the watch shows that version (readShared). */
+  private readonly kept = new BoundedMap<SourceData>(KEPT_SOURCES);
 
   constructor(options: KeySourcesOptions) {
     this.o = options;
@@ -147,7 +157,7 @@ export class KeySources {
       for (const s of sources) {
         const key = sourceKey(s.kind, namespace, s.name);
         if (read.has(key)) continue;
-        const data = await this.o.read(s.kind, namespace, s.name);
+        const data = await this.readShared(key, s.kind, namespace, s.name);
         read.set(key, data);
         seen.set(key, data?.resourceVersion ?? null);
       }
@@ -189,6 +199,9 @@ export class KeySources {
   /** A watch saw a source change (resourceVersion undefined: deleted): its readers that read another version are re-queued. */
   changed(kind: SourceKind, namespace: string, name: string, resourceVersion: string | undefined): void {
     const key = sourceKey(kind, namespace, name);
+    // A read asked from now on must not join one sent before the change.
+    this.reading.delete(key);
+    this.kept.delete(key);
     for (const resource of this.readers.get(key) ?? [])
       if (this.versions.get(resource)?.get(key) !== (resourceVersion ?? null)) this.o.enqueue(resource);
   }
@@ -217,6 +230,38 @@ export class KeySources {
       }
     }
     return queued;
+  }
+
+  /**
+   * One read of a source for all the resources asking while it is in flight, and none while the
+   * watch shows a small ConfigMap at the version last read: an operator start reconciles hundreds
+   * of resources reading one ConfigMap at once, and a read each (an apiserver call each) spread
+   * their service reads over several batched index calls. An answer given just before a change's
+   * watch event is seen is the old version, as a read of its own sent then would be: the watch's
+   * `changed`, or the resync's `recheck`, re-queues its reader.
+   */
+  private readShared(key: string, kind: SourceKind, namespace: string, name: string) {
+    const kept = this.kept.get(key);
+    if (kept !== undefined && kept.resourceVersion === this.o.cached?.(kind, namespace, name))
+      return Promise.resolve(kept);
+    let read = this.reading.get(key);
+    if (read === undefined) {
+      const sent = this.o.read(kind, namespace, name).then(
+        (data) => {
+          if (this.reading.get(key) === sent) this.reading.delete(key);
+          if (data && kind === "ConfigMap" && this.o.cached && bytes(data) <= KEPT_MAX_BYTES)
+            this.kept.set(key, data);
+          return data;
+        },
+        (error: unknown) => {
+          if (this.reading.get(key) === sent) this.reading.delete(key);
+          throw error;
+        },
+      );
+      read = sent;
+      this.reading.set(key, read);
+    }
+    return read;
   }
 
   /** The resource is gone: nothing to re-queue for it. */
@@ -255,3 +300,5 @@ export class KeySources {
 function blocked(reason: WaitingReason, message: string, retryMs: number): BlockedError {
   return new BlockedError(reason, message, retryMs);
 }
+
+const bytes = (data: SourceData) => Object.values(data.data).reduce((n, b) => n + b.length, 0);
