@@ -20,6 +20,7 @@ import { GROUP, VERSION } from "../sdk/index.ts";
 import type { ProblemLog } from "../telemetry/index.ts";
 import { cacheTransform, metadataOnly, withoutManagedFields } from "./cache-slim.ts";
 import { ConditionPool } from "./condition-pool.ts";
+import { LeafPool } from "./leaf-pool.ts";
 
 export interface WatchedKind {
   kind: string;
@@ -75,8 +76,8 @@ interface Entry {
   /** What the informer does now: an error is the list's until a list has succeeded. */
   phase: "list" | "watch";
   restartTimer?: unknown;
-  /** Last version seen per object: client-node's update callback does not pass the old object. */
-  last: Map<string, ManagedObject>;
+  /** Objects in its cache (added less deleted): the footprint's count, without listing them. */
+  cached: number;
   /** Resolves once a list has been read (the first, at start). */
   listed: Promise<void>;
 }
@@ -96,11 +97,14 @@ export class InformerSet implements ObjectStore {
   /** Shared by every informer of the set: objects of different kinds share strings too. */
   private readonly pool = new StringPool();
   private readonly conditionPool = new ConditionPool();
+  private readonly leafPool = new LeafPool();
   private readonly slim: <T extends KubernetesObject>(o: T, previous?: KubernetesObject) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
-    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool, this.conditionPool);
+    this.slim = options.metadataOnly
+      ? metadataOnly
+      : cacheTransform(this.pool, this.conditionPool, this.leafPool);
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
   }
@@ -161,15 +165,19 @@ export class InformerSet implements ObjectStore {
     return undefined;
   }
 
-  /** Its per-object maps (see footprint.ts): the last version seen of each object, the string pool. */
+  /** Its per-object maps (see footprint.ts): the cached objects, the pools they share values from. */
   footprint(): Footprint {
     return {
-      "informers.last": {
-        entries: this.entries.reduce((n, e) => n + e.last.size, 0),
-        keys: () => this.entries.flatMap((e) => [...e.last.keys()].map((id) => `${e.kind}/${id}`)),
+      "informers.cache": {
+        entries: this.entries.reduce((n, e) => n + e.cached, 0),
+        keys: () =>
+          this.entries.flatMap((e) =>
+            e.informer.list().map((o) => `${e.kind}/${o.metadata?.namespace}/${o.metadata?.name}`),
+          ),
       },
       "informers.stringPool": counted(this.pool.length),
       "informers.conditionPool": counted(this.conditionPool.length),
+      "informers.leafPool": counted(this.leafPool.length),
     };
   }
 
@@ -186,10 +194,18 @@ export class InformerSet implements ObjectStore {
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
     const page = (cont: string | undefined) =>
       kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
+    // The version each object replaces, read as the object is slimmed, until its update is handed
+    // out (client-node's update callback does not pass it). Not a map of every object's last
+    // version: that is the cache itself, and a second map of it cost ~80 B per object.
+    const replaces = new WeakMap<KubernetesObject, ManagedObject>();
     // Each object as the cache keeps it, given the version the cache holds now (read before the
     // informer replaces it: a watch event's object, a list page's objects, are slimmed first).
-    const slim = (o: KubernetesObject) =>
-      this.slim(o, o.metadata?.name ? informer.get(o.metadata.name, o.metadata.namespace) : undefined);
+    const slim = (o: KubernetesObject) => {
+      const previous = o.metadata?.name ? informer.get(o.metadata.name, o.metadata.namespace) : undefined;
+      const slimmed = this.slim(o, previous);
+      if (previous) replaces.set(slimmed, previous as unknown as ManagedObject);
+      return slimmed;
+    };
     let onListed!: () => void;
     const listed = new Promise<void>((resolve) => {
       onListed = resolve;
@@ -220,23 +236,20 @@ export class InformerSet implements ObjectStore {
       synced: false,
       failures: 0,
       phase: "list",
-      last: new Map(),
+      cached: 0,
       listed,
     };
-    const id = (o: KubernetesObject) => [o.metadata?.namespace, o.metadata?.name].join("/");
     informer.on("add", (o) => {
-      const m = o as unknown as ManagedObject;
-      entry.last.set(id(o), m);
-      handlers.added(k.kind, m);
+      entry.cached++;
+      handlers.added(k.kind, o as unknown as ManagedObject);
     });
     informer.on("update", (o) => {
-      const m = o as unknown as ManagedObject;
-      const old = entry.last.get(id(o));
-      entry.last.set(id(o), m);
-      handlers.updated(k.kind, m, old);
+      const old = replaces.get(o);
+      replaces.delete(o);
+      handlers.updated(k.kind, o as unknown as ManagedObject, old);
     });
     informer.on("delete", (o) => {
-      entry.last.delete(id(o));
+      entry.cached--;
       handlers.deleted(k.kind, o as unknown as ManagedObject);
     });
     informer.on("error", (error) => this.restartLater(entry, error));
