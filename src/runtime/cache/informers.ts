@@ -5,7 +5,7 @@ import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Informer } from "@kubernetes/client-node/dist/informer.js";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import type { Logger } from "pino";
-import { type Clock, counted, type Footprint, StringPool, systemClock } from "../../lib/index.ts";
+import { type Clock, counted, type Footprint, Permits, StringPool, systemClock } from "../../lib/index.ts";
 import type { ObjectStore, RawKube } from "../client/index.ts";
 import {
   asWatch,
@@ -98,6 +98,8 @@ export class InformerSet implements ObjectStore {
   private readonly pool = new StringPool();
   private readonly conditionPool = new ConditionPool();
   private readonly leafPool = new LeafPool();
+  /** List pages read at once across the set's informers (see LIST_PAGES_AT_ONCE). */
+  private readonly listPages = new Permits(LIST_PAGES_AT_ONCE);
   private readonly slim: <T extends KubernetesObject>(o: T, previous?: KubernetesObject) => T;
 
   constructor(options: InformerSetOptions) {
@@ -192,8 +194,14 @@ export class InformerSet implements ObjectStore {
     const { kube, handlers } = this.options;
     const prefix = k.core?.prefix ?? `/apis/${GROUP}/${VERSION}`;
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
-    const page = (cont: string | undefined) =>
-      kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
+    const page = async (cont: string | undefined) => {
+      await this.listPages.acquire(false);
+      try {
+        return await kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
+      } finally {
+        this.listPages.release();
+      }
+    };
     // The version each object replaces, read as the object is slimmed, until its update is handed
     // out (client-node's update callback does not pass it). Not a map of every object's last
     // version: that is the cache itself, and a second map of it cost ~80 B per object.
@@ -325,6 +333,15 @@ export function listPath(path: string, labelSelector: string | undefined, cont: 
 
 /** Objects per list page, as client-go's reflector pages its lists. */
 export const LIST_PAGE = 500;
+
+/**
+ * List pages read at once by one InformerSet. Its informers list together (a dozen kinds), and
+ * each page is held twice while it is read: its text, then its objects as parsed (managedFields
+ * and all, before slimming), about 3 MB for 500 objects with status. A start with 50,000
+ * resources read a page of every kind at once; two at a time keep the list's own memory to a few
+ * pages, and the apiserver serves them no slower in turn.
+ */
+export const LIST_PAGES_AT_ONCE = 2;
 
 /**
  * One consistent list read page by page (`limit`/`continue`, all pages from the first one's
