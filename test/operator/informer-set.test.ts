@@ -52,6 +52,13 @@ describe("withoutManagedFields", () => {
     });
     expect(withoutManagedFields({ metadata: { name: "b" } })).toEqual({ metadata: { name: "b" } });
   });
+
+  it("keeps the parsed metadata object, with no copy of it and no field deleted", () => {
+    const o = JSON.parse('{"metadata":{"name":"a","uid":"u","managedFields":[{"manager":"x"}]}}');
+    const metadata = o.metadata;
+    expect(withoutManagedFields(o).metadata).toBe(metadata);
+    expect(JSON.stringify(o)).toBe('{"metadata":{"name":"a","uid":"u"}}');
+  });
 });
 
 describe("listPath", () => {

@@ -9,15 +9,15 @@ import { LeafPool } from "./leaf-pool.ts";
 
 /**
  * Drops `metadata.managedFields` (controller-runtime's cache transform does the same): nearly half
- * of a small object, and the operator never reads it. The metadata is rebuilt rather than
- * `delete`d from: a deleted property turns the object into a slow dictionary (~450 B more each).
+ * of a small object, and the operator never reads it. The field is set to undefined, neither
+ * `delete`d (the object would turn into a slow dictionary, ~450 B more each) nor the metadata
+ * copied without it: JSON.parse gives the metadata a slot for each of its fields in the object
+ * itself, where a copy keeps four and the rest in a separate array (24 B more, and a copy made
+ * per object). An undefined field is as absent to JSON, to deepEqual and to every reader.
  */
 export function withoutManagedFields<T extends { metadata?: object }>(o: T): T {
   const metadata = o.metadata as { managedFields?: unknown } | undefined;
-  if (metadata?.managedFields) {
-    const { managedFields: _, ...rest } = metadata;
-    o.metadata = rest as T["metadata"];
-  }
+  if (metadata?.managedFields !== undefined) metadata.managedFields = undefined;
   return o;
 }
 
