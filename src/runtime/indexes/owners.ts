@@ -90,6 +90,8 @@ export class OwnerIndex {
     const next = claimOf(kind, object);
     const old = this.byKey.get(next.key);
     if (old && sameClaim(old, next)) return [];
+    // The map keeps the key it was first given: the claim holds that copy, not one more.
+    if (old) next.key = old.key;
     if (old?.granted && next.manage) {
       const kept = old.granted.filter((h) => hrefsOf(next).includes(h));
       if (kept.length > 0) next.granted = kept;
