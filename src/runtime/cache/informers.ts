@@ -184,9 +184,12 @@ export class InformerSet implements ObjectStore {
   }
 
   list(kind: string): readonly ManagedObject[] {
+    const of = this.entries.filter((e) => e.kind === kind);
+    // One informer per kind (namespaces not limited): its own list, not a copy of it (a scrape
+    // lists every kind, and a poller may scrape every 100 ms).
+    if (of.length === 1) return of[0]!.informer.list() as unknown as ManagedObject[];
     const out: ManagedObject[] = [];
-    for (const e of this.entries)
-      if (e.kind === kind) out.push(...(e.informer.list() as unknown as ManagedObject[]));
+    for (const e of of) out.push(...(e.informer.list() as unknown as ManagedObject[]));
     return out;
   }
 
