@@ -40,4 +40,11 @@ describe("StringPool", () => {
     pool.intern("longer than five");
     expect(pool.length).toBe(1);
   });
+
+  it("passes over frozen values (shared already, and not writable)", () => {
+    const pool = new StringPool();
+    const frozen = Object.freeze(["cloud.svc.io/finalizer"]);
+    expect(() => pool.internAll({ finalizers: frozen, nested: Object.freeze({ a: "b" }) })).not.toThrow();
+    expect(pool.length).toBe(0);
+  });
 });

@@ -24,15 +24,20 @@ export class StringPool {
     return s;
   }
 
-  /** Replaces, in place, every string in `value` (objects and arrays, at any depth) by its pooled copy. */
+  /**
+   * Replaces, in place, every string in `value` (objects and arrays, at any depth) by its pooled
+   * copy. A frozen value is passed over: it is shared already (the caches' LeafPool), its strings
+   * pooled when it was, and cannot be written.
+   */
   internAll(value: unknown): void {
+    if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const v = value[i];
         if (typeof v === "string") value[i] = this.intern(v);
         else if (v !== null && typeof v === "object") this.internAll(v);
       }
-    } else if (value !== null && typeof value === "object") {
+    } else {
       const o = value as Record<string, unknown>;
       for (const key in o) {
         const v = o[key];

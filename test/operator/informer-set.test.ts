@@ -52,6 +52,13 @@ describe("withoutManagedFields", () => {
     });
     expect(withoutManagedFields({ metadata: { name: "b" } })).toEqual({ metadata: { name: "b" } });
   });
+
+  it("keeps the parsed metadata object, with no copy of it and no field deleted", () => {
+    const o = JSON.parse('{"metadata":{"name":"a","uid":"u","managedFields":[{"manager":"x"}]}}');
+    const metadata = o.metadata;
+    expect(withoutManagedFields(o).metadata).toBe(metadata);
+    expect(JSON.stringify(o)).toBe('{"metadata":{"name":"a","uid":"u"}}');
+  });
 });
 
 describe("listPath", () => {
@@ -109,6 +116,35 @@ describe("cacheTransform", () => {
     expect(a.metadata.name).toBe("a");
     // Equal condition lists are one list.
     expect(b.status.conditions).toBe(a.status.conditions);
+  });
+
+  it("shares the small values objects hold alike (finalizers, references, empty objects), frozen", () => {
+    const slim = cacheTransform(new StringPool());
+    const withRefs = (name: string, uid: string) => {
+      const o = object(name, uid);
+      o.spec.accountRef = { name: "default" };
+      o.spec.tags = [];
+      o.status.atProvider = { inputs: {}, name };
+      return o;
+    };
+    const a = slim(withRefs("a", "uid-a"));
+    const b = slim(withRefs("b", "uid-b"));
+    expect(b.metadata.finalizers).toBe(a.metadata.finalizers);
+    expect(b.spec.accountRef).toBe(a.spec.accountRef);
+    expect(b.spec.tags).toBe(a.spec.tags);
+    expect((b.status.atProvider as { inputs: object }).inputs).toBe(
+      (a.status.atProvider as { inputs: object }).inputs,
+    );
+    expect(Object.isFrozen(b.spec.accountRef)).toBe(true);
+    // Each object's own values stay its own.
+    expect(b.status.atProvider).toEqual({ inputs: {}, name: "b" });
+    expect(b.status.atProvider).not.toBe(a.status.atProvider);
+    expect(b.spec).toEqual({
+      cloudHref: "/api/clouds/1",
+      size: 10,
+      accountRef: { name: "default" },
+      tags: [],
+    });
   });
 
   it("given the version the cache holds, keeps that version's parts where the new one is equal", () => {

@@ -96,7 +96,7 @@ describe("per-object maps under churn", () => {
     // The maps are the real ones: they hold every live object.
     const footprint = operator.footprint();
     const live = all().length;
-    expect(footprint["informers.last"]!.entries).toBe(live);
+    expect(footprint["informers.cache"]!.entries).toBe(live);
     expect(footprint["owners.byKey"]!.entries).toBe(live - 1); // Accounts claim no href
     expect(footprint["accounts.entries"]!.entries).toBe(1);
     expect(footprint["accounts.tokenBuckets"]!.entries).toBe(1);

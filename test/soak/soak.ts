@@ -95,6 +95,7 @@ const CAPPED: Record<string, number> = {
   "informers.stringPool": 8192,
   // Lists and the conditions in them: starts over at 1,024 lists (of up to four conditions).
   "informers.conditionPool": 1024 * 5,
+  "informers.leafPool": 4096,
   "events.aggregates": 4096,
   "links.found": 10_000,
   "names.cache": 10_000,

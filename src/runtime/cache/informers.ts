@@ -5,7 +5,7 @@ import type { KubeConfig } from "@kubernetes/client-node/dist/config.js";
 import type { Informer } from "@kubernetes/client-node/dist/informer.js";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node/dist/types.js";
 import type { Logger } from "pino";
-import { type Clock, counted, type Footprint, StringPool, systemClock } from "../../lib/index.ts";
+import { type Clock, counted, type Footprint, Permits, StringPool, systemClock } from "../../lib/index.ts";
 import type { ObjectStore, RawKube } from "../client/index.ts";
 import {
   asWatch,
@@ -20,6 +20,7 @@ import { GROUP, VERSION } from "../sdk/index.ts";
 import type { ProblemLog } from "../telemetry/index.ts";
 import { cacheTransform, metadataOnly, withoutManagedFields } from "./cache-slim.ts";
 import { ConditionPool } from "./condition-pool.ts";
+import { LeafPool } from "./leaf-pool.ts";
 
 export interface WatchedKind {
   kind: string;
@@ -77,8 +78,8 @@ interface Entry {
   /** What the informer does now: an error is the list's until a list has succeeded. */
   phase: "list" | "watch";
   restartTimer?: unknown;
-  /** Last version seen per object: client-node's update callback does not pass the old object. */
-  last: Map<string, ManagedObject>;
+  /** Objects in its cache (added less deleted): the footprint's count, without listing them. */
+  cached: number;
   /** Resolves once a list has been read (the first, at start). */
   listed: Promise<void>;
 }
@@ -98,11 +99,16 @@ export class InformerSet implements ObjectStore {
   /** Shared by every informer of the set: objects of different kinds share strings too. */
   private readonly pool = new StringPool();
   private readonly conditionPool = new ConditionPool();
+  private readonly leafPool = new LeafPool();
+  /** List pages read at once across the set's informers (see LIST_PAGES_AT_ONCE). */
+  private readonly listPages = new Permits(LIST_PAGES_AT_ONCE);
   private readonly slim: <T extends KubernetesObject>(o: T, previous?: KubernetesObject) => T;
 
   constructor(options: InformerSetOptions) {
     this.options = options;
-    this.slim = options.metadataOnly ? metadataOnly : cacheTransform(this.pool, this.conditionPool);
+    this.slim = options.metadataOnly
+      ? metadataOnly
+      : cacheTransform(this.pool, this.conditionPool, this.leafPool);
     this.clock = options.clock ?? systemClock;
     this.log = options.log;
   }
@@ -163,25 +169,30 @@ export class InformerSet implements ObjectStore {
     return undefined;
   }
 
-  /** Its per-object maps (see footprint.ts): the last version seen of each object, the string pool. */
+  /** Its per-object maps (see footprint.ts): the cached objects, the pools they share values from. */
   footprint(): Footprint {
     return {
-      "informers.last": {
-        entries: this.entries.reduce((n, e) => n + e.last.size, 0),
-        keys: () => this.entries.flatMap((e) => [...e.last.keys()].map((id) => `${e.kind}/${id}`)),
+      "informers.cache": {
+        entries: this.entries.reduce((n, e) => n + e.cached, 0),
+        keys: () =>
+          this.entries.flatMap((e) =>
+            e.informer.list().map((o) => `${e.kind}/${o.metadata?.namespace}/${o.metadata?.name}`),
+          ),
       },
       "informers.stringPool": counted(this.pool.length),
       "informers.conditionPool": counted(this.conditionPool.length),
+      "informers.leafPool": counted(this.leafPool.length),
     };
   }
 
   list(kind: string): readonly ManagedObject[] {
+    const of = this.entries.filter((e) => e.kind === kind);
+    // One informer per kind (namespaces not limited): its own list, not a copy of it (a scrape
+    // lists every kind, and a poller may scrape every 100 ms).
+    if (of.length === 1) return of[0]!.informer.list() as unknown as ManagedObject[];
     const out: ManagedObject[] = [];
     // A loop, not push(...list): a spread of a kind's hundred thousand objects overflows the stack.
-    for (const e of this.entries) {
-      if (e.kind !== kind) continue;
-      for (const o of e.informer.list()) out.push(o as unknown as ManagedObject);
-    }
+    for (const e of of) for (const o of e.informer.list()) out.push(o as unknown as ManagedObject);
     return out;
   }
 
@@ -189,12 +200,26 @@ export class InformerSet implements ObjectStore {
     const { kube, handlers } = this.options;
     const prefix = k.core?.prefix ?? `/apis/${GROUP}/${VERSION}`;
     const path = namespace ? `${prefix}/namespaces/${namespace}/${k.plural}` : `${prefix}/${k.plural}`;
-    const page = (cont: string | undefined) =>
-      kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
+    const page = async (cont: string | undefined) => {
+      await this.listPages.acquire(false);
+      try {
+        return await kube.call<ListPage>("GET", listPath(path, k.labelSelector, cont));
+      } finally {
+        this.listPages.release();
+      }
+    };
+    // The version each object replaces, read as the object is slimmed, until its update is handed
+    // out (client-node's update callback does not pass it). Not a map of every object's last
+    // version: that is the cache itself, and a second map of it cost ~80 B per object.
+    const replaces = new WeakMap<KubernetesObject, ManagedObject>();
     // Each object as the cache keeps it, given the version the cache holds now (read before the
     // informer replaces it: a watch event's object, a list page's objects, are slimmed first).
-    const slim = (o: KubernetesObject) =>
-      this.slim(o, o.metadata?.name ? informer.get(o.metadata.name, o.metadata.namespace) : undefined);
+    const slim = (o: KubernetesObject) => {
+      const previous = o.metadata?.name ? informer.get(o.metadata.name, o.metadata.namespace) : undefined;
+      const slimmed = this.slim(o, previous);
+      if (previous) replaces.set(slimmed, previous as unknown as ManagedObject);
+      return slimmed;
+    };
     let onListed!: () => void;
     const listed = new Promise<void>((resolve) => {
       onListed = resolve;
@@ -225,27 +250,27 @@ export class InformerSet implements ObjectStore {
       synced: false,
       failures: 0,
       phase: "list",
-      last: new Map(),
+      cached: 0,
       listed,
     };
-    const id = (o: KubernetesObject) => [o.metadata?.namespace, o.metadata?.name].join("/");
     const changed = this.options.onChange;
     informer.on("add", (o) => {
-      const m = o as unknown as ManagedObject;
-      changed?.(k.kind, entry.last.get(id(o)), m);
-      entry.last.set(id(o), m);
-      handlers.added(k.kind, m);
+      entry.cached++;
+      changed?.(k.kind, undefined, o as unknown as ManagedObject);
+      handlers.added(k.kind, o as unknown as ManagedObject);
     });
     informer.on("update", (o) => {
-      const m = o as unknown as ManagedObject;
-      const old = entry.last.get(id(o));
-      changed?.(k.kind, old, m);
-      entry.last.set(id(o), m);
-      handlers.updated(k.kind, m, old);
+      const old = replaces.get(o);
+      replaces.delete(o);
+      changed?.(k.kind, old, o as unknown as ManagedObject);
+      handlers.updated(k.kind, o as unknown as ManagedObject, old);
     });
     informer.on("delete", (o) => {
-      changed?.(k.kind, entry.last.get(id(o)), undefined);
-      entry.last.delete(id(o));
+      entry.cached--;
+      // A watched deletion's object was slimmed against the version cached; a relist's is that version.
+      const counted = replaces.get(o) ?? (o as unknown as ManagedObject);
+      replaces.delete(o);
+      changed?.(k.kind, counted, undefined);
       handlers.deleted(k.kind, o as unknown as ManagedObject);
     });
     informer.on("error", (error) => this.restartLater(entry, error));
@@ -321,6 +346,15 @@ export function listPath(path: string, labelSelector: string | undefined, cont: 
 
 /** Objects per list page, as client-go's reflector pages its lists. */
 export const LIST_PAGE = 500;
+
+/**
+ * List pages read at once by one InformerSet. Its informers list together (a dozen kinds), and
+ * each page is held twice while it is read: its text, then its objects as parsed (managedFields
+ * and all, before slimming), about 3 MB for 500 objects with status. A start with 50,000
+ * resources read a page of every kind at once; two at a time keep the list's own memory to a few
+ * pages, and the apiserver serves them no slower in turn.
+ */
+export const LIST_PAGES_AT_ONCE = 2;
 
 /**
  * One consistent list read page by page (`limit`/`continue`, all pages from the first one's

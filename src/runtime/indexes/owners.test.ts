@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Reason } from "../sdk/index.ts";
 import { type Cr, demo, H, index, object } from "./owners.testing.ts";
-import type { OwnerIndex } from "./owners.ts";
+import { compactHrefs, type OwnerIndex } from "./owners.ts";
 
 describe("OwnerIndex.decide: who manages an href a resource names", () => {
   const cases: { reason: string; crs: Cr[]; asker: Cr; owner: string | undefined }[] = [
@@ -292,4 +292,15 @@ describe("OwnerIndex.adoptable: what a lookup may adopt", () => {
       } else expect(run()).toEqual(c.adoptable);
     });
   }
+});
+
+describe("compactHrefs: a claim's hrefs as the index keeps them", () => {
+  it("keeps one href as the string, none as one shared list, more as an exact copy", () => {
+    expect(compactHrefs([H])).toBe(H);
+    expect(compactHrefs([])).toBe(compactHrefs([]));
+    const two = [H, `${H}0`];
+    const kept = compactHrefs(two);
+    expect(kept).toEqual(two);
+    expect(kept).not.toBe(two);
+  });
 });

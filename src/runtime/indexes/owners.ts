@@ -22,7 +22,8 @@ interface Claim {
   account: string;
   /** managementPolicy Manage: it writes and deletes, so at most one may hold an href. */
   manage: boolean;
-  hrefs: readonly string[];
+  /** The hrefs it claims: nearly always one, kept as the string then (an array of one is 56 B). */
+  hrefs: string | readonly string[];
   /** status.href: what the operator recorded after observing or creating it. */
   recorded: string | undefined;
   /** metadata.creationTimestamp as the apiserver wrote it (ISO 8601 sorts as text). */
@@ -89,13 +90,15 @@ export class OwnerIndex {
     const next = claimOf(kind, object);
     const old = this.byKey.get(next.key);
     if (old && sameClaim(old, next)) return [];
+    // The map keeps the key it was first given: the claim holds that copy, not one more.
+    if (old) next.key = old.key;
     if (old?.granted && next.manage) {
-      const kept = old.granted.filter((h) => next.hrefs.includes(h));
+      const kept = old.granted.filter((h) => hrefsOf(next).includes(h));
       if (kept.length > 0) next.granted = kept;
     }
     const freed = old ? this.drop(old, next) : [];
     this.byKey.set(next.key, next);
-    for (const href of next.hrefs) {
+    for (const href of hrefsOf(next)) {
       const claims = this.on(href);
       this.byHref.set(href, claims.length === 0 ? next : [...claims, next]);
     }
@@ -227,11 +230,11 @@ export class OwnerIndex {
   /** Unlinks `old`; the Manage claimants left on each href `old` managed and `next` does not. */
   private drop(old: Claim, next: Claim | undefined): string[] {
     const wake = new Set<string>();
-    for (const href of old.hrefs) {
+    for (const href of hrefsOf(old)) {
       const claims = this.on(href).filter((c) => c !== old);
       if (claims.length === 0) this.byHref.delete(href);
       else this.byHref.set(href, claims.length === 1 ? claims[0]! : claims);
-      const stillManaged = next?.manage === true && next.hrefs.includes(href);
+      const stillManaged = next?.manage === true && hrefsOf(next).includes(href);
       if (!old.manage || stillManaged) continue;
       for (const c of claims) if (c.manage && c.key !== old.key) wake.add(c.key);
     }
@@ -307,8 +310,7 @@ function claimOf(kind: string, object: ManagedObject): Claim {
     namespace,
     account: typeof account === "string" ? account : "default",
     manage: spec.managementPolicy !== "ObserveOnly",
-    // A copy: an array filled by push keeps room for 16 more (184 B, one claim per resource).
-    hrefs: claimedHrefs(object).slice(),
+    hrefs: compactHrefs(claimedHrefs(object)),
     recorded: typeof recorded === "string" && recorded !== "" ? recorded : undefined,
     created: creationTimestamp instanceof Date ? creationTimestamp.toISOString() : (creationTimestamp ?? ""),
   };
@@ -321,9 +323,28 @@ function sameClaim(a: Claim, b: Claim): boolean {
     a.manage === b.manage &&
     a.recorded === b.recorded &&
     a.created === b.created &&
-    a.hrefs.length === b.hrefs.length &&
-    a.hrefs.every((h, i) => h === b.hrefs[i])
+    sameHrefs(hrefsOf(a), hrefsOf(b))
   );
+}
+
+function sameHrefs(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((h, i) => h === b[i]);
+}
+
+const NO_HREFS: readonly string[] = Object.freeze([]);
+
+/**
+ * A claim's hrefs as kept: one as the string, none as one shared empty list, more as a copy (an
+ * array filled by push keeps room for 16 more: 184 B).
+ */
+export function compactHrefs(hrefs: readonly string[]): string | readonly string[] {
+  if (hrefs.length === 1) return hrefs[0]!;
+  return hrefs.length === 0 ? NO_HREFS : hrefs.slice();
+}
+
+/** A claim's hrefs as a list (see compactHrefs). */
+function hrefsOf(claim: Pick<Claim, "hrefs">): readonly string[] {
+  return typeof claim.hrefs === "string" ? [claim.hrefs] : claim.hrefs;
 }
 
 /** Owner order for `href`: recorded, granted, oldest (no timestamp last), then key. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { describeCycle, PENDING_KIND_WEIGHT, ReferenceIndex } from "./references.ts";
+import {
+  DEPENDENTS_IN_ARRAY,
+  describeCycle,
+  PENDING_KIND_WEIGHT,
+  ReferenceIndex,
+  withDependent,
+  withoutDependent,
+} from "./references.ts";
 
 const account = "Account/ns/default";
 
@@ -154,5 +161,38 @@ describe("ReferenceIndex", () => {
       idx.set("Deployment/ns/d", [account]);
       expect(idx.cycleThrough("Network/ns/n")).toBeUndefined();
     });
+  });
+});
+
+describe("a target's dependents as the index keeps them", () => {
+  it("one as the string, a few in an exact-size array, more in a Set; back down as they go", () => {
+    let d = withDependent("A/ns/1", "A/ns/1");
+    expect(d).toBe("A/ns/1");
+    d = withDependent(d, "A/ns/2");
+    expect(d).toEqual(["A/ns/1", "A/ns/2"]);
+    expect(withDependent(d, "A/ns/2")).toBe(d);
+    for (let i = 3; i <= DEPENDENTS_IN_ARRAY; i++) d = withDependent(d, `A/ns/${i}`);
+    expect(Array.isArray(d) && d.length).toBe(DEPENDENTS_IN_ARRAY);
+    d = withDependent(d, "A/ns/9");
+    expect(d).toEqual(new Set(Array.from({ length: 9 }, (_, i) => `A/ns/${i + 1}`)));
+    let left: ReturnType<typeof withoutDependent> = ["A/ns/1", "A/ns/2"];
+    left = withoutDependent(left, "A/ns/3");
+    expect(left).toEqual(["A/ns/1", "A/ns/2"]);
+    left = withoutDependent(left!, "A/ns/1");
+    expect(left).toBe("A/ns/2");
+    expect(withoutDependent(left!, "A/ns/2")).toBeUndefined();
+    expect(withoutDependent(new Set(["A/ns/1"]), "A/ns/1")).toBeUndefined();
+  });
+
+  it("answers and forgets dependents whichever way they are kept", () => {
+    const refs = new ReferenceIndex();
+    const many = Array.from({ length: DEPENDENTS_IN_ARRAY + 2 }, (_, i) => `Subnet/ns/s${i}`);
+    for (const d of many) refs.set(d, ["Network/ns/net"]);
+    expect(refs.dependents("Network/ns/net")).toEqual([...many].sort());
+    for (const d of many.slice(1)) refs.remove(d);
+    expect(refs.dependents("Network/ns/net")).toEqual([many[0]]);
+    refs.remove(many[0]!);
+    expect(refs.dependents("Network/ns/net")).toEqual([]);
+    expect(refs.footprint()["refs.dependentsOf"]!.entries).toBe(0);
   });
 });

@@ -14,8 +14,7 @@ export class ReferenceIndex {
   /** Targets per dependent: a short array (an object names a few others). */
   private readonly targetsOf = new Map<string, readonly string[]>();
   /** Dependents per target, with the one copy of the target's key that the arrays share. */
-  /** Most targets have one dependent: it is kept as is, a Set only from the second on (~150 B less). */
-  private readonly dependentsOf = new Map<string, { key: string; dependents: string | Set<string> }>();
+  private readonly dependentsOf = new Map<string, { key: string; dependents: Dependents }>();
   /**
    * Per dependent that has any, its targets named only by after-create associations
    * (Reference.afterCreate): they wake the dependent and hold the target's deletion back like any
@@ -55,8 +54,7 @@ export class ReferenceIndex {
         this.dependentsOf.set(t, { key: t, dependents: dependent });
         return t;
       }
-      if (typeof entry.dependents !== "string") entry.dependents.add(dependent);
-      else if (entry.dependents !== dependent) entry.dependents = new Set([entry.dependents, dependent]);
+      entry.dependents = withDependent(entry.dependents, dependent);
       return entry.key;
     });
     this.targetsOf.set(dependent, shared);
@@ -70,9 +68,9 @@ export class ReferenceIndex {
     for (const t of old) {
       const entry = this.dependentsOf.get(t);
       if (!entry) continue;
-      if (typeof entry.dependents !== "string") entry.dependents.delete(dependent);
-      if (entry.dependents === dependent || (entry.dependents as Set<string>).size === 0)
-        this.dependentsOf.delete(t);
+      const left = withoutDependent(entry.dependents, dependent);
+      if (left === undefined) this.dependentsOf.delete(t);
+      else entry.dependents = left;
     }
   }
 
@@ -275,4 +273,37 @@ export function describeCycle(keys: readonly string[]): string {
       return `${kind} ${name}`;
     })
     .join(" -> ");
+}
+
+/**
+ * A target's dependents, kept by how many there are: most targets have one (the string), many a
+ * few (an exact-size array: a Set of two took ~330 B, a Set's smallest table), a few very many
+ * (an Account, a shared network: a Set, whose add and delete do not grow with the count).
+ */
+type Dependents = string | readonly string[] | Set<string>;
+
+/** Dependents kept in an array up to this many; a Set beyond. */
+export const DEPENDENTS_IN_ARRAY = 8;
+
+/** `dependents` with `dependent` added (a new value, or the Set itself changed). */
+export function withDependent(dependents: Dependents, dependent: string): Dependents {
+  if (typeof dependents === "string") return dependents === dependent ? dependents : [dependents, dependent];
+  if (dependents instanceof Set) return dependents.add(dependent);
+  if (dependents.includes(dependent)) return dependents;
+  // Copied, not pushed onto: an array grown by push keeps room for 16 more.
+  return dependents.length < DEPENDENTS_IN_ARRAY
+    ? [...dependents, dependent]
+    : new Set([...dependents, dependent]);
+}
+
+/** `dependents` without `dependent`; undefined when none is left. */
+export function withoutDependent(dependents: Dependents, dependent: string): Dependents | undefined {
+  if (typeof dependents === "string") return dependents === dependent ? undefined : dependents;
+  if (dependents instanceof Set) {
+    dependents.delete(dependent);
+    return dependents.size === 0 ? undefined : dependents;
+  }
+  if (!dependents.includes(dependent)) return dependents;
+  const left = dependents.filter((d) => d !== dependent);
+  return left.length === 1 ? left[0] : left;
 }

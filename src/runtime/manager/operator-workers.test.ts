@@ -53,6 +53,44 @@ describe("Workers.lend", () => {
   });
 });
 
+describe("Workers.lend: the workers it starts", () => {
+  it("do not stay once the lent waits are over: no more workers than slots wait for keys", async () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `Widget/ns/k${i}`);
+    const done: string[] = [];
+    let release!: () => void;
+    const parked = new Promise<void>((r) => {
+      release = r;
+    });
+    const workers: Workers = new Workers({
+      clock: systemClock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 2,
+      resyncMs: 3_600_000,
+      resync: () => {},
+      priority: () => 0,
+      enqueueAll: () => {
+        for (const k of keys) workers.queue!.add(k);
+      },
+      // Every key parks on a lent wait: each lend finds no worker waiting, and starts one.
+      onIdle: () => release(),
+      reconcile: async (key) => {
+        await workers.lend(parked);
+        done.push(key);
+        return {};
+      },
+    });
+    workers.start();
+    const deadline = Date.now() + 5_000;
+    while (done.length < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done.length).toBe(keys.length);
+    expect(workers.running).toBeLessThanOrEqual(2);
+    await workers.stop(1_000);
+  });
+});
+
 describe("Workers: the order keys start in", () => {
   it("is the queue's, also when a worker finishing hands its slot to one waiting", async () => {
     const started: string[] = [];
