@@ -284,10 +284,17 @@ async function phase(size: number, bundle: Bundle, options: PhaseOptions): Promi
       f(size, "otherCallsInResyncWindow", resync.apiCalls - resync.indexCalls);
       f(size, "callsInResyncWindowByRoute", resync.byRoute);
     }
-    if (withResync && size >= RESTART_MIN)
-      for (const [name, value] of Object.entries(await measureRestart({ rig, op, service, writes, set })))
-        f(size, name, value);
     console.log(figures);
+    if (withResync && size >= RESTART_MIN) {
+      // A restart that fails (the operator dies) is a figure of its own, not the loss of the converge's.
+      try {
+        const restart = await measureRestart({ rig, op, service, writes, set });
+        for (const [name, value] of Object.entries(restart)) f(size, name, value);
+      } catch (error) {
+        f(size, "restart.error", (error as Error).message);
+      }
+      console.log(Object.fromEntries(Object.entries(figures).filter(([k]) => k.includes(".restart."))));
+    }
     return figures;
   } finally {
     // A clean stop writes what the extra flags ask for (a CPU profile is written at exit).

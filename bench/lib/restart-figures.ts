@@ -67,6 +67,8 @@ export async function measureRestart(subject: RestartSubject): Promise<Record<st
     "restart.writesGoal": "0 resource and Account writes, 0 Events",
     "restart.readyzSeconds": +(readyzMs / 1000).toFixed(2),
     "restart.confirmedSeconds": +(confirmedMs / 1000).toFixed(2),
+    // The restarted process's peak: its first list of every object, then a reconcile of each.
+    "restart.operatorPeakRssMb": await op.peakRssMb(),
     "restart.reconcilesFirstMinute": Object.fromEntries(
       Object.entries(reconciles).filter(([labels, n]) => n > 0 && !labels.includes('kind="Account"')),
     ),

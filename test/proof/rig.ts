@@ -341,9 +341,19 @@ export class OperatorProcess {
 
   /** One metric family from /metrics (`name[]`: the operator renders only that one). */
   private async scrape(name: string): Promise<string> {
-    return (
-      await fetch(`http://127.0.0.1:${this.metricsPort}/metrics?name[]=${encodeURIComponent(name)}`)
-    ).text();
+    try {
+      return await (
+        await fetch(`http://127.0.0.1:${this.metricsPort}/metrics?name[]=${encodeURIComponent(name)}`)
+      ).text();
+    } catch (error) {
+      // An operator that died (out of memory, a crash) says why in its last lines, not in the fetch's error.
+      const child = this.child;
+      if (child && (child.exitCode !== null || child.signalCode !== null))
+        throw new Error(
+          `the operator exited (${child.exitCode ?? child.signalCode}); its last lines:\n${this.lines.slice(-15).join("\n")}`,
+        );
+      throw error;
+    }
   }
 
   /** Sum of a Prometheus metric over its series (those whose labels contain `having`, when given). */
