@@ -182,3 +182,44 @@ describe("Workers: the periodic resync", () => {
     await workers.stop(10);
   });
 });
+
+describe("Workers.lend: the reconciles parked at once", () => {
+  it("are at most maxLent: past it a wait keeps its slot, and the next key waits for it", async () => {
+    const started: string[] = [];
+    let release!: () => void;
+    const parked = new Promise<void>((r) => {
+      release = r;
+    });
+    const keys = ["a", "b", "c", "d"].map((k) => `Widget/ns/${k}`);
+    const workers: Workers = new Workers({
+      clock: systemClock,
+      log: pino({ level: "silent" }),
+      metrics,
+      identity: "t",
+      concurrency: 1,
+      maxLent: 2,
+      resyncMs: 3_600_000,
+      resync: () => {},
+      priority: () => 0,
+      enqueueAll: () => {
+        for (const key of keys) workers.queue!.add(key);
+      },
+      reconcile: async (key) => {
+        started.push(key);
+        await workers.lend(parked);
+        return {};
+      },
+    });
+    workers.start();
+    const settle = async () => {
+      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    };
+    await settle();
+    // a and b lent their slot; c kept it: d has not started.
+    expect(started).toEqual(keys.slice(0, 3));
+    release();
+    await settle();
+    expect(started).toEqual(keys);
+    await workers.stop(1_000);
+  });
+});

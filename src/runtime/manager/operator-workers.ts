@@ -28,7 +28,16 @@ export interface WorkersOptions {
    * may as well go now (BatchedReads.flush) instead of waiting out its window.
    */
   onIdle?: () => void;
+  /** Reconciles that may wait with their slot lent at once (default MAX_LENT); past it a wait keeps its slot. */
+  maxLent?: number;
 }
+
+/**
+ * Enough that a batch of reads (BatchedReads) takes thousands of reconciles of a kind, so that
+ * an operator start over 50,000 reads each kind's index once or twice; a bound on the state held
+ * by parked reconciles, which otherwise grows with the queue.
+ */
+export const MAX_LENT = 2_048;
 
 /**
  * What only the leader runs: the work queue, the workers draining it and the periodic resync.
@@ -41,6 +50,8 @@ export class Workers {
   private workers = new Set<Promise<void>>();
   private resyncTimer: { cancel(): void } | undefined;
   private slots: Slots | undefined;
+  /** Reconciles parked in lend() now. */
+  private lent = 0;
   /** Waiting for the queue to be idle (idleOrAfter). */
   private readonly idleWaiters = new Set<() => void>();
 
@@ -115,7 +126,10 @@ export class Workers {
   async lend<T>(wait: Promise<T>): Promise<T> {
     const queue = this.current;
     const slots = this.slots;
-    if (!queue || !slots) return wait;
+    // Past the cap the slot is kept: a restart over 50,000 resources lent one per queued key (each
+    // read waiting for its batch) and held every reconcile's state at once, beyond the heap limit.
+    if (!queue || !slots || this.lent >= (this.o.maxLent ?? MAX_LENT)) return wait;
+    this.lent++;
     // A worker waiting for a slot takes the one lent; else one more worker, should a key come.
     const taker = slots.idle > 0 || slots.starters > 0;
     slots.release();
@@ -124,6 +138,7 @@ export class Workers {
     try {
       return await wait;
     } finally {
+      this.lent--;
       await slots.acquire(true);
     }
   }
