@@ -53,7 +53,20 @@ export async function oneResync(
   const next = async () => {
     const c = await op.metric(counter);
     await until("a resync", async () => (await op.metric(counter)) > c, 60_000, 100);
-    await new Promise((r) => setTimeout(r, 1000)); // let the resync's reads finish
+    // Its reads, one after another, until none has come for a second: at 50,000 a pass takes
+    // seconds (each kind's index read and compared in turn), and a fixed wait cut it in two.
+    let last = await op.metric(counter);
+    let since = performance.now();
+    await until(
+      "the resync's last read",
+      async () => {
+        const now = await op.metric(counter);
+        if (now !== last) [last, since] = [now, performance.now()];
+        return performance.now() - since >= 1_000;
+      },
+      120_000,
+      100,
+    );
   };
   await next();
   const [c0, r0, s0] = [await calls(service), await op.metric(counter), await byRoute(service)];
