@@ -58,13 +58,17 @@ const ROWS: [string, Cell][] = [
   ],
 ];
 
-/** The restart figures any column has (`n<size>.restart.<name>`), as rows. */
+/**
+ * The restart figures any column has (`n<size>.restart.<name>`), as rows: those that are one
+ * value (the calls by route and the goals' wording stay in latest.json's every figure).
+ */
 function restartRows(columns: Column[]): [string, Cell][] {
   const names = new Set<string>();
   for (const col of columns) {
     const prefix = `n${col.size}.restart.`;
-    for (const key of Object.keys(col.run.figures))
-      if (key.startsWith(prefix)) names.add(key.slice(prefix.length));
+    for (const [key, value] of Object.entries(col.run.figures))
+      if (key.startsWith(prefix) && !key.endsWith("Goal") && (typeof value !== "object" || value === null))
+        names.add(key.slice(prefix.length));
   }
   return [...names].sort().map((name) => [`restart: ${name}`, (c) => text(figure(c, `restart.${name}`))]);
 }

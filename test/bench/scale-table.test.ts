@@ -53,6 +53,8 @@ const fiftyK: ScaleRun = {
       apiCallsPerResourceWithoutAuditTrail: 1.18,
       resyncApiCalls: 15,
       "restart.firstMinuteCalls": 28,
+      "restart.callsByRoute": { "GET /api/routes": 1 },
+      "restart.callsGoal": "<= 2 per index scope",
     }),
   },
 };
@@ -90,7 +92,9 @@ describe("scaleTable: one table, sizes as columns", () => {
     expect(line(table, "dependents' start p95")).toContain("| 94 (20) | – |");
   });
 
-  it("has a row for each restart figure any column has", () => {
+  it("has a row for each restart figure any column has, one value each: not the calls by route or a goal's words", () => {
+    expect(table).not.toContain("restart: callsByRoute");
+    expect(table).not.toContain("restart: callsGoal");
     expect(line(table, "restart: firstMinuteCalls")).toBe("| restart: firstMinuteCalls | – | – | – | 28 |");
     expect(line(table, "restart: readyzMs")).toBe("| restart: readyzMs | – | – | 800 | – |");
   });
