@@ -11,6 +11,17 @@ const metrics = {
   retries: { inc: () => {} },
 } as unknown as OperatorMetrics;
 
+/** What every Workers of these tests shares: one hour between resyncs, one lane. */
+const WORKERS_DEFAULTS = {
+  clock: systemClock,
+  log: pino({ level: "silent" }),
+  metrics,
+  identity: "t",
+  resyncMs: 3_600_000,
+  resync: () => {},
+  priority: () => 0,
+};
+
 describe("Workers.lend", () => {
   it("a reconcile waiting on a lent wait lets another key run in its slot, then resumes first", async () => {
     const order: string[] = [];
@@ -20,14 +31,8 @@ describe("Workers.lend", () => {
     });
     let idle = 0;
     const workers: Workers = new Workers({
-      clock: systemClock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
+      ...WORKERS_DEFAULTS,
       concurrency: 1,
-      resyncMs: 3_600_000,
-      resync: () => {},
-      priority: () => 0,
       enqueueAll: () => {
         workers.queue!.add("Widget/ns/a");
         workers.queue!.add("Widget/ns/b");
@@ -62,14 +67,8 @@ describe("Workers.lend: the workers it starts", () => {
       release = r;
     });
     const workers: Workers = new Workers({
-      clock: systemClock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
+      ...WORKERS_DEFAULTS,
       concurrency: 2,
-      resyncMs: 3_600_000,
-      resync: () => {},
-      priority: () => 0,
       enqueueAll: () => {
         for (const k of keys) workers.queue!.add(k);
       },
@@ -96,14 +95,8 @@ describe("Workers: the order keys start in", () => {
     const started: string[] = [];
     const keys = ["a", "b", "c", "d", "e"].map((k) => `Widget/ns/${k}`);
     const workers: Workers = new Workers({
-      clock: systemClock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
+      ...WORKERS_DEFAULTS,
       concurrency: 1,
-      resyncMs: 3_600_000,
-      resync: () => {},
-      priority: () => 0,
       enqueueAll: () => {
         for (const key of keys) workers.queue!.add(key);
       },
@@ -132,14 +125,11 @@ describe("Workers: the periodic resync", () => {
     const clock = new FakeClock();
     let resyncs = 0;
     const workers: Workers = new Workers({
+      ...WORKERS_DEFAULTS,
       clock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
       concurrency: 1,
       resyncMs: 1_000,
       resync: () => void resyncs++,
-      priority: () => 0,
       enqueueAll: () => workers.queue!.add("Widget/ns/a"),
       reconcile,
     });
@@ -192,15 +182,9 @@ describe("Workers.lend: the reconciles parked at once", () => {
     });
     const keys = ["a", "b", "c", "d"].map((k) => `Widget/ns/${k}`);
     const workers: Workers = new Workers({
-      clock: systemClock,
-      log: pino({ level: "silent" }),
-      metrics,
-      identity: "t",
+      ...WORKERS_DEFAULTS,
       concurrency: 1,
       maxLent: 2,
-      resyncMs: 3_600_000,
-      resync: () => {},
-      priority: () => 0,
       enqueueAll: () => {
         for (const key of keys) workers.queue!.add(key);
       },
