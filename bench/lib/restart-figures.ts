@@ -6,7 +6,7 @@ import type { Manifest } from "../../test/proof/mixed.ts";
 import { type OperatorProcess, type Rig, until } from "../../test/proof/rig.ts";
 import { isIndexRoute } from "../../test/proof/sim.ts";
 import type { WriteLog } from "../../test/proof/write-log.ts";
-import { byRoute, routeDiff, type Service } from "./scale-service.ts";
+import { byRoute, routeDiff, type Service, untilSteady } from "./scale-service.ts";
 
 /** How long neither an audit call nor a Kubernetes write may come before the restart: caught up. */
 const QUIET_MS = 3_000;
@@ -81,7 +81,6 @@ export async function measureRestart(subject: RestartSubject): Promise<Record<st
  * its trail written, so what follows the restart is the restart's. Answers how long it waited.
  */
 async function waitCaughtUp(service: Service, writes: WriteLog): Promise<number> {
-  const t0 = performance.now();
   writes.reset();
   writes.counting = true;
   const reading = async () => {
@@ -91,20 +90,15 @@ async function waitCaughtUp(service: Service, writes: WriteLog): Promise<number>
       .reduce((n, [, c]) => n + c, 0);
     return `${audit} ${writes.resourceWrites} ${writes.accountWrites} ${writes.eventWrites}`;
   };
-  let last = await reading();
-  let since = performance.now();
-  await until(
+  const waited = await untilSteady(
     "the audit trail and the operator's writes to stop",
-    async () => {
-      const now = await reading();
-      if (now !== last) [last, since] = [now, performance.now()];
-      return performance.now() - since >= QUIET_MS;
-    },
+    reading,
+    QUIET_MS,
     600_000,
     250,
   );
   writes.counting = false;
-  return performance.now() - t0;
+  return waited;
 }
 
 /** Time from the process's start until /readyz answers 200. */

@@ -55,18 +55,7 @@ export async function oneResync(
     await until("a resync", async () => (await op.metric(counter)) > c, 60_000, 100);
     // Its reads, one after another, until none has come for a second: at 50,000 a pass takes
     // seconds (each kind's index read and compared in turn), and a fixed wait cut it in two.
-    let last = await op.metric(counter);
-    let since = performance.now();
-    await until(
-      "the resync's last read",
-      async () => {
-        const now = await op.metric(counter);
-        if (now !== last) [last, since] = [now, performance.now()];
-        return performance.now() - since >= 1_000;
-      },
-      120_000,
-      100,
-    );
+    await untilSteady("the resync's last read", () => op.metric(counter), 1_000, 120_000, 100);
   };
   await next();
   const [c0, r0, s0] = [await calls(service), await op.metric(counter), await byRoute(service)];
@@ -84,6 +73,33 @@ export async function oneResync(
     indexCalls: (await op.metric(counter)) - r0,
     byRoute: diff,
   };
+}
+
+/**
+ * Waits until `reading` has not changed for `quietMs` (a count that stops growing: a pass's
+ * reads, an audit trail caught up). Answers how long it waited.
+ */
+export async function untilSteady(
+  what: string,
+  reading: () => Promise<unknown>,
+  quietMs: number,
+  timeoutMs: number,
+  everyMs: number,
+): Promise<number> {
+  const t0 = performance.now();
+  let last = await reading();
+  let since = performance.now();
+  await until(
+    what,
+    async () => {
+      const now = await reading();
+      if (now !== last) [last, since] = [now, performance.now()];
+      return performance.now() - since >= quietMs;
+    },
+    timeoutMs,
+    everyMs,
+  );
+  return performance.now() - t0;
 }
 
 /** Calls by route between two readings, most first. */
