@@ -13,6 +13,7 @@ import {
   namespaceWithAccount,
   type Stack,
   setFaults,
+  simCount,
   startOperator,
   startStack,
   stopOperator,
@@ -84,6 +85,42 @@ describe("operator restart", () => {
       expect(await eventCounts(ns)).toEqual(eventsBefore);
     } finally {
       watch.abort();
+      await setFaults(stack, {});
+    }
+  });
+
+  it("reads each kind's index once per scope for the settled resources it confirms, and no object on its own", async () => {
+    const first = await startOperator(stack);
+    const ns = await namespaceWithAccount(stack);
+    const names = Array.from({ length: 40 }, (_, i) => `r${i}`);
+    const spec = (i: number) => ({ cloudHref: "/api/clouds/1", cidrBlock: `10.${i}.0.0/16` });
+    await Promise.all(names.map((name, i) => createCr(stack, ns, "Network", name, spec(i))));
+    await Promise.all(names.map((name) => waitForCondition(stack, ns, "Network", name, "Ready", "True")));
+    await stopOperator(stack, first);
+    // A slow service: without the confirmation, reconciles that start while an index call is in
+    // flight meet in a later batch and read the index again.
+    await setFaults(stack, { latencyMs: 200 });
+    const indexReads = () => simCount(stack, "GET", "/api/networks");
+    const shows = () => simCount(stack, "GET", "/api/networks/:id");
+    const before = { index: await indexReads(), shows: await shows() };
+    try {
+      const second = await startOperator(stack, { concurrency: "2" });
+      await waitFor(
+        "every Network reconciled by the new process",
+        async () => (await reconciles(second, "Network", "ready")) >= names.length,
+        30_000,
+      );
+      // The one index read is the confirmation's (counted with the resync's), not a batch's.
+      const confirmations = (await second.metrics.resyncCalls.get()).values.find(
+        (v) => v.labels.kind === "Network",
+      )?.value;
+      await stopOperator(stack, second);
+      expect({ index: (await indexReads()) - before.index, shows: (await shows()) - before.shows }).toEqual({
+        index: 1,
+        shows: 0,
+      });
+      expect(confirmations).toBe(1);
+    } finally {
       await setFaults(stack, {});
     }
   });

@@ -21,6 +21,7 @@ import { InformerEvents } from "./operator-events.ts";
 import { OperatorLifecycle } from "./operator-lifecycle.ts";
 import { watchCluster } from "./operator-watches.ts";
 import { Workers } from "./operator-workers.ts";
+import { SettledConfirmations } from "./settled-confirmations.ts";
 
 export { needsReconcile } from "./operator-events.ts";
 
@@ -86,6 +87,7 @@ export class Operator {
   private readonly batchedReads: BatchedReads;
   private readonly memory: MemoryMetrics;
   private readonly observer: IndexObserver;
+  private readonly confirmations: SettledConfirmations;
   private readonly handlers: InformerEvents;
   private readonly workers: Workers;
   private readonly audit: AuditTrail;
@@ -168,9 +170,9 @@ export class Operator {
         // Everything an Account holds back, at once (an operator start): in dependency order.
         // Kinds the service can keep pending after a create (notReady) go first among equals, so
         // their wait overlaps the rest.
+        // The settled ones are queued with their observations, one index read per scope.
         const pends = (k: string) => this.pends(parseKey(k).kind);
-        for (const dependent of this.refs.inDependencyOrder(this.refs.dependents(key), pends))
-          this.handlers.enqueueOrPark(dependent);
+        void this.confirmations.release(this.refs.inDependencyOrder(this.refs.dependents(key), pends));
       },
       lend: (wait) => this.workers.lend(wait),
       auditSettled: (namespace, name) => this.audit.settledFor(namespace, name),
@@ -228,6 +230,15 @@ export class Operator {
       log: this.log,
       problems: this.problems,
       onCall: (kind) => this.metrics.resyncCalls.inc({ kind }),
+    });
+    this.confirmations = new SettledConfirmations({
+      kindOf: (k) => options.kinds.find((x) => x.kind === k),
+      store: this.informers,
+      observer: this.observer,
+      observations: this.observations,
+      enqueue: (key) => this.handlers.enqueueOrPark(key),
+      clock: this.clock,
+      log: this.log,
     });
     this.workers = new Workers({
       clock: this.clock,
