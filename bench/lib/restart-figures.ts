@@ -39,6 +39,8 @@ export interface RestartSubject {
 export async function measureRestart(subject: RestartSubject): Promise<Record<string, unknown>> {
   const { op, service, writes, set } = subject;
   const caughtUpMs = await waitCaughtUp(service, writes);
+  // The converge's peak is read when the last resource is Ready; the trail's catch-up comes after.
+  const peakWithTrailMb = await op.peakRssMb();
   await op.kill("SIGKILL");
   const routes0 = await byRoute(service);
   writes.reset();
@@ -55,6 +57,7 @@ export async function measureRestart(subject: RestartSubject): Promise<Record<st
   const scopes = perScope(routes, set);
   return {
     "restart.caughtUpWaitMs": Math.round(caughtUpMs),
+    "restart.peakRssMbUntilCaughtUp": peakWithTrailMb,
     "restart.callsFirstMinute": Object.values(routes).reduce((n, c) => n + c, 0),
     "restart.callsFirstMinuteByRoute": routes,
     "restart.callsPerIndexScope": scopes,

@@ -57,6 +57,19 @@ const cpuWithinOf1000 = (size: number): GoalAt => ({
   },
 });
 
+/** The operator's peak RSS at `size`: through the audit trail's catch-up when measured, which comes last. */
+const rssBelow = (size: number, limit: number): GoalAt => ({
+  size,
+  rule: () => `≤ ${limit} MiB`,
+  value: (cols) => {
+    const col = cols.get(size);
+    const peaks = [num(col, "operatorPeakRssMb"), num(col, "restart.peakRssMbUntilCaughtUp")];
+    const known = peaks.filter((p) => p !== undefined);
+    return known.length === 0 ? undefined : Math.max(...known);
+  },
+  limit: () => limit,
+});
+
 const resyncFlat = (size: number): GoalAt => ({
   size,
   rule: (cols) => `≤ 1,000's (${figure(cols.get(1000), "resyncApiCalls") ?? "?"})`,
@@ -73,7 +86,7 @@ const GOALS: GoalSpec[] = [
     label: "operator CPU per reconcile",
     at: [below(5000, "cpuMsPerReconcile", 0.6, " ms"), cpuWithinOf1000(50_000)],
   },
-  { label: "operator peak RSS", at: [below(50_000, "operatorPeakRssMb", 256, " MiB")] },
+  { label: "operator peak RSS", at: [rssBelow(50_000, 256)] },
   {
     label: "service calls per resource, the audit trail's apart",
     at: [below(50_000, "apiCallsPerResourceWithoutAuditTrail", 1.2)],

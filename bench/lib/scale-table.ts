@@ -46,7 +46,7 @@ const ROWS: [string, Cell][] = [
     "Kubernetes writes per resource, Events included (the audit trail's apart)",
     (c) => fixed(2)(num(c, "kubeWritesPerResourceWithoutAuditTrail")),
   ],
-  ["operator peak RSS (MiB, VmHWM)", (c) => text(num(c, "operatorPeakRssMb"))],
+  ["operator peak RSS when converged (MiB, VmHWM)", (c) => text(num(c, "operatorPeakRssMb"))],
   ["calls of one resync", (c) => text(num(c, "resyncApiCalls"))],
   [
     "dependents' start p95 (ms; the floor no order of the children beats)",

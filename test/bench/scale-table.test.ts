@@ -129,6 +129,12 @@ describe("scaleGoals: each goal met or not, from the figures", () => {
     );
   });
 
+  it("holds the peak RSS through the audit trail's catch-up to the goal too, when measured", () => {
+    const later = { ...fiftyK, figures: { ...fiftyK.figures, "n50000.restart.peakRssMbUntilCaughtUp": 270 } };
+    const cells = new Map(scaleGoals(columnsOf([scale, later])).map((g) => [g.label, g.cells]));
+    expect(cells.get("operator peak RSS")?.get(50_000)).toBe("≤ 256 MiB: **not met**");
+  });
+
   it("falls back to the table's 1,000 column, naming its run, when the run has none", () => {
     const alone = { ...fiftyK, figures: { ...fiftyK.figures, "n1000.cpuMsPerReconcile": undefined } };
     const cells = new Map(scaleGoals(columnsOf([scale, alone])).map((g) => [g.label, g.cells]));
