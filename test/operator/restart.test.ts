@@ -10,10 +10,13 @@ import { GROUP, VERSION } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
   createCr,
+  eventReasons,
   namespaceWithAccount,
   type Stack,
+  serviceApi,
   setFaults,
   simCount,
+  simDeployments,
   startOperator,
   startStack,
   stopOperator,
@@ -122,6 +125,31 @@ describe("operator restart", () => {
       expect(confirmations).toBe(1);
     } finally {
       await setFaults(stack, {});
+    }
+  });
+
+  it("puts back a change made in the service while it was down, from the confirmation's read", async () => {
+    const first = await startOperator(stack);
+    const ns = await namespaceWithAccount(stack);
+    await createCr(stack, ns, "Deployment", "drifty", { description: "desired" });
+    await createCr(stack, ns, "Deployment", "steady", { description: "desired" });
+    const o = await waitForCondition(stack, ns, "Deployment", "drifty", "Ready", "True");
+    await waitForCondition(stack, ns, "Deployment", "steady", "Ready", "True");
+    await stopOperator(stack, first);
+    const api = serviceApi(stack);
+    await api.deployments.update(o.status!.href!, { description: "changed by hand" });
+    await api.close();
+    const second = await startOperator(stack);
+    try {
+      const description = (name: string) => simDeployments(stack).find((d) => d.name === name)?.description;
+      await waitFor("drift put back", async () => description("drifty") === "desired", 20_000);
+      await waitFor("DriftCorrected event", async () =>
+        (await eventReasons(stack, ns, "drifty")).includes("DriftCorrected"),
+      );
+      expect(description("steady")).toBe("desired");
+      expect(await eventReasons(stack, ns, "steady")).not.toContain("DriftCorrected");
+    } finally {
+      await stopOperator(stack, second);
     }
   });
 });
