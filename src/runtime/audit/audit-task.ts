@@ -27,7 +27,10 @@ export interface AuditTask {
   text: string;
   /** The summary's length in `text` and the task's flags (FOUND_GONE, CANCELLED), in one small integer. */
   bits: number;
-  /** The object's next task: it starts once this one is done. */
+  /**
+   * The object's next task, which starts once this one is done; from its last task, its first
+   * (ObjectTasks: an object's tasks are a ring, none of their own for the trail's list of them).
+   */
   next: AuditTask | undefined;
   /** Called when this task is done (a deletion waits for its entry). */
   done: (() => void) | undefined;
@@ -43,9 +46,9 @@ const FLAG_BITS = 2;
 /**
  * About a task's bytes beyond its text: the record, its auditee, its places in the trail's maps
  * and queues (bench/lib/audit-queue-bytes.ts measures them with the heap of 20,000 and 50,000
- * queued creates: 260 to 280).
+ * queued creates: 235 to 250).
  */
-export const TASK_BYTES = 300;
+export const TASK_BYTES = 260;
 
 /** A task of one object's changes (none: an entry made ahead of a deletion), its texts made now. */
 export function auditTask(
@@ -109,40 +112,4 @@ export function taskBytes(task: AuditTask): number {
 export function refOf(task: AuditTask): ObjectRef {
   const { kind, plural, namespace, name } = task;
   return { kind, plural, namespace, name };
-}
-
-/**
- * The last task of each service object: a new one waits behind it. Per Account (hrefs are per
- * account), then by the task's own auditee: a key string joining the two was 8% of a task.
- */
-export class LastTasks {
-  private readonly byAccount = new Map<string, Map<string, AuditTask>>();
-  /** Objects with a task not done. */
-  size = 0;
-
-  get(account: string, auditee: string): AuditTask | undefined {
-    return this.byAccount.get(account)?.get(auditee);
-  }
-
-  /** Makes the task its object's last one; returns the one it follows. */
-  push(account: string, task: AuditTask): AuditTask | undefined {
-    let tasks = this.byAccount.get(account);
-    if (!tasks) {
-      tasks = new Map();
-      this.byAccount.set(account, tasks);
-    }
-    const last = tasks.get(task.auditee);
-    if (!last) this.size++;
-    tasks.set(task.auditee, task);
-    return last;
-  }
-
-  /** The task is done: when it was its object's last one, the object has none left. */
-  done(account: string, task: AuditTask): void {
-    const tasks = this.byAccount.get(account);
-    if (tasks?.get(task.auditee) !== task) return;
-    tasks.delete(task.auditee);
-    this.size--;
-    if (tasks.size === 0) this.byAccount.delete(account);
-  }
 }

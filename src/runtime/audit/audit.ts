@@ -3,6 +3,7 @@ import { BoundedMap } from "../../lib/index.ts";
 import { GoneError } from "../client/index.ts";
 import { type AuditCalls, AuditFailure, auditErrorReason, serviceAuditCalls } from "./audit-calls.ts";
 import { AuditLosses } from "./audit-losses.ts";
+import { ObjectTasks } from "./audit-object-tasks.ts";
 import { type AuditTrailOptions, MAX_QUEUED_BYTES } from "./audit-options.ts";
 import type { AuditBatch, AuditSink } from "./audit-sink.ts";
 import { AccountSlots } from "./audit-slots.ts";
@@ -12,7 +13,6 @@ import {
   cancelled,
   detailOf,
   foundGone,
-  LastTasks,
   refOf,
   summaryOf,
   type AuditTask as Task,
@@ -54,11 +54,14 @@ export class AuditTrail implements AuditSink {
   private readonly entries: BoundedMap<string>;
   /** Objects whose audit failure was logged; forgotten on their next success. */
   private readonly logged: BoundedMap<true>;
-  /** The last task of each service object: a new one waits behind it. */
-  private readonly lastOf = new LastTasks();
-  /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
-  private readonly pending = new Set<Task>();
-  /** The bytes the pending tasks hold (taskBytes). */
+  /**
+   * The tasks of each service object, queued or in flight: a new one waits behind its object's
+   * last. At a shutdown that cannot wait for them, each is counted.
+   */
+  private readonly lastOf = new ObjectTasks();
+  /** Tasks queued or in flight, not given up. */
+  private pending = 0;
+  /** The bytes they hold (taskBytes). */
   private pendingBytes = 0;
   /** Changes given up for a cause that is not about one object (queueFull, shutdown). */
   private readonly losses: AuditLosses;
@@ -164,8 +167,9 @@ export class AuditTrail implements AuditSink {
     clearTimeout(timer);
     // Counted one by one, logged in one line (with those refused while it waited): a shutdown
     // behind a burst of changes would otherwise log a line per object.
+    const given = [...this.lastOf.all()].filter((task) => !cancelled(task));
     const names: string[] = [];
-    for (const task of this.pending) {
+    for (const task of given) {
       cancel(task);
       this.losses.lost(task.kind, "shutdown");
       const { kind, namespace, name } = task;
@@ -183,8 +187,8 @@ export class AuditTrail implements AuditSink {
         "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
       );
     // What waits for them (a deletion, an Account's) goes on: their failure is counted.
-    for (const task of this.pending) task.done?.();
-    this.pending.clear();
+    for (const task of given) task.done?.();
+    this.pending = 0;
     this.pendingBytes = 0;
     this.slots.clear();
   }
@@ -239,12 +243,10 @@ export class AuditTrail implements AuditSink {
       this.queueFull(task);
       return;
     }
-    this.pending.add(task);
+    this.pending++;
     this.pendingBytes += taskBytes(task);
     this.slots.opened(this.accountOf(task));
-    const last = this.lastOf.push(this.accountOf(task), task);
-    if (last) last.next = task;
-    else this.schedule(task);
+    if (this.lastOf.push(this.accountOf(task), task)) this.schedule(task);
   }
 
   /** Starts the task when its Account has a slot free; one a reconcile waits for (done) goes first. */
@@ -274,17 +276,19 @@ export class AuditTrail implements AuditSink {
   private finish(task: Task, entry: string | undefined): void {
     const account = this.accountOf(task);
     // One given up at a shutdown was counted out then.
-    if (this.pending.delete(task)) {
+    if (!cancelled(task)) {
+      this.pending--;
       this.pendingBytes -= taskBytes(task);
       this.slots.closed(account);
     }
     this.slots.release(account);
-    if (task.next) {
+    const next = this.lastOf.done(account, task);
+    if (next) {
       // Its next call goes to the entry this one wrote: behind a backlog of more objects than
       // the entries remembered (maxEntries), the map may have forgotten it by then.
-      if (entry !== undefined) task.next.entry = entry;
-      this.schedule(task.next);
-    } else this.lastOf.done(account, task);
+      if (entry !== undefined) next.entry = entry;
+      this.schedule(next);
+    }
     task.done?.();
     if (this.lastOf.size === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
@@ -361,7 +365,7 @@ export class AuditTrail implements AuditSink {
           namespace,
           name,
           href: task.auditee,
-          queued: this.pending.size,
+          queued: this.pending,
           queuedBytes: this.pendingBytes,
         },
         "the audit trail's queue is full: changes beyond it are not recorded in the service's audit trail; " +
