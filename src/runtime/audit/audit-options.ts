@@ -13,8 +13,8 @@ export interface AuditTrailOptions {
   /** Entry hrefs remembered per service object (more are found again in status). */
   maxEntries?: number;
   /**
-   * Bytes the tasks waiting for their calls may hold (default 64 MiB: about 100,000 creates, some
-   * 600 bytes each, twice the 50,000 resources an operator is made for). Beyond it a change is
+   * Bytes the tasks waiting for their calls may hold (default 64 MiB: about 130,000 creates, some
+   * 500 bytes each, more than twice the 50,000 resources an operator is made for). Beyond it a change is
    * counted as lost (`queueFull`); a deletion's, which its reconcile waits for, is always taken
    * (there are no more of those than reconciles at once).
    */

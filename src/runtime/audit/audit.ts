@@ -3,10 +3,21 @@ import { BoundedMap } from "../../lib/index.ts";
 import { GoneError } from "../client/index.ts";
 import { type AuditCalls, AuditFailure, auditErrorReason, serviceAuditCalls } from "./audit-calls.ts";
 import { AuditLosses } from "./audit-losses.ts";
+import { ObjectTasks } from "./audit-object-tasks.ts";
 import { type AuditTrailOptions, MAX_QUEUED_BYTES } from "./audit-options.ts";
 import type { AuditBatch, AuditSink } from "./audit-sink.ts";
 import { AccountSlots } from "./audit-slots.ts";
-import { auditTask, LastTasks, type AuditTask as Task } from "./audit-task.ts";
+import {
+  auditTask,
+  cancel,
+  cancelled,
+  detailOf,
+  foundGone,
+  refOf,
+  summaryOf,
+  type AuditTask as Task,
+  taskBytes,
+} from "./audit-task.ts";
 import type { AuditChange } from "./audit-text.ts";
 
 /**
@@ -34,6 +45,7 @@ export {
 } from "./audit-calls.ts";
 export type { AuditTrailOptions } from "./audit-options.ts";
 export type { AuditBatch, AuditSink } from "./audit-sink.ts";
+export { TASK_BYTES } from "./audit-task.ts";
 
 export class AuditTrail implements AuditSink {
   private readonly o: AuditTrailOptions;
@@ -42,11 +54,14 @@ export class AuditTrail implements AuditSink {
   private readonly entries: BoundedMap<string>;
   /** Objects whose audit failure was logged; forgotten on their next success. */
   private readonly logged: BoundedMap<true>;
-  /** The last task of each service object: a new one waits behind it. */
-  private readonly lastOf = new LastTasks();
-  /** Tasks queued or in flight: at a shutdown that cannot wait for them, each is counted. */
-  private readonly pending = new Set<Task>();
-  /** The bytes the pending tasks hold (AuditTask.bytes). */
+  /**
+   * The tasks of each service object, queued or in flight: a new one waits behind its object's
+   * last. At a shutdown that cannot wait for them, each is counted.
+   */
+  private readonly lastOf = new ObjectTasks();
+  /** Tasks queued or in flight, not given up. */
+  private pending = 0;
+  /** The bytes they hold (taskBytes). */
   private pendingBytes = 0;
   /** Changes given up for a cause that is not about one object (queueFull, shutdown). */
   private readonly losses: AuditLosses;
@@ -106,7 +121,7 @@ export class AuditTrail implements AuditSink {
     if (!this.enabled(batch)) return;
     // Known and nothing queued for it (the usual case): no call, no wait. Otherwise the check
     // waits behind the object's queued calls, one of which may be creating its entry.
-    const pending = this.lastOf.get(this.accountOf(batch), auditee) !== undefined;
+    const pending = this.lastOf.get(this.accountOf({ ...batch.ref, ...batch }), auditee) !== undefined;
     if (this.entryOf(batch, auditee) !== undefined && !pending) return;
     // On the deletion's critical path: ahead of other objects' calls, and never waited for long
     // (behind a burst of queued calls of its own, the deletion goes on without the entry).
@@ -152,11 +167,12 @@ export class AuditTrail implements AuditSink {
     clearTimeout(timer);
     // Counted one by one, logged in one line (with those refused while it waited): a shutdown
     // behind a burst of changes would otherwise log a line per object.
+    const given = [...this.lastOf.all()].filter((task) => !cancelled(task));
     const names: string[] = [];
-    for (const task of this.pending) {
-      task.cancelled = true;
-      this.losses.lost(task.ref.kind, "shutdown");
-      const { kind, namespace, name } = task.ref;
+    for (const task of given) {
+      cancel(task);
+      this.losses.lost(task.kind, "shutdown");
+      const { kind, namespace, name } = task;
       if (names.length < 10) names.push(`${kind} ${namespace}/${name}`);
     }
     const { shutdown: count, ...earlier } = this.losses.tally();
@@ -171,8 +187,8 @@ export class AuditTrail implements AuditSink {
         "the operator stopped before these audit calls were done: their changes are not in the service's audit trail",
       );
     // What waits for them (a deletion, an Account's) goes on: their failure is counted.
-    for (const task of this.pending) task.done?.();
-    this.pending.clear();
+    for (const task of given) task.done?.();
+    this.pending = 0;
     this.pendingBytes = 0;
     this.slots.clear();
   }
@@ -188,6 +204,7 @@ export class AuditTrail implements AuditSink {
     return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
   }
 
+  /** The entry of the object at `auditee` the trail remembers, or the one the batch says it has. */
   private entryOf(
     batch: Pick<AuditBatch, "ref" | "accountName" | "known">,
     auditee: string,
@@ -198,35 +215,38 @@ export class AuditTrail implements AuditSink {
     );
   }
 
+  /** The key of the task's object in the entries (key()). */
+  private taskKey(task: Task): string {
+    return [`${task.namespace}/${task.accountName}`, task.auditee].join("\u0000");
+  }
+
   private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
     return auditTask(this.o.identity, batch, auditee, changes);
   }
 
   /** The Account whose slots the task takes (`namespace/name`). */
-  private accountOf(task: Pick<AuditBatch, "ref" | "accountName">): string {
-    return `${task.ref.namespace}/${task.accountName}`;
+  private accountOf(task: Pick<Task, "namespace" | "accountName">): string {
+    return `${task.namespace}/${task.accountName}`;
   }
 
   private enqueue(task: Task): void {
     if (this.closed) {
       // Counted; drain() logs them with the calls it gives up, in one line.
-      this.losses.lost(task.ref.kind, "shutdown");
+      this.losses.lost(task.kind, "shutdown");
       task.done?.();
       return;
     }
     if (
       task.done === undefined &&
-      this.pendingBytes + task.bytes > (this.o.maxQueuedBytes ?? MAX_QUEUED_BYTES)
+      this.pendingBytes + taskBytes(task) > (this.o.maxQueuedBytes ?? MAX_QUEUED_BYTES)
     ) {
       this.queueFull(task);
       return;
     }
-    this.pending.add(task);
-    this.pendingBytes += task.bytes;
+    this.pending++;
+    this.pendingBytes += taskBytes(task);
     this.slots.opened(this.accountOf(task));
-    const last = this.lastOf.push(this.accountOf(task), task);
-    if (last) last.next = task;
-    else this.schedule(task);
+    if (this.lastOf.push(this.accountOf(task), task)) this.schedule(task);
   }
 
   /** Starts the task when its Account has a slot free; one a reconcile waits for (done) goes first. */
@@ -241,13 +261,13 @@ export class AuditTrail implements AuditSink {
   /** The entry the task's call went to, if it made one. */
   private async run(task: Task): Promise<string | undefined> {
     try {
-      if (task.cancelled) return undefined;
+      if (cancelled(task)) return undefined;
       const entry = await this.write(task);
-      if (!task.cancelled) this.logged.delete(this.objectId(task));
+      if (!cancelled(task)) this.logged.delete(this.objectId(task));
       return entry;
     } catch (error) {
       // A task given up at shutdown was counted then.
-      if (!task.cancelled) this.failed(task, error);
+      if (!cancelled(task)) this.failed(task, error);
       return undefined;
     }
   }
@@ -256,30 +276,33 @@ export class AuditTrail implements AuditSink {
   private finish(task: Task, entry: string | undefined): void {
     const account = this.accountOf(task);
     // One given up at a shutdown was counted out then.
-    if (this.pending.delete(task)) {
-      this.pendingBytes -= task.bytes;
+    if (!cancelled(task)) {
+      this.pending--;
+      this.pendingBytes -= taskBytes(task);
       this.slots.closed(account);
     }
     this.slots.release(account);
-    if (task.next) {
+    const next = this.lastOf.done(account, task);
+    if (next) {
       // Its next call goes to the entry this one wrote: behind a backlog of more objects than
       // the entries remembered (maxEntries), the map may have forgotten it by then.
-      if (entry !== undefined) task.next.known = { auditee: task.auditee, entry };
-      this.schedule(task.next);
-    } else this.lastOf.done(account, task);
+      if (entry !== undefined) next.entry = entry;
+      this.schedule(next);
+    }
     task.done?.();
     if (this.lastOf.size === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** One call per task: an append to the object's entry, or a create carrying the first detail. */
   private async write(task: Task): Promise<string | undefined> {
-    const { auditee, detail, ref } = task;
-    const key = this.key(task, auditee);
-    let entry = this.entryOf(task, auditee);
-    if (task.summary === undefined && entry !== undefined) return entry;
-    const { kind, namespace, name } = ref;
+    const { auditee, kind, namespace, name } = task;
+    const key = this.taskKey(task);
+    let entry = this.entries.get(key) ?? task.entry;
+    const detail = detailOf(task);
+    if (summaryOf(task) === undefined && entry !== undefined) return entry;
     // An entry made ahead of a deletion starts empty: the deletion is appended once it is done.
-    const summary = task.summary ?? `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
+    const summary =
+      summaryOf(task) ?? `svc-operator audit trail of ${kind} ${namespace}/${name}`.slice(0, 255);
     if (entry !== undefined) {
       try {
         await this.calls.append(task.client, entry, { detail, summary });
@@ -292,7 +315,7 @@ export class AuditTrail implements AuditSink {
       }
     }
     // An object found gone goes only into an entry it has: the service takes none for it now.
-    if (task.foundGone) return undefined;
+    if (foundGone(task)) return undefined;
     entry = await this.calls.create(task.client, { auditee_href: auditee, summary, detail });
     this.entries.set(key, entry);
     await this.persist(task, entry);
@@ -304,13 +327,13 @@ export class AuditTrail implements AuditSink {
    * another service object meanwhile (a replacement): then its own entry comes with its own change.
    */
   private async persist(task: Task, entry: string): Promise<void> {
-    const { ref, uid } = task;
-    const current = this.o.store.get(ref.kind, ref.namespace, ref.name);
+    const { kind, namespace, name, uid } = task;
+    const current = this.o.store.get(kind, namespace, name);
     if (!current || (uid !== undefined && current.metadata.uid !== uid)) return;
     const href = current.status?.href;
     if ((href !== undefined && href !== task.auditee) || current.status?.auditEntryHref === entry) return;
     try {
-      await this.o.kube.patchUnread(ref, { status: { auditEntryHref: entry } });
+      await this.o.kube.patchUnread(refOf(task), { status: { auditEntryHref: entry } });
     } catch (error) {
       if (error instanceof GoneError) return;
       throw new AuditFailure("statusWrite", `could not record ${entry} in status.auditEntryHref`, {
@@ -324,8 +347,8 @@ export class AuditTrail implements AuditSink {
   }
 
   private objectId(task: Task): string {
-    const { ref, uid } = task;
-    return [ref.kind, ref.namespace, ref.name, uid ?? ""].join("/");
+    const { kind, namespace, name, uid } = task;
+    return [kind, namespace, name, uid ?? ""].join("/");
   }
 
   /**
@@ -333,7 +356,7 @@ export class AuditTrail implements AuditSink {
    * (with what the queue holds): a converge beyond it would log a line per object.
    */
   private queueFull(task: Task): void {
-    const { kind, namespace, name } = task.ref;
+    const { kind, namespace, name } = task;
     if (this.losses.lost(kind, "queueFull"))
       this.o.log.warn(
         {
@@ -342,7 +365,7 @@ export class AuditTrail implements AuditSink {
           namespace,
           name,
           href: task.auditee,
-          queued: this.pending.size,
+          queued: this.pending,
           queuedBytes: this.pendingBytes,
         },
         "the audit trail's queue is full: changes beyond it are not recorded in the service's audit trail; " +
@@ -353,13 +376,13 @@ export class AuditTrail implements AuditSink {
   /** Counted every time; logged once per object until a call for it succeeds again. */
   private failed(task: Task, error: unknown): void {
     const reason = auditErrorReason(error);
-    const { ref } = task;
-    this.o.metrics?.auditError(ref.kind, reason);
+    const { kind, namespace, name } = task;
+    this.o.metrics?.auditError(kind, reason);
     const id = this.objectId(task);
     if (this.logged.get(id)) return;
     this.logged.set(id, true);
     this.o.log.warn(
-      { err: error, reason, kind: ref.kind, namespace: ref.namespace, name: ref.name, href: task.auditee },
+      { err: error, reason, kind, namespace, name, href: task.auditee },
       "could not write the audit trail in the service; the resource is not affected, further failures for it are only counted",
     );
   }
