@@ -99,3 +99,27 @@ describe("SettledConfirmations: one kind at a time", () => {
 async function flush(): Promise<void> {
   for (let i = 0; i < 5; i++) await Promise.resolve();
 }
+
+describe("SettledConfirmations: a failure", () => {
+  it("never rejects: a kind whose confirmation throws has every key queued to read for itself", async () => {
+    const queued: string[] = [];
+    let reads = 0;
+    const c = new SettledConfirmations({
+      kindOf: (kind) => ({ kind, index: {} }) as unknown as AnyManagedKind,
+      // Settled when released; the cache then fails to answer (a bug of its own).
+      store: {
+        get: () => {
+          if (++reads > 2) throw new Error("cache unreadable");
+          return {};
+        },
+      } as never,
+      observer: { settled: () => true, confirm: async () => ({}) as never },
+      observations: new Observations(() => 0),
+      enqueue: (key) => queued.push(key),
+      clock: new FakeClock(),
+      log: pino({ level: "silent" }),
+    });
+    await c.release(["Widget/ns0/w0", "Widget/ns0/w1"]);
+    expect(queued).toEqual(["Widget/ns0/w0", "Widget/ns0/w1"]);
+  });
+});

@@ -74,7 +74,7 @@ export class SettledConfirmations {
     try {
       for (const [kind, keys] of this.waiting) {
         this.waiting.delete(kind);
-        await this.confirm(this.o.kindOf(kind)!, keys);
+        await this.confirm(kind, keys);
         if (this.waiting.size > 0)
           await this.o.observations.whenAtMost(CONFIRM_HELD, CONFIRM_WAIT_MS, this.o.clock);
       }
@@ -83,20 +83,22 @@ export class SettledConfirmations {
     }
   }
 
-  /** The keys' objects as the cache holds them now: one gone or changed since is queued as it is. */
-  private async confirm(kind: AnyManagedKind, keys: string[]): Promise<void> {
-    const objects = [];
-    for (const key of keys) {
-      const { namespace, name } = parseKey(key);
-      const obj = this.o.store.get(kind.kind, namespace, name);
-      if (obj && this.o.observer.settled(obj)) objects.push(obj);
-      else this.o.enqueue(key);
-    }
+  /**
+   * The keys' objects as the cache holds them now: one gone or changed since is queued as it is.
+   * Never throws: on a failure every key is queued, and its reconcile reads for itself.
+   */
+  private async confirm(kind: string, keys: string[]): Promise<void> {
     try {
-      await this.o.observer.confirm(kind, objects);
+      const objects = [];
+      for (const key of keys) {
+        const { namespace, name } = parseKey(key);
+        const obj = this.o.store.get(kind, namespace, name);
+        if (obj && this.o.observer.settled(obj)) objects.push(obj);
+        else this.o.enqueue(key);
+      }
+      await this.o.observer.confirm(this.o.kindOf(kind)!, objects);
     } catch (error) {
-      // Nothing is lost: the reconciles read for themselves.
-      this.o.log.warn({ kind: kind.kind, error: String(error) }, "settled objects queued unconfirmed");
+      this.o.log.warn({ kind, error: String(error) }, "settled objects queued unconfirmed");
       for (const key of keys) this.o.enqueue(key);
     }
   }
