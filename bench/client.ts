@@ -14,6 +14,7 @@ import { Agent } from "undici";
 import { ApiClient } from "../src/api/client.ts";
 import { serviceApi } from "../src/api/index.ts";
 import { createSimulator } from "../src/simulator/server.ts";
+import { median } from "./lib/median-run.ts";
 
 const HREF = "/api/deployments/1";
 const INTERLEAVED_CALLS = 5000;
@@ -26,7 +27,6 @@ type Variant = () => Promise<unknown>;
 type Name = "bare" | "call" | "typed";
 const NAMES: Name[] = ["bare", "call", "typed"];
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (ratio: number) => Number(((ratio - 1) * 100).toFixed(1));
 
 /** Median latency (us) of each variant, calls interleaved one by one. */

@@ -15,6 +15,7 @@ import { cpus } from "node:os";
 import { pathToFileURL } from "node:url";
 import { type KubeSide, type KubeWrite, startKubeSide } from "./lib/floor-kube.ts";
 import { type ServiceCall, type ServiceSide, startServiceSide } from "./lib/floor-service.ts";
+import { median } from "./lib/median-run.ts";
 
 /** Exchanges in flight at once: the operator's 16 API connections (and as many writes). */
 const WIDTH = 16;
@@ -137,7 +138,6 @@ const REFERENCE_OBJECT = {
   },
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round3 = (x: number) => Number(x.toFixed(3));
 
 /** A record of one value per exchange. */

@@ -11,7 +11,7 @@ import { GROUP, VERSION } from "../src/runtime/sdk/index.ts";
 import { type Manifest, mixedSet, PLURAL, SCRIPTS_CONFIG_MAP } from "../test/proof/mixed.ts";
 import { queuedTaskBytes } from "./lib/audit-queue-bytes.ts";
 import { growth, type HeapSummary, top } from "./lib/heap-summary.ts";
-import { medianRunBy } from "./lib/median-run.ts";
+import { median, medianRunBy } from "./lib/median-run.ts";
 import { CONCURRENCY, MemoryOperator as Operator, type OperatorRuns } from "./lib/memory-operator.ts";
 import { imageRuntime } from "./lib/node-options.ts";
 import { type Infra, pool, ready, startInfra, stopInfra } from "./lib/operator-rig.ts";
@@ -108,8 +108,6 @@ async function waitFor(op: Operator, what: string, check: () => Promise<boolean>
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * The operator with only the Account, started `IDLE_RUNS` times: the RSS of each start, and the

@@ -6,11 +6,11 @@
 import { pathToFileURL } from "node:url";
 import { PARAM_LIMITS, parseFormEncoded } from "../src/simulator/params.ts";
 import { createSimulator } from "../src/simulator/server.ts";
+import { median } from "./lib/median-run.ts";
 
 const ROUNDS = 7;
 const GOALS = { parseMs: 100, refuseMs: 200 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (ms: number) => Number(ms.toFixed(1));
 
 /** `inputs[][name]=..&inputs[][value]=..`: the Rails bracket notation, `entries` fields in all. */

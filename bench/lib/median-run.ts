@@ -7,3 +7,8 @@ export function medianRunBy<T>(runs: T[], figure: (run: T) => number): T {
   const sorted = [...runs].sort((a, b) => figure(a) - figure(b));
   return sorted[Math.floor(sorted.length / 2)]!;
 }
+
+/** The median of the figures (with an even count, the higher of the middle two). */
+export function median(xs: number[]): number {
+  return medianRunBy(xs, (x) => x);
+}

@@ -121,7 +121,7 @@ export class AuditTrail implements AuditSink {
     if (!this.enabled(batch)) return;
     // Known and nothing queued for it (the usual case): no call, no wait. Otherwise the check
     // waits behind the object's queued calls, one of which may be creating its entry.
-    const pending = this.lastOf.get(this.accountOf({ ...batch.ref, ...batch }), auditee) !== undefined;
+    const pending = this.lastOf.get(accountOf(batch.ref.namespace, batch.accountName), auditee) !== undefined;
     if (this.entryOf(batch, auditee) !== undefined && !pending) return;
     // On the deletion's critical path: ahead of other objects' calls, and never waited for long
     // (behind a burst of queued calls of its own, the deletion goes on without the entry).
@@ -199,34 +199,19 @@ export class AuditTrail implements AuditSink {
     return (account?.spec as { auditTrail?: boolean } | undefined)?.auditTrail !== false;
   }
 
-  /** Joined, not concatenated: the entries keep it, and a concatenation is a tree of pieces. */
-  private key(batch: Pick<AuditBatch, "ref" | "accountName">, auditee: string): string {
-    return [`${batch.ref.namespace}/${batch.accountName}`, auditee].join("\u0000");
-  }
-
   /** The entry of the object at `auditee` the trail remembers, or the one the batch says it has. */
   private entryOf(
     batch: Pick<AuditBatch, "ref" | "accountName" | "known">,
     auditee: string,
   ): string | undefined {
     return (
-      this.entries.get(this.key(batch, auditee)) ??
+      this.entries.get(entryKey(accountOf(batch.ref.namespace, batch.accountName), auditee)) ??
       (batch.known?.auditee === auditee ? batch.known.entry : undefined)
     );
   }
 
-  /** The key of the task's object in the entries (key()). */
-  private taskKey(task: Task): string {
-    return [`${task.namespace}/${task.accountName}`, task.auditee].join("\u0000");
-  }
-
   private task(batch: Omit<AuditBatch, "changes">, auditee: string, changes: AuditChange[]): Task {
     return auditTask(this.o.identity, batch, auditee, changes);
-  }
-
-  /** The Account whose slots the task takes (`namespace/name`). */
-  private accountOf(task: Pick<Task, "namespace" | "accountName">): string {
-    return `${task.namespace}/${task.accountName}`;
   }
 
   private enqueue(task: Task): void {
@@ -245,13 +230,13 @@ export class AuditTrail implements AuditSink {
     }
     this.pending++;
     this.pendingBytes += taskBytes(task);
-    this.slots.opened(this.accountOf(task));
-    if (this.lastOf.push(this.accountOf(task), task)) this.schedule(task);
+    this.slots.opened(taskAccount(task));
+    if (this.lastOf.push(taskAccount(task), task)) this.schedule(task);
   }
 
   /** Starts the task when its Account has a slot free; one a reconcile waits for (done) goes first. */
   private schedule(task: Task): void {
-    this.slots.take(this.accountOf(task), task, task.done !== undefined);
+    this.slots.take(taskAccount(task), task, task.done !== undefined);
   }
 
   private start(task: Task): void {
@@ -274,7 +259,7 @@ export class AuditTrail implements AuditSink {
 
   /** Frees the task's slot for the next waiting task, and starts its object's next one. */
   private finish(task: Task, entry: string | undefined): void {
-    const account = this.accountOf(task);
+    const account = taskAccount(task);
     // One given up at a shutdown was counted out then.
     if (!cancelled(task)) {
       this.pending--;
@@ -296,7 +281,7 @@ export class AuditTrail implements AuditSink {
   /** One call per task: an append to the object's entry, or a create carrying the first detail. */
   private async write(task: Task): Promise<string | undefined> {
     const { auditee, kind, namespace, name } = task;
-    const key = this.taskKey(task);
+    const key = entryKey(taskAccount(task), task.auditee);
     let entry = this.entries.get(key) ?? task.entry;
     const detail = detailOf(task);
     if (summaryOf(task) === undefined && entry !== undefined) return entry;
@@ -386,4 +371,22 @@ export class AuditTrail implements AuditSink {
       "could not write the audit trail in the service; the resource is not affected, further failures for it are only counted",
     );
   }
+}
+
+/** An Account as the trail keys its slots and its objects' tasks (`namespace/name`). */
+function accountOf(namespace: string, accountName: string): string {
+  return `${namespace}/${accountName}`;
+}
+
+/** The Account whose slots the task takes. */
+function taskAccount(task: Pick<Task, "namespace" | "accountName">): string {
+  return accountOf(task.namespace, task.accountName);
+}
+
+/**
+ * An object's key in the entries: hrefs are per account. Joined, not concatenated: the entries
+ * keep it, and a concatenation is a tree of pieces.
+ */
+function entryKey(account: string, auditee: string): string {
+  return [account, auditee].join("\u0000");
 }

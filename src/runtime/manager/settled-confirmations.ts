@@ -84,8 +84,9 @@ export class SettledConfirmations {
   }
 
   /**
-   * The keys' objects as the cache holds them now: one gone or changed since is queued as it is.
-   * Never throws: on a failure every key is queued, and its reconcile reads for itself.
+   * The keys' objects as the cache holds them now (one no longer settled is queued as it is, by
+   * IndexObserver.confirm; one gone is queued to be found gone). Never throws: on a failure every
+   * key is queued, and its reconcile reads for itself.
    */
   private async confirm(kind: string, keys: string[]): Promise<void> {
     try {
@@ -93,7 +94,7 @@ export class SettledConfirmations {
       for (const key of keys) {
         const { namespace, name } = parseKey(key);
         const obj = this.o.store.get(kind, namespace, name);
-        if (obj && this.o.observer.settled(obj)) objects.push(obj);
+        if (obj) objects.push(obj);
         else this.o.enqueue(key);
       }
       await this.o.observer.confirm(this.o.kindOf(kind)!, objects);
