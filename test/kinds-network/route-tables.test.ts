@@ -10,6 +10,7 @@ import {
   startOperator,
   startStack,
   waitForConditionWith,
+  waitForEventReason,
 } from "../operator/harness.ts";
 import {
   apply,
@@ -81,7 +82,7 @@ describe("a network with a public and a private side", { timeout: 120_000 }, () 
       const o = await get(stack, ns, m.kind, m.name);
       expect(condition(o, "Stalled")?.reason, `${m.kind} ${m.name}`).not.toBe("ReferenceCycle");
     }
-    expect(await eventReasons(stack, ns, "main")).toContain("Updated");
+    await waitForEventReason(stack, ns, "main", "Updated");
     expect(await eventReasons(stack, ns, "main")).not.toContain("DriftCorrected");
 
     // The public table was Ready before its route existed: the route turning Ready wakes it, and it

@@ -10,6 +10,7 @@ import {
   startStack,
   waitFor,
   waitForCondition,
+  waitForEventReason,
 } from "../operator/harness.ts";
 import {
   apply,
@@ -172,7 +173,7 @@ describe("RecurringVolumeAttachment runnableHref", () => {
     );
     expect(link(await api.recurringVolumeAttachments.show(replaced), "runnable")).toBe("/api/servers/1");
     await expect(api.recurringVolumeAttachments.show(old)).rejects.toMatchObject({ kind: "notFound" });
-    expect(await eventReasons(stack, ns, "disk-on-app")).toContain("Replaced");
+    await waitForEventReason(stack, ns, "disk-on-app", "Replaced");
     await deleteAndWaitGone(stack, ns, "RecurringVolumeAttachment", "disk-on-app");
     await deleteAndWaitGone(stack, ns, "Volume", "disk");
   });

@@ -8,6 +8,7 @@ import {
   startStack,
   waitFor,
   waitForCondition,
+  waitForEventReason,
 } from "../operator/harness.ts";
 import {
   apply,
@@ -123,7 +124,7 @@ describe("Permission", () => {
     const observer = await waitForCond(stack, ns, "Permission", "observer", "Ready", "True");
     await waitForCond(stack, ns, "Permission", "actor", "Ready", "True");
     expect(observer.status).toMatchObject({ href: existing, adopted: true });
-    expect(await eventReasons(stack, ns, "observer")).toContain("Adopted");
+    await waitForEventReason(stack, ns, "observer", "Adopted");
     expect(await simCalls(stack, "POST", /permissions/)).toBe(posts + 1); // actor only
     expect(rolesOf(user)).toEqual(["actor", "observer"]);
 

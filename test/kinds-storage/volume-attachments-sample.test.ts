@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventReasons } from "../operator/harness.ts";
+import { waitForEventReason } from "../operator/harness.ts";
 import {
   apply,
   deleteAndWaitGone,
@@ -64,7 +64,7 @@ describe("RecurringVolumeAttachment", () => {
     const second = await waitForCond(stack, ns, "RecurringVolumeAttachment", "att", "Ready", "True");
     expect(second.status?.href).not.toBe(first.status?.href);
     expect(attachments(disk)).toMatchObject([{ device: "/dev/xvdc" }]);
-    expect(await eventReasons(stack, ns, "att")).toContain("Replaced");
+    await waitForEventReason(stack, ns, "att", "Replaced");
 
     // Settings are not shown by the service: their change is seen through status.applied.
     await patch(stack, ns, "RecurringVolumeAttachment", "att", {

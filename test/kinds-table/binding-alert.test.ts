@@ -9,7 +9,7 @@ import {
   simRows,
   waitForCond,
 } from "../kinds-storage/helpers.ts";
-import { eventReasons, namespaceWithAccount, waitFor } from "../operator/harness.ts";
+import { namespaceWithAccount, waitFor, waitForEventReason } from "../operator/harness.ts";
 import { ALERT, C, I1, I3, SERVER } from "./cases.ts";
 
 /**
@@ -81,7 +81,7 @@ describe("IpAddressBinding", { timeout: 120_000 }, () => {
       `DELETE ${first.status!.href}`,
       `POST ${C}/ip_address_bindings`,
     ]);
-    expect(await eventReasons(t.stack, ns, "b")).toContain("Replaced");
+    await waitForEventReason(t.stack, ns, "b", "Replaced");
     await deleteAndWaitGone(t.stack, ns, "IpAddressBinding", "b");
     expect(bindingOf(second.status!.href!)).toBeUndefined();
   });

@@ -17,7 +17,14 @@ import {
   TEST_MAX_CONTENT_BYTES,
   waitForCond,
 } from "../kinds-storage/helpers.ts";
-import { eventReasons, namespaceWithAccount, type Stack, startStack, waitFor } from "../operator/harness.ts";
+import {
+  eventReasons,
+  namespaceWithAccount,
+  type Stack,
+  startStack,
+  waitFor,
+  waitForEventReason,
+} from "../operator/harness.ts";
 
 /**
  * StoredScriptAttachment end to end: its content comes from a ConfigMap or Secret key and goes to
@@ -149,7 +156,7 @@ describe("StoredScriptAttachment", { timeout: 120_000 }, () => {
     await waitFor("the binary content uploaded", async () => row(href)?.content_base64 === "AAEC/w==", WAIT);
     expect(writesTo(href).at(-1)).toBe(`PUT {"stored_script_attachment":{"content":"<4 bytes>"}}`);
     expect((await ready(ns, "run")).status?.atProvider?.size).toBe(4);
-    expect(await eventReasons(stack, ns, "run")).toContain("Updated");
+    await waitForEventReason(stack, ns, "run", "Updated");
 
     const refused = await refusal(
       patch(stack, ns, KIND, "run", { spec: { storedScriptHref: "/api/stored_scripts/2" } }),

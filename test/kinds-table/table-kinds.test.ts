@@ -13,7 +13,7 @@ import {
   waitForCond,
   waitGone,
 } from "../kinds-storage/helpers.ts";
-import { eventReasons, namespaceWithAccount, waitFor } from "../operator/harness.ts";
+import { eventReasons, namespaceWithAccount, waitFor, waitForEventReason } from "../operator/harness.ts";
 import { C, cases, type Parents } from "./cases.ts";
 
 /**
@@ -84,7 +84,7 @@ describe.each(cases)("$kind", { timeout: 120_000 }, (c) => {
         { [c.wrapper]: u.body },
       ]);
     }
-    if (c.updates(parents).length > 0) expect(await eventReasons(t.stack, ns, "x")).toContain("Updated");
+    if (c.updates(parents).length > 0) await waitForEventReason(t.stack, ns, "x", "Updated");
 
     if (c.immutable) {
       const refused = await refusal(patch(t.stack, ns, c.kind, "x", { spec: c.immutable.spec }));

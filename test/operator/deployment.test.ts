@@ -18,6 +18,7 @@ import {
   startStack,
   waitFor,
   waitForCondition,
+  waitForEventReason,
 } from "./harness.ts";
 
 let stack: Stack;
@@ -87,7 +88,7 @@ describe("Deployment end to end", () => {
     );
     await patchCr(stack, ns, "Deployment", "upd", { spec: { locked: false } });
     await waitFor("unlocked", async () => sim("upd-renamed")[0]?.locked === false);
-    expect(await eventReasons(stack, ns, "upd")).toContain("Updated");
+    await waitForEventReason(stack, ns, "upd", "Updated");
   });
 
   it("deletes a locked deployment (unlocking it first); Orphan keeps it", async () => {

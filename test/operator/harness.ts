@@ -325,6 +325,18 @@ export async function eventReasons(stack: Stack, ns: string, name: string): Prom
   return list.items.filter((e) => e.involvedObject.name === name).map((e) => e.reason ?? "");
 }
 
+/** Waits for an Event of `reason` about `name`: Events are written beside the status, not before it. */
+export async function waitForEventReason(
+  stack: Stack,
+  ns: string,
+  name: string,
+  reason: string,
+): Promise<void> {
+  await waitFor(`a ${reason} Event of ${ns}/${name}`, async () =>
+    (await eventReasons(stack, ns, name)).includes(reason),
+  );
+}
+
 /** Request count of the simulator for a method and a route template, or routes matching a pattern (all statuses). */
 export async function simCount(stack: Stack, method: string, route: string | RegExp): Promise<number> {
   const matches = (r: string) => (typeof route === "string" ? r === route : route.test(r));

@@ -3,7 +3,6 @@ import { Annotation, FINALIZER } from "../../src/runtime/sdk/index.ts";
 import {
   createCr,
   deleteAndWaitGone,
-  eventReasons,
   getCr,
   namespaceWithAccount,
   patchCr,
@@ -17,6 +16,7 @@ import {
   waitFor,
   waitForCondition,
   waitForConditionWith,
+  waitForEventReason,
 } from "./harness.ts";
 
 let stack: Stack;
@@ -119,7 +119,7 @@ describe("one owner per cloud object", () => {
     // Deleting them deletes nothing in the service.
     await deleteAndWaitGone(stack, teamb, "Deployment", "web");
     await deleteAndWaitGone(stack, teamc, "Deployment", "web");
-    expect(await eventReasons(stack, teamc, "web")).toContain("Orphaned");
+    await waitForEventReason(stack, teamc, "web", "Orphaned");
     expect(await serviceWrites()).toBe(writes);
     expect(deployment(href)?.description).toBe("Web tier");
     expect(simDeployments(stack)).toHaveLength(deployments);

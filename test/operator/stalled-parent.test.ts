@@ -3,7 +3,6 @@ import { Annotation } from "../../src/runtime/sdk/index.ts";
 import {
   condition,
   createCr,
-  eventReasons,
   getCr,
   namespaceWithAccount,
   patchCr,
@@ -14,6 +13,7 @@ import {
   waitFor,
   waitForCondition,
   waitForConditionWith,
+  waitForEventReason,
 } from "./harness.ts";
 
 /**
@@ -100,7 +100,7 @@ describe("a dependent of a Stalled parent", () => {
           STALLED.test(e.message ?? ""),
       );
     });
-    expect(await eventReasons(stack, ns, "web")).toContain("Stalled");
+    await waitForEventReason(stack, ns, "web", "Stalled");
 
     // Reconciled again as it is, it stays stalled: the refused create left nothing pending to
     // look up, so the seeded deployment of that name is never taken for its own.
