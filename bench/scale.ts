@@ -37,7 +37,7 @@ import {
 import { apiCalls } from "../test/proof/sim.ts";
 import { WriteLog } from "../test/proof/write-log.ts";
 import { imageRuntime } from "./lib/node-options.ts";
-import { peakWithin } from "./lib/operator-rig.ts";
+import { benchAuditTrail, peakWithin } from "./lib/operator-rig.ts";
 import { measureRestart } from "./lib/restart-figures.ts";
 import {
   dependentStarts,
@@ -189,7 +189,7 @@ async function phase(size: number, bundle: Bundle, options: PhaseOptions): Promi
   };
   try {
     await op.start();
-    await accountNamespace(rig, "scale-a", service.url, { auditTrail: !rated });
+    await accountNamespace(rig, "scale-a", service.url, { auditTrail: !rated && benchAuditTrail });
     await waitAccountReady(rig, "scale-a");
     if (!rated) f(size, "operatorRssIdleMb", await op.rssMb());
     // What starting costs (module loading, informers, the Account): taken off the per-reconcile figure.
