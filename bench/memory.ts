@@ -142,6 +142,7 @@ async function idle(runs: Runs): Promise<{ rssMb: number; figures: Record<string
         idleMemoryUsageMb: usage,
         idleLiveHeapMb: heap!.mb,
         idleLiveHeapByConstructorMb: top(heap!),
+        idleLiveHeapByOwnerMb: top(heap!, 12, "byOwner"),
       },
     };
   } finally {
@@ -237,6 +238,7 @@ async function peak(size: number, idleRssMb: number, runs: Runs): Promise<Record
       peakRssOverIdleBytesPerResource: per(highest.peakRssMb - idleRssMb),
       liveHeapBytesPerResource: per(liveHeap.mb - idleHeap.mb),
       liveHeapGrowthByTypeBytesPerResource: growth(idleHeap, liveHeap, set.length),
+      liveHeapGrowthByOwnerBytesPerResource: growth(idleHeap, liveHeap, set.length, 10, "byOwner"),
       peakUsageMb: usage.peak,
       usageAfterGcMb: usageAfterGc.now,
     };

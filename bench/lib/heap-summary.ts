@@ -2,9 +2,14 @@
 // heap's total and its bytes by kind of node, objects and closures by constructor, and the big
 // strings apart (the bundle's own source text is one string the size of the code loaded).
 
+import { retainedByOwner } from "./heap-owners.ts";
+
 export interface HeapSnapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+  snapshot: {
+    meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] };
+  };
   nodes: number[];
+  edges: number[];
   strings: string[];
 }
 
@@ -12,6 +17,8 @@ export interface HeapSummary {
   mb: number;
   /** Self bytes by node type, objects and closures by constructor name. */
   byType: Map<string, number>;
+  /** Retained bytes by top-level owner (heap-owners.ts). */
+  byOwner: Map<string, number>;
 }
 
 const MB = 1024 * 1024;
@@ -40,26 +47,34 @@ export function summarize(snap: HeapSnapshot): HeapSummary {
     byType.set(label, (byType.get(label) ?? 0) + bytes);
     total += bytes;
   }
-  return { mb: +(total / MB).toFixed(1), byType };
+  return { mb: +(total / MB).toFixed(1), byType, byOwner: retainedByOwner(snap) };
 }
 
-/** The biggest entries of a summary, in MB. */
-export function top(summary: HeapSummary, n = 12): Record<string, number> {
+/** The biggest entries of a summary (by type, or by owner), in MB. */
+export function top(
+  summary: HeapSummary,
+  n = 12,
+  by: "byType" | "byOwner" = "byType",
+): Record<string, number> {
   return Object.fromEntries(
-    [...summary.byType]
+    [...summary[by]]
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([label, bytes]) => [label, +(bytes / MB).toFixed(2)]),
   );
 }
 
-/** What grew most between two snapshots, in bytes per resource. */
-export function growth(from: HeapSummary, to: HeapSummary, resources: number, n = 8): Record<string, number> {
+/** What grew most between two snapshots (by type, or by owner), in bytes per resource. */
+export function growth(
+  from: HeapSummary,
+  to: HeapSummary,
+  resources: number,
+  n = 8,
+  by: "byType" | "byOwner" = "byType",
+): Record<string, number> {
   return Object.fromEntries(
-    [...to.byType]
-      .map(
-        ([label, bytes]) => [label, Math.round((bytes - (from.byType.get(label) ?? 0)) / resources)] as const,
-      )
+    [...to[by]]
+      .map(([label, bytes]) => [label, Math.round((bytes - (from[by].get(label) ?? 0)) / resources)] as const)
       .sort((a, b) => b[1] - a[1])
       .slice(0, n),
   );
