@@ -11,6 +11,8 @@ interface Graph {
   selfSize: Float64Array;
   /** Each node's label: its type, and for an object or closure its constructor's name. */
   label: (node: number) => string;
+  /** 1 for the snapshot's own nodes (the root, "(GC roots)" and the like), not the program's. */
+  synthetic: Uint8Array;
   /** Edges of node n: targets[firstEdge[n] .. firstEdge[n + 1]), weak ones left out. */
   firstEdge: Uint32Array;
   targets: Uint32Array;
@@ -30,10 +32,13 @@ function graphOf(snap: HeapSnapshot): Graph {
   const ignored = new Set([edgeTypes.indexOf("weak"), edgeTypes.indexOf("shortcut")]);
   const count = snap.nodes.length / nf;
   const selfSize = new Float64Array(count);
+  const synthetic = new Uint8Array(count);
+  const syntheticType = nodeTypes.indexOf("synthetic");
   const firstEdge = new Uint32Array(count + 1);
   const targets: number[] = [];
   for (let n = 0, e = 0; n < count; n++) {
     selfSize[n] = snap.nodes[n * nf + sizeAt]!;
+    synthetic[n] = snap.nodes[n * nf + typeAt] === syntheticType ? 1 : 0;
     firstEdge[n] = targets.length;
     const end = e + snap.nodes[n * nf + edgesAt]! * ef;
     for (; e < end; e += ef) {
@@ -47,7 +52,7 @@ function graphOf(snap: HeapSnapshot): Graph {
       ? `${type} ${snap.strings[snap.nodes[n * nf + nameAt]!]}`
       : type;
   };
-  return { count, selfSize, label, firstEdge, targets: Uint32Array.from(targets) };
+  return { count, selfSize, label, synthetic, firstEdge, targets: Uint32Array.from(targets) };
 }
 
 /** Nodes reachable from the root (node 0) in depth-first post-order. */
@@ -136,10 +141,9 @@ export function retainedByOwner(snap: HeapSnapshot): Map<string, number> {
     retained[n]! += g.selfSize[n]!;
     if (n !== 0) retained[idom[n]!]! += retained[n]!;
   }
-  const synthetic = (n: number) => n === 0 || g.label(n) === "synthetic";
   const owners = new Map<string, number>();
   for (const n of order) {
-    if (synthetic(n) || !synthetic(idom[n]!)) continue;
+    if (g.synthetic[n] || !g.synthetic[idom[n]!]) continue;
     const label = g.label(n);
     owners.set(label, (owners.get(label) ?? 0) + retained[n]!);
   }

@@ -223,10 +223,11 @@ export class IndexObserver {
       const read = await this.readGroup(kind, g, report);
       for (const obj of g.objects) {
         const key = objectKey(kind.kind, obj.metadata.namespace, obj.metadata.name);
-        const observed = read?.byHref.get(hrefOf(obj)!);
+        const href = hrefOf(obj)!;
+        const observed = read?.byHref.get(href);
         if (read && observed !== undefined) {
           report.checked++;
-          this.o.observations.put(key, hrefOf(obj)!, observed, read.readAt);
+          this.o.observations.put(key, href, observed, read.readAt);
         } else if (read) report.missing++;
         this.o.enqueue(key);
       }

@@ -108,6 +108,8 @@ export class Operator {
     this.metrics.conditions.track(this.allKinds());
     this.problems = new ProblemLog({ log: this.log, clock: this.clock });
     this.memory = new MemoryMetrics(options.registry, () => this.footprint());
+    const byKind = new Map(options.kinds.map((k) => [k.kind, k]));
+    const kindOf = (kind: string) => byKind.get(kind);
     const kc = shareDispatchers(options.kubeConfig);
     // Lists (informers) and the Lease over RawKube, not client-node's generated clients (see
     // scripts/build.ts: the bundle then holds none of their classes).
@@ -217,7 +219,7 @@ export class Operator {
           problems: this.problems,
           explainServiceError: options.explainServiceError,
           keySources: this.keySources,
-          kindOf: (k) => options.kinds.find((x) => x.kind === k),
+          kindOf,
         }),
       );
     }
@@ -232,7 +234,7 @@ export class Operator {
       onCall: (kind) => this.metrics.resyncCalls.inc({ kind }),
     });
     this.confirmations = new SettledConfirmations({
-      kindOf: (k) => options.kinds.find((x) => x.kind === k),
+      kindOf,
       store: this.informers,
       observer: this.observer,
       observations: this.observations,

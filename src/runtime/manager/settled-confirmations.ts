@@ -59,11 +59,6 @@ export class SettledConfirmations {
     return this.running ?? Promise.resolve();
   }
 
-  /** Kinds whose settled keys wait for their index read. */
-  get size(): number {
-    return this.waiting.size;
-  }
-
   private settled(key: string): boolean {
     const { kind, namespace, name } = parseKey(key);
     const obj = this.o.store.get(kind, namespace, name);
