@@ -1,5 +1,6 @@
 import { it } from "vitest";
-import type { Differ } from "./differ.ts";
+import type { Both, Differ } from "./differ.ts";
+import type { Answer } from "./endpoints.ts";
 import { core, GROUP, gizmos } from "./fixtures.ts";
 
 const APPLY = "application/apply-patch+yaml";
@@ -86,23 +87,70 @@ export function applyCases(differ: () => Differ): void {
 
   it("orders managedFields as the real server does: Apply first, then by time, then manager", async () => {
     const d = differ();
-    const ns = d.namespace;
-    const update = (manager: string, body: unknown) =>
-      d.http(`PATCH gizmo as ${manager}`, {
-        method: "PATCH",
-        path: `${gizmos(ns, "a1")}?fieldManager=${manager}`,
-        contentType: MERGE,
-        body,
-      });
-    await update("zeta-label", { metadata: { labels: { z: "1" } } });
-    await update("eta-annotate", { metadata: { annotations: { e: "1" } } });
-    await d.http("APPLY gizmo as omega", {
-      method: "PATCH",
-      path: `${gizmos(ns, "a1")}?fieldManager=omega&force=true`,
-      contentType: APPLY,
-      body: applied("a1", "  color: blue\n"),
-    });
-    await update("kappa-patch", { spec: { tags: ["k"] } });
-    await d.http("GET gizmo with five managers", { path: gizmos(ns, "a1") });
+    // The order rests on each entry's time to the second, which each server takes itself: a step
+    // one server ran just before a second turned and the other just after is ordered otherwise on
+    // each. So the steps run in two groups, each started as a second turns, and an attempt whose
+    // groups did not each keep to one second on both servers runs again on a fresh object.
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      const steps = await managedFieldsOrderSteps(d, `order-${attempt}`);
+      const final = steps.at(-1)![1];
+      if (!inPlannedSeconds(final.dev.body) || !inPlannedSeconds(final.real.body)) continue;
+      for (const [id, answers] of steps) d.alike(id, answers.dev, answers.real);
+      return;
+    }
+    throw new Error("four attempts straddled a second's turn: the machine is too loaded to order by time");
   });
+}
+
+/** Group A, then group B a second later: each group's entries share a second on a server. */
+const ORDER_GROUPS = [
+  ["omega", "zeta-label", "eta-annotate", "mu"],
+  ["alpha", "beta-annotate"],
+];
+
+/**
+ * Applies and updates of one new object by six managers, in ORDER_GROUPS' two groups; expected
+ * order: mu, omega, alpha (Apply: group A by manager, then B), eta, zeta, beta (Update). Returns
+ * each step's answers, not compared yet, the last being a read of the object.
+ */
+async function managedFieldsOrderSteps(d: Differ, name: string): Promise<[string, Both<Answer>][]> {
+  const steps: [string, Both<Answer>][] = [];
+  const path = gizmos(d.namespace, name);
+  const step = async (id: string, manager: string, contentType: string, body: unknown) =>
+    steps.push([
+      id,
+      await d.both((s) =>
+        s.call({ method: "PATCH", path: `${path}?fieldManager=${manager}`, contentType, body }),
+      ),
+    ]);
+  await untilSecondTurns();
+  await step("APPLY gizmo as omega (create)", "omega", APPLY, applied(name, "  size: 3\n  color: blue\n"));
+  await step("PATCH gizmo as zeta-label", "zeta-label", MERGE, { metadata: { labels: { z: "1" } } });
+  await step("PATCH gizmo as eta-annotate", "eta-annotate", MERGE, { metadata: { annotations: { e: "1" } } });
+  await step("APPLY gizmo as mu", "mu", APPLY, applied(name, "  tags: [m]\n"));
+  await untilSecondTurns();
+  await step("APPLY gizmo as alpha", "alpha", APPLY, applied(name, "  ports:\n  - {name: http, port: 80}\n"));
+  await step("PATCH gizmo as beta-annotate", "beta-annotate", MERGE, {
+    metadata: { annotations: { b: "1" } },
+  });
+  steps.push(["GET gizmo with six managers", await d.both((s) => s.call({ path }))]);
+  return steps;
+}
+
+/** Whether each group's entries in an object share one second, group B's a later one than A's. */
+function inPlannedSeconds(object: unknown): boolean {
+  const entries = (object as { metadata?: { managedFields?: { manager: string; time?: string }[] } }).metadata
+    ?.managedFields;
+  const second = (manager: string) =>
+    Math.floor(Date.parse(entries?.find((e) => e.manager === manager)?.time ?? "") / 1000);
+  const [a, b] = ORDER_GROUPS.map((group) => new Set(group.map(second)));
+  if (a === undefined || b === undefined || a.size !== 1 || b.size !== 1) return false;
+  const [first] = a;
+  const [then] = b;
+  return first! < then!;
+}
+
+/** Resolves just after the wall clock's next second begins. */
+function untilSecondTurns(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10));
 }

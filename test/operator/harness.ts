@@ -10,7 +10,14 @@ import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import { GROUP, getCondition, VERSION } from "../../src/runtime/sdk/index.ts";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator/server.ts";
 import { simHook } from "../support/sim-hook.ts";
-import { clearCustomResources, installCrds, realCluster, SERVER, type Server } from "./servers.ts";
+import {
+  clearCustomResources,
+  expectServerOfProject,
+  installCrds,
+  realCluster,
+  SERVER,
+  type Server,
+} from "./servers.ts";
 
 export { notOnDevcluster, SERVER, type Server } from "./servers.ts";
 
@@ -31,6 +38,7 @@ export interface Stack {
 export async function startStack(
   options: { tls?: boolean; simulator?: SimulatorOptions; server?: Server } = {},
 ): Promise<Stack> {
+  expectServerOfProject();
   const server = options.server ?? SERVER;
   const cluster = server === "devcluster" ? await createDevCluster({ tls: options.tls }) : realCluster();
   const sim = await createSimulator(options.simulator);

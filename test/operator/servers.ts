@@ -24,8 +24,23 @@ export type Server = "devcluster" | "kube-apiserver";
  * The server this test file's stacks run on: the real apiserver in the run's `kube-apiserver`
  * project (vitest.config.ts lists the suites that run on both), else the devcluster.
  */
-export const SERVER: Server =
-  process.env.SVC_TEST_SERVER === "kube-apiserver" ? "kube-apiserver" : "devcluster";
+export const SERVER: Server = serverOfProject();
+
+function serverOfProject(): Server {
+  return process.env.SVC_TEST_SERVER === "kube-apiserver" ? "kube-apiserver" : "devcluster";
+}
+
+/**
+ * Throws unless SERVER is still this file's project's: the devcluster project's files share their
+ * worker's modules (vitest.config.ts), and a worker that ran another project's files before would
+ * run these on the wrong server without a word.
+ */
+export function expectServerOfProject(): void {
+  if (SERVER !== serverOfProject())
+    throw new Error(
+      `this file's project runs on ${serverOfProject()}, but its worker's modules say ${SERVER}`,
+    );
+}
 
 /** For `it.skipIf`: a test of something only the devcluster has (its test hooks), or that would change what other files of the run share on the real apiserver (a CRD). */
 export const notOnDevcluster = SERVER !== "devcluster";
