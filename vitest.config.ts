@@ -48,8 +48,8 @@ export default defineConfig({
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...MEASURE_THEIR_HEAP],
           // A worker imports the modules once for all its files (a third of the run's time was
-          // imports, four fifths of the unit tests'): what a test file starts, it stops, and a
-          // module-level value that depends on the project (test/operator/servers.ts) is checked.
+          // imports, four fifths of the unit tests'): what a test file starts, it stops, and what
+          // depends on the project is read when used, not kept from an import (test/operator/servers.ts).
           isolate: false,
         },
       },

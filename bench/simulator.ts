@@ -9,6 +9,7 @@ import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Pool } from "undici";
+import { median } from "./lib/median-run.ts";
 
 const CONNECTIONS = 4;
 const SHOW_SECONDS = 5;
@@ -99,11 +100,6 @@ async function drive(
     }),
   );
   return { count, errors };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function percentile(values: number[], p: number): number {

@@ -143,11 +143,8 @@ function inPlannedSeconds(object: unknown): boolean {
     ?.managedFields;
   const second = (manager: string) =>
     Math.floor(Date.parse(entries?.find((e) => e.manager === manager)?.time ?? "") / 1000);
-  const [a, b] = ORDER_GROUPS.map((group) => new Set(group.map(second)));
-  if (a === undefined || b === undefined || a.size !== 1 || b.size !== 1) return false;
-  const [first] = a;
-  const [then] = b;
-  return first! < then!;
+  const [a, b] = ORDER_GROUPS.map((group) => [...new Set(group.map(second))]);
+  return a?.length === 1 && b?.length === 1 && a[0]! < b[0]!;
 }
 
 /** Resolves just after the wall clock's next second begins. */

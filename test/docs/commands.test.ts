@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dev } from "../../src/dev/command.ts";
 import { parseFlags } from "../../src/lib/cli/index.ts";
-import { expectServerOfProject, SERVER } from "../operator/servers.ts";
+import { testServer } from "../operator/servers.ts";
 import { controlPlaneAssets } from "../support/control-plane.testing.ts";
 import { type DocCommand, type ShellBlock, shellBlocks } from "./markdown.ts";
 import { missingLines } from "./output.ts";
@@ -29,8 +29,7 @@ const COMMAND_TIMEOUT_MS = 45_000;
  * In the run's kube-apiserver project the playground runs on a real apiserver
  * (`--kube-apiserver-assets`): the same commands, against the real thing.
  */
-expectServerOfProject();
-const onRealServer = SERVER === "kube-apiserver";
+const onRealServer = testServer() === "kube-apiserver";
 
 const kubectl = onPath("kubectl");
 if (!kubectl) console.warn("kubectl is not on PATH: skipping the documented kubectl commands");

@@ -144,7 +144,7 @@ describe("Volume", () => {
   });
 
   // Loosens the Volume CRD, which on the real apiserver every file of the run shares.
-  it.skipIf(notOnDevcluster)(
+  it.skipIf(notOnDevcluster())(
     "a size change forced past admission is Stalled, and nothing is destroyed",
     async () => {
       const ns = await readyNamespace();

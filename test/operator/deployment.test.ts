@@ -243,7 +243,7 @@ describe("Deployment end to end", () => {
   });
 
   // The cut is the devcluster's test hook.
-  it.skipIf(notOnDevcluster)(
+  it.skipIf(notOnDevcluster())(
     "keeps working after the apiserver cuts its watches (informers restart)",
     async () => {
       const ns = await readyNamespace();

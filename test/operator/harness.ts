@@ -10,16 +10,9 @@ import type { ManagedObject } from "../../src/runtime/sdk/index.ts";
 import { GROUP, getCondition, VERSION } from "../../src/runtime/sdk/index.ts";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator/server.ts";
 import { simHook } from "../support/sim-hook.ts";
-import {
-  clearCustomResources,
-  expectServerOfProject,
-  installCrds,
-  realCluster,
-  SERVER,
-  type Server,
-} from "./servers.ts";
+import { clearCustomResources, installCrds, realCluster, type Server, testServer } from "./servers.ts";
 
-export { notOnDevcluster, SERVER, type Server } from "./servers.ts";
+export { notOnDevcluster, type Server, testServer } from "./servers.ts";
 
 /** devcluster (or the real apiserver) + simulator + CRDs installed; operators are started per test. */
 export interface Stack {
@@ -38,8 +31,7 @@ export interface Stack {
 export async function startStack(
   options: { tls?: boolean; simulator?: SimulatorOptions; server?: Server } = {},
 ): Promise<Stack> {
-  expectServerOfProject();
-  const server = options.server ?? SERVER;
+  const server = options.server ?? testServer();
   const cluster = server === "devcluster" ? await createDevCluster({ tls: options.tls }) : realCluster();
   const sim = await createSimulator(options.simulator);
   const kc = new k8s.KubeConfig();

@@ -22,28 +22,18 @@ export type Server = "devcluster" | "kube-apiserver";
 
 /**
  * The server this test file's stacks run on: the real apiserver in the run's `kube-apiserver`
- * project (vitest.config.ts lists the suites that run on both), else the devcluster.
+ * project (vitest.config.ts lists the suites that run on both), else the devcluster. Read at each
+ * call: the devcluster project's files share their worker's modules (vitest.config.ts), so a value
+ * kept from an import could be another file's.
  */
-export const SERVER: Server = serverOfProject();
-
-function serverOfProject(): Server {
+export function testServer(): Server {
   return process.env.SVC_TEST_SERVER === "kube-apiserver" ? "kube-apiserver" : "devcluster";
 }
 
-/**
- * Throws unless SERVER is still this file's project's: the devcluster project's files share their
- * worker's modules (vitest.config.ts), and a worker that ran another project's files before would
- * run these on the wrong server without a word.
- */
-export function expectServerOfProject(): void {
-  if (SERVER !== serverOfProject())
-    throw new Error(
-      `this file's project runs on ${serverOfProject()}, but its worker's modules say ${SERVER}`,
-    );
-}
-
 /** For `it.skipIf`: a test of something only the devcluster has (its test hooks), or that would change what other files of the run share on the real apiserver (a CRD). */
-export const notOnDevcluster = SERVER !== "devcluster";
+export function notOnDevcluster(): boolean {
+  return testServer() !== "devcluster";
+}
 
 /** The run's real kube-apiserver, as much of a DevCluster as a test of either may use. */
 export function realCluster(): DevCluster {
